@@ -1,0 +1,54 @@
+// Lint, including the layer rules of ARCHITECTURE.md: an import that crosses a layer the wrong
+// way is an error, not a review comment.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const noVscode = { name: "vscode", message: "This layer must not depend on VS Code: go through an interface the host implements." };
+const hostPatterns = { group: ["**/host", "**/host/**"], message: "The host depends on this layer, never the other way round." };
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "test-output/**", ".vscode-test/**", "**/*.vsix", "test/vscode/runner-extension/dist/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-console": "off",
+    },
+  },
+  {
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }] }],
+    },
+  },
+  {
+    files: ["src/protocol/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [{ group: ["**/core/**", "**/host/**", "**/cli/**", "node:*"], message: "The protocol is shared with the webview: zod only." }] }],
+    },
+  },
+  {
+    files: ["src/cli/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns] }] },
+  },
+  {
+    files: ["webview-ui/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            { group: ["**/src/core", "**/src/core/**", "**/src/host", "**/src/host/**", "**/src/cli", "**/src/cli/**"], message: "The webview may import only src/protocol from src/." },
+            { group: ["node:*"], message: "The webview runs in a browser." },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,74 @@
+// One build for every bundle: the extension host (Node, CommonJS, `vscode` external), the chat
+// webview (browser), the core's public API (+ .d.ts) and the headless CLI.
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync, readdirSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import * as esbuild from "esbuild";
+
+const args = new Set(process.argv.slice(2));
+const watch = args.has("--watch");
+const production = args.has("--production");
+const root = path.resolve(import.meta.dirname, "..");
+const dist = path.join(root, "dist");
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  legalComments: "none",
+};
+
+const nodeTarget = { ...common, platform: "node", format: "cjs", target: "node20" };
+
+const builds = [
+  { ...nodeTarget, entryPoints: { extension: "src/host/extension.ts" }, external: ["vscode"], outdir: dist },
+  { ...nodeTarget, entryPoints: { core: "src/core/index.ts" }, outdir: dist },
+  {
+    ...nodeTarget,
+    entryPoints: { cli: "src/cli/main.ts" },
+    outdir: dist,
+    banner: { js: "#!/usr/bin/env node" },
+  },
+  {
+    ...common,
+    platform: "browser",
+    format: "iife",
+    target: ["chrome120"],
+    entryPoints: { webview: "webview-ui/src/main.tsx" },
+    outdir: dist,
+    loader: { ".ttf": "file" },
+    assetNames: "[name]",
+    define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
+  },
+].filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
+
+function emitCoreTypes() {
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.core.json"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+}
+
+function printSizes() {
+  for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
+    const bytes = statSync(path.join(dist, file)).size;
+    const gz = gzipSync(readFileSync(path.join(dist, file))).length;
+    console.log(`  dist/${file.padEnd(16)} ${(bytes / 1024).toFixed(1).padStart(8)} KB  (${(gz / 1024).toFixed(1)} KB gzipped)`);
+  }
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+  console.log("Watching for changes…");
+} else {
+  rmSync(dist, { recursive: true, force: true });
+  const started = Date.now();
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+  emitCoreTypes();
+  console.log(`Built ${builds.length} bundles in ${Date.now() - started} ms${production ? " (production)" : ""}:`);
+  printSizes();
+}

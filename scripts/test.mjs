@@ -1,0 +1,104 @@
+// `npm test`: type check, lint, unit tests, then the suites in a real VS Code (code-server).
+// Ends with one line CI reads: "N passed, N failed".
+// `--unit` runs the unit tests alone; FATHOM_SKIP_VSCODE=1 skips the real-VS Code stage (quick local runs only; CI runs it all).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(command, args, { capture = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", capture ? "pipe" : "inherit", "inherit"] });
+    let output = "";
+    child.stdout?.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      output += chunk;
+    });
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+function findTests(dir) {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => path.join(dir, file))
+    .sort();
+}
+
+async function stage(name, command, args) {
+  console.log(`\n=== ${name} ===`);
+  const { code } = await run(command, args);
+  if (code === 0) passed += 1;
+  else {
+    failed += 1;
+    failures.push(name);
+  }
+}
+
+const npx = (bin) => path.join(root, "node_modules", ".bin", bin);
+
+const unitOnly = process.argv.includes("--unit");
+if (!unitOnly) {
+  await stage("type check", npx("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+  await stage("type check (webview)", npx("tsc"), ["-p", "webview-ui/tsconfig.json", "--noEmit"]);
+  await stage("lint", npx("eslint"), ["."]);
+  await stage("build", process.execPath, ["scripts/build.mjs"]);
+}
+
+console.log("\n=== unit tests ===");
+const unitFiles = findTests(path.join(root, "test/unit"));
+const tapDir = mkdtempSync(path.join(os.tmpdir(), "fathom-tap-"));
+const tapFile = path.join(tapDir, "unit.tap");
+const unit = await run(process.execPath, [
+  "--import", "tsx",
+  "--test", "--test-concurrency=2",
+  "--test-reporter=spec", "--test-reporter-destination=stdout",
+  "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
+  ...unitFiles,
+]);
+const tap = readFileSync(tapFile, "utf8");
+rmSync(tapDir, { recursive: true, force: true });
+const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+const unitPassed = count("pass");
+const unitFailed = count("fail") + count("cancelled");
+passed += unitPassed;
+failed += unitFailed;
+if (unit.code !== 0 && unitFailed === 0) {
+  failed += 1;
+  failures.push("unit tests (runner exited with an error)");
+} else if (unitFailed > 0) failures.push(`${unitFailed} unit test(s)`);
+if (unitFiles.length === 0 || unitPassed === 0) {
+  failed += 1;
+  failures.push("unit tests (none ran)");
+}
+
+if (unitOnly) {
+  // `npm run test:unit`
+} else if (process.env.FATHOM_SKIP_VSCODE === "1") {
+  console.log("\n=== real VS Code suites skipped (FATHOM_SKIP_VSCODE=1) ===");
+} else {
+  console.log("\n=== real VS Code (code-server): in-host suite and end-to-end ===");
+  const vscodeRun = await run(process.execPath, ["--import", "tsx", "test/vscode/run-code-server-tests.ts"], { capture: true });
+  const summary = [...vscodeRun.output.matchAll(/^(\d+) passed, (\d+) failed/gm)].at(-1);
+  if (summary) {
+    passed += Number(summary[1]);
+    failed += Number(summary[2]);
+    if (Number(summary[2]) > 0) failures.push(`${summary[2]} VS Code test(s)`);
+  }
+  if (!summary || (vscodeRun.code !== 0 && Number(summary[2]) === 0)) {
+    failed += 1;
+    failures.push("real VS Code harness (exited without a passing summary)");
+  }
+}
+
+console.log("");
+if (failures.length) console.log(`Failed: ${failures.join(", ")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,7 @@
+import "@vscode/codicons/dist/codicon.css";
+import "./styles.css";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+
+const container = document.getElementById("root");
+if (container) createRoot(container).render(<App />);
