@@ -1,0 +1,40 @@
+// `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
+// figures in docs/benchmarks.md. `npm run bench -- fs agent` runs only the named parts.
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+const root = path.resolve(import.meta.dirname, "..");
+const wanted = new Set(process.argv.slice(2));
+const runs = (name: string) => wanted.size === 0 || wanted.has(name);
+
+function benchBuildSizes(): void {
+  console.log("\n## Build and package sizes (production)");
+  execFileSync("npm", ["run", "--silent", "package"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const dist = path.join(root, "dist");
+  for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
+    const bytes = readFileSync(path.join(dist, file));
+    console.log(`  dist/${file.padEnd(16)} ${(bytes.length / 1024).toFixed(1).padStart(8)} KB  ${(gzipSync(bytes).length / 1024).toFixed(1).padStart(7)} KB gzipped`);
+  }
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  const vsix = path.join(root, `fathom-${version}.vsix`);
+  console.log(`  ${path.basename(vsix).padEnd(21)} ${(statSync(vsix).size / 1024).toFixed(1).padStart(8)} KB`);
+}
+
+async function main(): Promise<void> {
+  if (runs("size")) benchBuildSizes();
+  if (runs("fs")) {
+    const { runFilesystemBench } = await import("./filesystem");
+    await runFilesystemBench({});
+  }
+  if (runs("agent")) {
+    const { runAgentBench } = await import("./agent");
+    await runAgentBench();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

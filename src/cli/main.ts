@@ -1,0 +1,221 @@
+import { statSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { createAgent } from "../core/agent/createAgent";
+import type { AgentEvent } from "../core/agent/events";
+import { rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
+import { FilesystemBackend } from "../core/backends/filesystem";
+import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
+import { createModel, type Provider } from "../core/model/createModel";
+import { humanRenderer, jsonRenderer, redact } from "./render";
+import { TerminalApprovalGate } from "./terminalApprovalGate";
+
+export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+const USAGE = `Usage: fathom run [options] "<prompt>"
+
+Runs the Fathom agent on a workspace from the terminal.
+
+Options:
+  --cwd DIR             workspace root (default: the current directory)
+  --provider NAME       openai | anthropic | openai-compatible (default: openai,
+                        or anthropic when only ANTHROPIC_API_KEY is set)
+  --model ID            model id (default: the provider's default)
+  --base-url URL        API base URL (required for most openai-compatible servers)
+  --max-steps N         most model calls for this task (default 100)
+  --spend-cap USD       stop when the task has cost this much
+  --yes                 approve writes and commands without asking
+  --json                print every event as one JSON line
+  -h, --help            show this help
+
+Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
+write and command; with no terminal to ask on, those calls are rejected.
+Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
+
+const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+
+class UsageError extends Error {}
+
+interface CliOptions {
+  cwd: string;
+  provider: Provider;
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  maxSteps?: number;
+  spendCapUsd?: number;
+  yes: boolean;
+  json: boolean;
+  prompt: string;
+}
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        cwd: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        "max-steps": { type: "string" },
+        "spend-cap": { type: "string" },
+        yes: { type: "boolean", short: "y" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals[0] === "help") return "help";
+  const [command, ...rest] = positionals;
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The command is "run".` : "Missing command.");
+  const prompt = rest.join(" ").trim();
+  if (!prompt) throw new UsageError('Missing the prompt: fathom run "what to do".');
+
+  const dir = path.resolve(cwd, values.cwd ?? ".");
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
+
+  const providerArg = values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
+  if (!PROVIDERS.includes(providerArg as Provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
+  }
+  const provider = providerArg as Provider;
+  const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
+  if (!apiKey && provider !== "openai-compatible") {
+    const name = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+    throw new UsageError(`Set ${name} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
+  }
+  const options: CliOptions = {
+    cwd: dir,
+    provider,
+    model: values.model ?? "",
+    baseUrl: values["base-url"] ?? "",
+    apiKey,
+    yes: values.yes === true,
+    json: values.json === true,
+    prompt,
+  };
+  if (values["max-steps"] !== undefined) {
+    const n = Number(values["max-steps"]);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
+    options.maxSteps = n;
+  }
+  if (values["spend-cap"] !== undefined) {
+    const n = Number(values["spend-cap"]);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
+    options.spendCapUsd = n;
+  }
+  if (options.baseUrl) {
+    try {
+      new URL(options.baseUrl);
+    } catch {
+      throw new UsageError(`--base-url "${options.baseUrl}" is not a URL; for example http://localhost:11434/v1`);
+    }
+  }
+  return options;
+}
+
+const NO_TTY_REASON =
+  "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: CliOptions | "help";
+  try {
+    options = parseCli(argv, process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`fathom: ${error.message}\nRun "fathom --help" for usage.\n`);
+    return EXIT.usage;
+  }
+  if (options === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.done;
+  }
+  const opts = options;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.cancelled);
+    process.stderr.write("\nCancelling… (Ctrl+C again to quit at once)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onInterrupt);
+
+  const retryBase = Number(process.env.FATHOM_RETRY_BASE_DELAY_MS);
+  const model = createModel({
+    provider: opts.provider,
+    model: opts.model,
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+  });
+  const interactive = process.stdin.isTTY === true && !opts.json;
+  const gate: ApprovalGate | undefined = opts.yes
+    ? undefined
+    : interactive
+      ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
+      : rejectAll(NO_TTY_REASON);
+  const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: "auto", other: "auto" } : {};
+  const agent = createAgent({
+    model,
+    workspaceRoot: opts.cwd,
+    backend: new FilesystemBackend({ rootDir: opts.cwd }),
+    executor: new ChildProcessExecutor(),
+    approvalPolicy: policy,
+    ...(gate ? { approvalGate: gate } : {}),
+    ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+    ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
+  });
+
+  const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
+  const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
+  let done: Extract<AgentEvent, { type: "done" }> | undefined;
+  try {
+    for await (const event of agent.run(opts.prompt, { signal: controller.signal })) {
+      render(event);
+      if (event.type === "done") done = event;
+    }
+  } catch (error) {
+    process.stderr.write(`fathom: ${redact((error as Error).message, target.secrets)}\n`);
+    return EXIT.failed;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
+  }
+  if (!done) return EXIT.failed;
+  if (done.reason === "completed") return EXIT.done;
+  if (done.reason === "cancelled") return EXIT.cancelled;
+  return EXIT.failed;
+}
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once("drain", () => resolve()) : resolve()));
+}
+
+// Entry point (the build adds the shebang). Exits explicitly so a stray handle cannot keep it alive.
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    async (code) => {
+      await flush(process.stdout);
+      process.exit(code);
+    },
+    (error: unknown) => {
+      process.stderr.write(`fathom: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.exit(EXIT.failed);
+    },
+  );
+}

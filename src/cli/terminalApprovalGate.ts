@@ -1,0 +1,74 @@
+import { createInterface } from "node:readline/promises";
+import { createTwoFilesPatch } from "diff";
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "../core/approval";
+
+export interface TerminalStreams {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Called on Ctrl+C while a question is open (readline swallows the signal). */
+  onInterrupt: () => void;
+}
+
+const MAX_DIFF_LINES = 200;
+
+/**
+ * Asks on the terminal before writes and commands: shows the diff of an edit (or the command),
+ * then y / n (with an optional reason for the model). One question at a time.
+ */
+export class TerminalApprovalGate implements ApprovalGate {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly io: TerminalStreams) {}
+
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const answer = this.queue.then(() => this.ask(request, signal));
+    this.queue = answer.catch(() => undefined);
+    return answer;
+  }
+
+  private async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (signal.aborted) return { type: "reject", reason: "The task was cancelled." };
+    const { output } = this.io;
+    output.write(`\n${describe(request, output.isTTY === true)}\n`);
+    const rl = createInterface({ input: this.io.input, output, terminal: this.io.input.isTTY === true });
+    rl.on("SIGINT", () => this.io.onInterrupt());
+    try {
+      for (;;) {
+        const reply = (await rl.question("Approve? [y]es / [n]o: ", { signal })).trim().toLowerCase();
+        if (reply === "y" || reply === "yes") return { type: "approve" };
+        if (reply === "n" || reply === "no") {
+          const reason = (await rl.question("Reason for the agent (optional): ", { signal })).trim();
+          return reason ? { type: "reject", reason } : { type: "reject" };
+        }
+        output.write("Please answer y or n.\n");
+      }
+    } catch {
+      return { type: "reject", reason: "The task was cancelled." };
+    } finally {
+      rl.close();
+    }
+  }
+}
+
+function describe(request: ApprovalRequest, color: boolean): string {
+  const who = request.subagentType ? ` (subagent ${request.subagentType})` : "";
+  if (request.proposal) {
+    const { path, before, after } = request.proposal;
+    const verb = before === null ? "create" : "change";
+    const patch = createTwoFilesPatch(path, path, before ?? "", after, undefined, undefined, { context: 3 })
+      .split("\n")
+      .filter((l) => !l.startsWith("===") && !l.startsWith("Index:"));
+    const shown = patch.length > MAX_DIFF_LINES ? [...patch.slice(0, MAX_DIFF_LINES), `… ${patch.length - MAX_DIFF_LINES} more lines`] : patch;
+    const body = shown.map((line) => (color ? paint(line) : line)).join("\n");
+    return `${request.toolName}${who} wants to ${verb} ${path}:\n${body}`;
+  }
+  if (request.command !== undefined) return `${request.toolName}${who} wants to run:\n  $ ${request.command}`;
+  return `${request.toolName}${who} wants to run with ${JSON.stringify(request.args, null, 2)}`;
+}
+
+function paint(line: string): string {
+  if (line.startsWith("+") && !line.startsWith("+++")) return `\x1b[32m${line}\x1b[0m`;
+  if (line.startsWith("-") && !line.startsWith("---")) return `\x1b[31m${line}\x1b[0m`;
+  if (line.startsWith("@@")) return `\x1b[36m${line}\x1b[0m`;
+  return line;
+}

@@ -1,0 +1,213 @@
+import type { BackendProtocol } from "../backends/protocol";
+import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../approval";
+import type { CommandPatterns } from "../commandPolicy";
+import type { Executor } from "../executor/types";
+import { costOf as tableCostOf } from "../model/modelTable";
+import type { ChatModel, Usage } from "../model/types";
+import { approvalsMiddleware } from "../middleware/approvals";
+import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
+import { evictionMiddleware } from "../middleware/eviction";
+import { filesystemMiddleware } from "../middleware/filesystem";
+import { rulesMiddleware } from "../middleware/rules";
+import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
+import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
+import { todosMiddleware } from "../middleware/todos";
+import type { Middleware } from "../middleware/types";
+import { createFileTools } from "../tools/fileTools";
+import type { Tool } from "../tools/tool";
+import { EventChannel } from "./eventChannel";
+import { newRunState, parseRunState, type AgentEvent, type RunState } from "./events";
+import { toolSpecOf } from "./jsonSchema";
+import { runLoop, type LoopConfig } from "./loop";
+import { baseSystemPrompt } from "./systemPrompt";
+
+export const DEFAULT_MAX_STEPS = 100;
+export const DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS = 10;
+
+export interface AgentOptions {
+  model: ChatModel;
+  /** Absolute path of the workspace root: commands run here, AGENTS.md is read from here. */
+  workspaceRoot: string;
+  /** The file backend; the six file tools are built over it. */
+  backend?: BackendProtocol;
+  /** Replaces the file tools built from `backend`. */
+  fileTools?: readonly Tool[];
+  /** Extra tools. */
+  tools?: readonly Tool[];
+  /** Extra middleware, inside the built-in ones. */
+  middleware?: readonly Middleware[];
+  /** Without an executor there is no `execute` tool. */
+  executor?: Executor;
+  executeTimeoutMs?: number;
+  /** Who approves calls the policy marks "ask". Default: approve everything (tests, --yes). */
+  approvalGate?: ApprovalGate;
+  /** Default: read and other tools auto; edit and execute ask. */
+  approvalPolicy?: ApprovalPolicy;
+  /** Allow/deny patterns for `execute`; deny wins even over auto-approve. */
+  commands?: CommandPatterns;
+  /** Extra instructions appended to the built-in system prompt. */
+  systemPrompt?: string;
+  /** Model calls per run before stopping (default 100). */
+  maxSteps?: number;
+  /** Stop the task when its spend reaches this many US dollars. */
+  spendCapUsd?: number;
+  /** Price of one call; default from the model table (0 when unknown). */
+  costOf?: (usage: Usage) => number;
+  /** Custom subagents for `task`; the general-purpose one is added unless disabled. */
+  subagents?: readonly SubagentSpec[];
+  generalPurposeSubagent?: boolean;
+  /** Overrides the model's context window for summarization. */
+  contextWindow?: number;
+  summarization?: Omit<SummarizationOptions, "contextWindow">;
+  evictionThresholdChars?: number;
+  maxConsecutiveToolErrors?: number;
+  /** Read AGENTS.md from the workspace root (default true). */
+  rules?: boolean;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** A saved state to continue (from a `done` event or disk). It is copied, not changed. */
+  state?: RunState;
+}
+
+export interface Agent {
+  /**
+   * Runs one turn of the task: appends `input` (if not empty) as the person's message and loops
+   * until the model answers. Always ends with exactly one `done` event. Stopping iteration early
+   * cancels the run.
+   */
+  run(input: string, options?: RunOptions): AsyncIterable<AgentEvent>;
+  /** The tools the model sees. */
+  readonly tools: readonly Tool[];
+  /** The system prompt without per-run sections (AGENTS.md, which is read at each run). */
+  readonly systemPrompt: string;
+}
+
+interface Internal {
+  subagentType?: string;
+  allowedTools?: readonly string[];
+}
+
+export function createAgent(options: AgentOptions): Agent {
+  return buildAgent(options, {});
+}
+
+function buildAgent(options: AgentOptions, internal: Internal): Agent {
+  const isSubagent = internal.subagentType !== undefined;
+  const fileTools = options.fileTools ?? (options.backend ? createFileTools(options.backend) : []);
+  const subagentSpecs = isSubagent
+    ? []
+    : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? [])];
+
+  const subagentSystem = (spec: SubagentSpec) => [options.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
+  const childCache = new Map<string, Agent>();
+  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal) => {
+    let child = childCache.get(spec.name);
+    if (!child) {
+      child = buildAgent(
+        { ...options, model: spec.model ?? options.model, systemPrompt: subagentSystem(spec) },
+        { subagentType: spec.name, ...(spec.tools ? { allowedTools: spec.tools } : {}) },
+      );
+      childCache.set(spec.name, child);
+    }
+    return child.run(description, { signal });
+  };
+
+  const middleware: Middleware[] = [
+    approvalsMiddleware({
+      gate: options.approvalGate ?? approveAll,
+      ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
+      ...(options.commands ? { commands: options.commands } : {}),
+    }),
+    todosMiddleware(),
+    filesystemMiddleware({
+      fileTools,
+      workspaceRoot: options.workspaceRoot,
+      ...(options.executor ? { executor: options.executor } : {}),
+      ...(options.executeTimeoutMs ? { defaultTimeoutMs: options.executeTimeoutMs } : {}),
+    }),
+    subagentsMiddleware({ subagents: subagentSpecs, runSubagent }),
+    evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
+    danglingToolCallsMiddleware(),
+    summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
+    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot })]),
+    ...(options.middleware ?? []),
+  ];
+
+  let tools: Tool[] = [...middleware.flatMap((mw) => mw.tools ?? []), ...(options.tools ?? [])];
+  if (internal.allowedTools) {
+    const allowed = new Set(internal.allowedTools);
+    tools = tools.filter((t) => allowed.has(t.name));
+  }
+  const toolMap = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (toolMap.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
+    toolMap.set(tool.name, tool);
+  }
+  const model = options.model;
+  const systemPrompt = baseSystemPrompt({ workspaceRoot: options.workspaceRoot, ...(options.systemPrompt ? { extra: options.systemPrompt } : {}) });
+  const config: LoopConfig = {
+    model,
+    tools: toolMap,
+    toolSpecs: tools.map(toolSpecOf),
+    middleware,
+    systemPrompt,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    ...(options.spendCapUsd !== undefined ? { spendCapUsd: options.spendCapUsd } : {}),
+    costOf: options.costOf ?? ((usage) => tableCostOf(model.model, usage) ?? 0),
+    maxConsecutiveToolErrors: options.maxConsecutiveToolErrors ?? DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS,
+    workspaceRoot: options.workspaceRoot,
+    ...(internal.subagentType ? { subagentType: internal.subagentType } : {}),
+  };
+
+  return {
+    tools,
+    systemPrompt,
+    run(input, runOptions = {}) {
+      const controller = new AbortController();
+      const outer = runOptions.signal;
+      const forward = () => controller.abort(outer?.reason);
+      if (outer?.aborted) controller.abort(outer.reason);
+      else outer?.addEventListener("abort", forward, { once: true });
+      const channel = new EventChannel<AgentEvent>(() => controller.abort());
+
+      let state: RunState;
+      if (runOptions.state) {
+        const parsed = parseRunState(runOptions.state);
+        if ("error" in parsed) {
+          const empty = newRunState();
+          channel.push({ type: "error", kind: "internal", message: `Cannot resume: ${parsed.error}. Start a new task.` });
+          channel.push({ type: "done", reason: "error", finalText: "", message: `Cannot resume: ${parsed.error}`, state: empty });
+          channel.close();
+          return channel;
+        }
+        state = parsed.state;
+      } else {
+        state = newRunState();
+      }
+      if (input.trim() !== "") state.messages.push({ role: "user", content: input });
+
+      void runLoop(config, state, controller.signal, (event) => channel.push(event)).finally(() => {
+        outer?.removeEventListener("abort", forward);
+        channel.close();
+      });
+      return channel;
+    },
+  };
+}
+
+/** Runs to the end and returns the `done` event, handing every event to `onEvent`. */
+export async function runToEnd(
+  agent: Agent,
+  input: string,
+  options: RunOptions & { onEvent?: (event: AgentEvent) => void } = {},
+): Promise<Extract<AgentEvent, { type: "done" }>> {
+  let done: Extract<AgentEvent, { type: "done" }> | undefined;
+  for await (const event of agent.run(input, options)) {
+    options.onEvent?.(event);
+    if (event.type === "done") done = event;
+  }
+  if (!done) throw new Error("The run ended without a done event.");
+  return done;
+}

@@ -1,0 +1,213 @@
+import { ModelError, type ChatModel, type ToolSpec, type Usage } from "../model/types";
+import type { Tool } from "../tools/tool";
+import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
+import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
+import { RepetitionGuard } from "./repetitionGuard";
+import { ToolRunner } from "./toolRunner";
+
+export interface LoopConfig {
+  model: ChatModel;
+  tools: ReadonlyMap<string, Tool>;
+  toolSpecs: ToolSpec[];
+  middleware: readonly Middleware[];
+  /** The base prompt; middleware sections are appended per run. */
+  systemPrompt: string;
+  maxSteps: number;
+  spendCapUsd?: number;
+  /** Dollars for one call's usage (0 when the price is unknown). */
+  costOf(usage: Usage): number;
+  maxConsecutiveToolErrors: number;
+  workspaceRoot: string;
+  subagentType?: string;
+}
+
+interface Stop {
+  reason: DoneReason;
+  message?: string;
+}
+
+/**
+ * One run of the ReAct loop: call the model, run its tool calls, repeat until it answers without
+ * tool calls or a guard stops it. Always ends with exactly one `done` event; never throws.
+ */
+export async function runLoop(
+  config: LoopConfig,
+  state: RunState,
+  signal: AbortSignal,
+  emit: (event: AgentEvent) => void,
+): Promise<void> {
+  const ctx: RunContext = {
+    state,
+    emit,
+    signal,
+    model: config.model,
+    workspaceRoot: config.workspaceRoot,
+    recordUsage(usage, costUsd) {
+      addUsage(state.usage, usage);
+      state.costUsd += costUsd ?? config.costOf(usage);
+      emit({ type: "usage", usage, total: { ...state.usage }, costUsd: state.costUsd });
+    },
+    ...(config.subagentType ? { subagentType: config.subagentType } : {}),
+  };
+  let finalText = "";
+  let stop: Stop;
+  try {
+    const result = await steps(config, ctx);
+    stop = result.stop;
+    finalText = result.finalText;
+  } catch (error) {
+    stop = failure(error, signal, emit);
+  }
+  emit({ type: "done", reason: stop.reason, finalText, ...(stop.message ? { message: stop.message } : {}), state });
+}
+
+async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop; finalText: string }> {
+  const { state, signal, emit } = ctx;
+  const system = await systemPromptFor(config, ctx);
+  const runner = new ToolRunner(config.tools, config.middleware, ctx, new RepetitionGuard());
+  const callModel = composeModelCall(config, ctx);
+  let consecutiveErrors = 0;
+  for (let step = 1; ; step++) {
+    if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    if (step > config.maxSteps) {
+      return {
+        stop: { reason: "max_steps", message: `Stopped after ${config.maxSteps} model calls (the step limit). Send a message to continue.` },
+        finalText: "",
+      };
+    }
+    const capStop = spendCapStop(config, state);
+    if (capStop) return { stop: capStop, finalText: "" };
+
+    for (const mw of config.middleware) await mw.beforeModel?.(ctx);
+    if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    state.steps++;
+    emit({ type: "step_started", step: state.steps });
+    const turn = await callModel({ system, messages: state.messages, tools: config.toolSpecs });
+    const message = turn.message;
+    const calls = message.toolCalls ?? [];
+    fixToolCallIds(calls, state.steps);
+    state.messages.push(calls.length ? message : { role: "assistant", content: message.content });
+    ctx.recordUsage(turn.usage);
+
+    if (calls.length === 0) return { stop: { reason: "completed" }, finalText: message.content };
+
+    const overCap = spendCapStop(config, state);
+    if (overCap) {
+      for (const call of calls) {
+        state.messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: "Not run: the spend cap was reached.", isError: true });
+      }
+      return { stop: overCap, finalText: message.content };
+    }
+
+    const { outcomes, repetition } = await runner.runTurn(calls);
+    for (const outcome of outcomes) {
+      state.messages.push(outcome.message);
+      if (outcome.message.isError && !outcome.rejected) consecutiveErrors++;
+      else if (!outcome.message.isError) consecutiveErrors = 0;
+    }
+    if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    if (repetition) return { stop: { reason: "repetition", message: `${repetition} Stopped to avoid a loop.` }, finalText: "" };
+    if (consecutiveErrors >= config.maxConsecutiveToolErrors) {
+      return {
+        stop: {
+          reason: "tool_failures",
+          message: `Stopped after ${consecutiveErrors} tool calls in a row failed. Check the errors above, then send a message to continue.`,
+        },
+        finalText: "",
+      };
+    }
+  }
+}
+
+async function systemPromptFor(config: LoopConfig, ctx: RunContext): Promise<string> {
+  const sections = [config.systemPrompt];
+  for (const mw of config.middleware) {
+    const section = await mw.systemPrompt?.(ctx);
+    if (section?.trim()) sections.push(section.trim());
+  }
+  return sections.join("\n\n");
+}
+
+/** Middleware wrapModelCall around the streaming call; the innermost call emits deltas. */
+function composeModelCall(config: LoopConfig, ctx: RunContext): (call: ModelCall) => Promise<ModelTurn> {
+  let handler = (call: ModelCall) => streamTurn(config.model, call, ctx);
+  for (let i = config.middleware.length - 1; i >= 0; i--) {
+    const mw = config.middleware[i]!;
+    if (!mw.wrapModelCall) continue;
+    const next = handler;
+    handler = (call) => mw.wrapModelCall!(call, ctx, next);
+  }
+  return handler;
+}
+
+async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): Promise<ModelTurn> {
+  const { emit, signal } = ctx;
+  const ids = new Map<number, string>();
+  let partialText = "";
+  try {
+    for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal })) {
+      switch (event.type) {
+        case "text_delta":
+          partialText += event.text;
+          emit({ type: "text_delta", text: event.text });
+          break;
+        case "tool_call_start":
+          ids.set(event.index, event.id);
+          emit({ type: "tool_call_started", toolCallId: event.id, toolName: event.name });
+          break;
+        case "tool_call_delta": {
+          const id = ids.get(event.index);
+          if (id !== undefined) emit({ type: "tool_call_arguments", toolCallId: id, delta: event.argumentsDelta });
+          break;
+        }
+        case "retry":
+          emit({ type: "warning", code: "model_retry", message: `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms` });
+          break;
+        case "done": {
+          const started = new Set(ids.values());
+          for (const tc of event.message.toolCalls ?? []) {
+            if (!started.has(tc.id)) emit({ type: "tool_call_started", toolCallId: tc.id, toolName: tc.name });
+          }
+          return { message: event.message, usage: event.usage, stopReason: event.stopReason };
+        }
+      }
+    }
+  } catch (error) {
+    // Keep what the person already saw: a cancelled answer stays in the transcript.
+    if (signal.aborted && partialText) ctx.state.messages.push({ role: "assistant", content: partialText });
+    throw error;
+  }
+  throw new ModelError("unknown", "The model's reply ended before it was complete. Try again.");
+}
+
+/** Providers should give unique ids; a scripted or local model may not. */
+function fixToolCallIds(calls: { id: string }[], step: number): void {
+  const seen = new Set<string>();
+  calls.forEach((call, i) => {
+    if (!call.id || seen.has(call.id)) call.id = `call_${step}_${i}`;
+    seen.add(call.id);
+  });
+}
+
+function spendCapStop(config: LoopConfig, state: RunState): Stop | undefined {
+  if (config.spendCapUsd === undefined || state.costUsd < config.spendCapUsd) return undefined;
+  return {
+    reason: "spend_cap",
+    message: `Stopped: this task has cost $${state.costUsd.toFixed(4)}, reaching the spend cap of $${config.spendCapUsd.toFixed(2)}. Raise the cap or send a message to continue.`,
+  };
+}
+
+function cancelled(): Stop {
+  return { reason: "cancelled", message: "Cancelled." };
+}
+
+function failure(error: unknown, signal: AbortSignal, emit: (event: AgentEvent) => void): Stop {
+  if (signal.aborted || (error instanceof ModelError && error.kind === "cancelled")) return cancelled();
+  if (error instanceof ModelError) {
+    emit({ type: "error", kind: error.kind, message: error.message });
+    return { reason: "error", message: error.message };
+  }
+  const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
+  emit({ type: "error", kind: "internal", message });
+  return { reason: "error", message };
+}

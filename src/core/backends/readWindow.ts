@@ -1,0 +1,213 @@
+import type { FileHandle } from "node:fs/promises";
+import {
+  DEFAULT_READ_LIMIT,
+  EMPTY_FILE_REMINDER,
+  formatNumberedLines,
+  offsetPastEnd,
+} from "./format";
+
+/**
+ * Reads a window of lines from an open file without loading the whole file: it streams in
+ * chunks and keeps a sparse line index (a byte offset every `CHECKPOINT_LINES` lines) per file
+ * version, so a later window deep in a huge file seeks almost directly to it.
+ */
+
+const CHUNK = 256 * 1024;
+const CHECKPOINT_LINES = 1024;
+/** Bytes kept of one line; the rest of a longer line is skipped with a note. */
+const MAX_LINE_BYTES = 256 * 1024;
+/** Bytes one window may return before it stops early with a note. */
+const MAX_WINDOW_BYTES = 4 * 1024 * 1024;
+const INDEX_CACHE_SIZE = 16;
+
+interface LineIndex {
+  /** checkpoints[k] = byte offset where line k*CHECKPOINT_LINES starts (0-based lines). */
+  checkpoints: number[];
+  /** Lines known in total, once the scan reached the end. */
+  totalLines?: number;
+}
+
+const indexCache = new Map<string, LineIndex>();
+
+function getIndex(key: string): LineIndex {
+  let idx = indexCache.get(key);
+  if (idx) {
+    indexCache.delete(key);
+    indexCache.set(key, idx);
+    return idx;
+  }
+  idx = { checkpoints: [0] };
+  indexCache.set(key, idx);
+  while (indexCache.size > INDEX_CACHE_SIZE) {
+    const oldest = indexCache.keys().next().value;
+    if (oldest === undefined) break;
+    indexCache.delete(oldest);
+  }
+  return idx;
+}
+
+/**
+ * Finds the byte offset where 0-based line `target` starts, scanning forward from the nearest
+ * checkpoint. Returns null when the file has fewer lines (and then records the total).
+ */
+async function seekLine(fh: FileHandle, size: number, idx: LineIndex, target: number): Promise<number | null> {
+  if (idx.totalLines !== undefined && target >= idx.totalLines) return null;
+  let k = Math.min(Math.floor(target / CHECKPOINT_LINES), idx.checkpoints.length - 1);
+  let line = k * CHECKPOINT_LINES;
+  let pos = idx.checkpoints[k] ?? 0;
+  let curStart = pos;
+  if (line === target) return pos < size ? pos : finish(idx, line);
+  const buf = Buffer.allocUnsafe(CHUNK);
+  while (pos < size) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - pos), pos);
+    if (bytesRead <= 0) break;
+    let i = 0;
+    while (i < bytesRead) {
+      const nl = buf.indexOf(10, i);
+      if (nl === -1 || nl >= bytesRead) break;
+      line++;
+      const start = pos + nl + 1;
+      curStart = start;
+      if (line % CHECKPOINT_LINES === 0) {
+        k = line / CHECKPOINT_LINES;
+        if (k === idx.checkpoints.length) idx.checkpoints.push(start);
+      }
+      if (line === target) return start < size ? start : finish(idx, line);
+      i = nl + 1;
+    }
+    pos += bytesRead;
+  }
+  // Reached the end: a last line without a final newline still counts.
+  return finish(idx, curStart < size ? line + 1 : line);
+}
+
+/** Records the file's line count once the scan reached the end; the target was not found. */
+function finish(idx: LineIndex, total: number): null {
+  idx.totalLines = total;
+  return null;
+}
+
+export interface WindowResult {
+  content?: string;
+  error?: string;
+  binary?: boolean;
+}
+
+/**
+ * Reads lines [offset, offset+limit) of an open regular file of `size` bytes. `versionKey`
+ * identifies this exact version of the file (device, inode, size, mtime) for the line index.
+ */
+export async function readWindow(
+  fh: FileHandle,
+  size: number,
+  versionKey: string,
+  offset = 0,
+  limit = DEFAULT_READ_LIMIT,
+): Promise<WindowResult> {
+  if (size === 0) return offset === 0 ? { content: EMPTY_FILE_REMINDER } : { error: offsetPastEnd(offset, 0) };
+  const idx = getIndex(versionKey);
+  const start = await seekLine(fh, size, idx, offset);
+  if (start === null) {
+    const total = idx.totalLines ?? (await countAll(fh, size, idx));
+    return { error: offsetPastEnd(offset, total) };
+  }
+  const lines: Buffer[] = [];
+  const cutNotes: number[] = [];
+  let cur: Buffer[] = [];
+  let curBytes = 0;
+  let curCut = false;
+  let total = 0;
+  let pos = start;
+  let stoppedEarly = false;
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const endLine = (): void => {
+    lines.push(Buffer.concat(cur));
+    if (curCut) cutNotes.push(offset + lines.length);
+    total += curBytes;
+    cur = [];
+    curBytes = 0;
+    curCut = false;
+  };
+  const take = (slice: Buffer): void => {
+    const room = MAX_LINE_BYTES - curBytes;
+    if (slice.length > room) {
+      curCut = true;
+      slice = slice.subarray(0, Math.max(0, room));
+    }
+    if (slice.length) {
+      cur.push(Buffer.from(slice));
+      curBytes += slice.length;
+    }
+  };
+  outer: while (pos < size && lines.length < limit) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - pos), pos);
+    if (bytesRead <= 0) break;
+    let i = 0;
+    while (i < bytesRead) {
+      const nl = buf.indexOf(10, i);
+      if (nl === -1 || nl >= bytesRead) {
+        take(buf.subarray(i, bytesRead));
+        break;
+      }
+      take(buf.subarray(i, nl));
+      endLine();
+      i = nl + 1;
+      if (lines.length >= limit) break outer;
+      if (total >= MAX_WINDOW_BYTES) {
+        stoppedEarly = true;
+        break outer;
+      }
+    }
+    pos += bytesRead;
+  }
+  if (curBytes > 0 || curCut) endLine();
+  const texts: string[] = [];
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  for (let j = 0; j < lines.length; j++) {
+    const b = lines[j] as Buffer;
+    if (b.includes(0)) return binary(size);
+    let text: string;
+    try {
+      text = decoder.decode(b);
+    } catch {
+      // A line cut at MAX_LINE_BYTES may end inside a character: decode leniently then.
+      if (cutNotes.includes(offset + j + 1)) text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);
+      else return binary(size);
+    }
+    if (j === 0 && offset === 0 && text.startsWith("\uFEFF")) text = text.slice(1);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    texts.push(text);
+  }
+  let content = formatNumberedLines(texts, offset + 1);
+  const last = offset + texts.length;
+  const notes: string[] = [];
+  for (const n of cutNotes) notes.push(`Line ${n} is longer than ${MAX_LINE_BYTES} bytes; only its start is shown.`);
+  if (stoppedEarly) notes.push(`Stopped after ${MAX_WINDOW_BYTES} bytes. Use offset=${last} to read more.`);
+  else if (lines.length >= limit && (idx.totalLines === undefined || last < idx.totalLines)) {
+    const more = await seekLine(fh, size, idx, last);
+    if (more !== null) notes.push(`Showing lines ${offset + 1}-${last}. Use offset=${last} to read more.`);
+  }
+  if (notes.length) content += "\n\n(" + notes.join(" ") + ")";
+  return { content };
+}
+
+async function countAll(fh: FileHandle, size: number, idx: LineIndex): Promise<number> {
+  await seekLine(fh, size, idx, Number.MAX_SAFE_INTEGER);
+  return idx.totalLines ?? 0;
+}
+
+function binary(size: number): WindowResult {
+  return {
+    binary: true,
+    error: `This looks like a binary file (${size} bytes; it has NUL bytes or is not valid UTF-8), so it cannot be shown as text.`,
+  };
+}
+
+/** Quick binary sniff of a file's first bytes. */
+export async function looksBinary(fh: FileHandle, size: number): Promise<boolean> {
+  const n = Math.min(8192, size);
+  if (n === 0) return false;
+  const buf = Buffer.allocUnsafe(n);
+  const { bytesRead } = await fh.read(buf, 0, n, 0);
+  return buf.subarray(0, bytesRead).includes(0);
+}

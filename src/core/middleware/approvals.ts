@@ -1,0 +1,149 @@
+import { createTwoFilesPatch } from "diff";
+import {
+  approvalModeFor,
+  type ApprovalDecision,
+  type ApprovalGate,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+} from "../approval";
+import { checkCommand, type CommandPatterns } from "../commandPolicy";
+import type { FileChangeProposal, ToolResult } from "../tools/tool";
+import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "./types";
+import { toolError } from "./types";
+
+export interface ApprovalsOptions {
+  gate: ApprovalGate;
+  policy?: ApprovalPolicy;
+  /** Allow/deny patterns for `execute`. Deny wins, and a denied command never runs. */
+  commands?: CommandPatterns;
+}
+
+/**
+ * Human in the loop. Per tool: run (auto) or ask the gate, which approves, edits or rejects.
+ * Edit tools are proposed first, so the person reviews the whole-file change, and what they
+ * approve (possibly changed) is exactly what is written.
+ */
+export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
+  const policy = options.policy ?? {};
+  return {
+    name: "approvals",
+    async wrapToolCall(call, ctx, next) {
+      const { tool } = call;
+      let mode = approvalModeFor(policy, call.name, tool.kind);
+      const command = tool.kind === "execute" && typeof call.args.command === "string" ? call.args.command : undefined;
+      if (command !== undefined) {
+        const verdict = checkCommand(command, options.commands ?? {});
+        if (verdict.verdict === "deny") {
+          return toolError(
+            `Not run: the command matches the deny pattern "${verdict.pattern}" the person set. ` +
+              `Do not try to work around it; use another approach or ask the person.`,
+            { denied: true, pattern: verdict.pattern },
+          );
+        }
+        if (verdict.verdict === "allow") mode = "auto";
+      }
+
+      let proposal: FileChangeProposal | undefined;
+      if (tool.proposeChange) {
+        const proposed = await tool.proposeChange(call.args, toolContext(call, ctx));
+        if ("error" in proposed) return toolError(proposed.error);
+        proposal = proposed;
+      }
+      if (mode === "auto") {
+        if (proposal) call.proposal = proposal;
+        return next(call);
+      }
+
+      const request: ApprovalRequest = {
+        toolCallId: call.id,
+        toolName: call.name,
+        kind: tool.kind,
+        args: call.args,
+        ...(proposal ? { proposal } : {}),
+        ...(command !== undefined ? { command } : {}),
+        ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
+      };
+      ctx.emit({ type: "approval_requested", toolCallId: call.id, toolName: call.name, kind: tool.kind, args: call.args, ...(proposal ? { proposal } : {}) });
+      const decision = await ask(options.gate, request, ctx.signal);
+      const reason = decision.type === "reject" ? decision.reason : undefined;
+      ctx.emit({ type: "approval_decided", toolCallId: call.id, toolName: call.name, decision: decision.type, ...(reason ? { reason } : {}) });
+
+      switch (decision.type) {
+        case "reject":
+          return toolError(
+            `The person rejected this ${call.name} call. ${reason ? `Their reason: ${reason}` : "No reason was given."} ` +
+              `Do not repeat it unchanged; adapt, or ask the person what they want.`,
+            { rejected: true },
+          );
+        case "approve":
+          if (proposal) call.proposal = proposal;
+          return next(call);
+        case "edit":
+          return runEdited(call, ctx, next, decision, proposal);
+      }
+    },
+  };
+}
+
+async function runEdited(
+  call: ToolCallRequest,
+  ctx: RunContext,
+  next: (call: ToolCallRequest) => Promise<ToolResult>,
+  decision: Extract<ApprovalDecision, { type: "edit" }>,
+  proposal: FileChangeProposal | undefined,
+): Promise<ToolResult> {
+  if (proposal && decision.content !== undefined) {
+    call.proposal = { ...proposal, after: decision.content };
+    const result = await next(call);
+    if (result.isError || decision.content === proposal.after) return result;
+    const diff = compactDiff(proposal.path, proposal.after, decision.content);
+    return { ...result, content: `${result.content}\n\nThe person changed your proposed content before approving it (diff from your version to what was written):\n${diff}` };
+  }
+  if (decision.args) {
+    const parsed = call.tool.schema.safeParse(decision.args);
+    if (!parsed.success) {
+      return toolError(`Not run: the person edited the arguments but they were not valid for ${call.name}. Ask the person how to proceed.`);
+    }
+    call.args = parsed.data as Record<string, unknown>;
+    if (call.tool.proposeChange) {
+      const proposed = await call.tool.proposeChange(call.args, toolContext(call, ctx));
+      if ("error" in proposed) return toolError(proposed.error);
+      call.proposal = proposed;
+    }
+    const result = await next(call);
+    return { ...result, content: `The person changed the arguments before approving; ran with ${JSON.stringify(call.args)}.\n\n${result.content}` };
+  }
+  if (proposal) call.proposal = proposal;
+  return next(call);
+}
+
+/** Asks the gate, settling as a rejection if the run is cancelled or the gate fails. */
+async function ask(gate: ApprovalGate, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  if (signal.aborted) return { type: "reject", reason: "The task was cancelled." };
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<ApprovalDecision>((resolve) => {
+    onAbort = () => resolve({ type: "reject", reason: "The task was cancelled." });
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([gate.request(request, signal), aborted]);
+  } catch (error) {
+    return { type: "reject", reason: `The approval could not be asked: ${(error as Error)?.message ?? String(error)}` };
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** A unified diff without the file headers, for telling the model what the person changed. */
+export function compactDiff(path: string, before: string, after: string): string {
+  const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 2 });
+  return patch
+    .split("\n")
+    .filter((line) => !line.startsWith("====") && !line.startsWith("Index:"))
+    .join("\n")
+    .trimEnd();
+}
+
+function toolContext(call: ToolCallRequest, ctx: RunContext): AgentToolContext {
+  return { signal: ctx.signal, toolCallId: call.id, run: ctx };
+}

@@ -1,0 +1,74 @@
+import type { ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
+import type { FileChangeProposal, Tool, ToolContext, ToolResult } from "../tools/tool";
+import type { AgentEvent, RunState } from "../agent/events";
+
+/**
+ * A middleware is one feature of the agent (DeepAgents style): it may add tools, add a section
+ * to the system prompt, fix up the state before each model call, and wrap the model call or each
+ * tool call. Middleware listed first wraps outermost.
+ */
+export interface Middleware {
+  readonly name: string;
+  readonly tools?: readonly Tool[];
+  /** A section of the system prompt, computed once per run. */
+  systemPrompt?(ctx: RunContext): string | undefined | Promise<string | undefined>;
+  /** Runs before every model call, in list order; may rewrite `ctx.state.messages`. */
+  beforeModel?(ctx: RunContext): void | Promise<void>;
+  wrapModelCall?(call: ModelCall, ctx: RunContext, next: (call: ModelCall) => Promise<ModelTurn>): Promise<ModelTurn>;
+  wrapToolCall?(call: ToolCallRequest, ctx: RunContext, next: (call: ToolCallRequest) => Promise<ToolResult>): Promise<ToolResult>;
+}
+
+/** What middleware can see and do during a run. */
+export interface RunContext {
+  /** The live run state; changes are saved with it. */
+  readonly state: RunState;
+  emit(event: AgentEvent): void;
+  readonly signal: AbortSignal;
+  readonly model: ChatModel;
+  readonly workspaceRoot: string;
+  /** Set when this run is a subagent (its `subagent_type`). */
+  readonly subagentType?: string;
+  /**
+   * Counts a model call made outside the loop (a summary, a subagent) toward the task's usage
+   * and spend; `costUsd` defaults to the price of `usage` on this run's model.
+   */
+  recordUsage(usage: Usage, costUsd?: number): void;
+}
+
+export interface ModelCall {
+  system: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+}
+
+export interface ModelTurn {
+  message: Extract<ChatMessage, { role: "assistant" }>;
+  usage: Usage;
+  stopReason: string;
+}
+
+export interface ToolCallRequest {
+  readonly id: string;
+  readonly name: string;
+  readonly tool: Tool;
+  /** Validated arguments; approvals may replace them with a person's edit. */
+  args: Record<string, unknown>;
+  /** Edit tools: an approved change; the loop then writes it with `applyChange` instead of `run`. */
+  proposal?: FileChangeProposal;
+  /** Every call the model made in this turn (to refuse parallel calls where they make no sense). */
+  readonly turn: readonly ToolCall[];
+}
+
+/** The context the loop gives tools: the standard one plus the run (for `task`). */
+export interface AgentToolContext extends ToolContext {
+  readonly run: RunContext;
+}
+
+export function runContextOf(ctx: ToolContext): RunContext | undefined {
+  return (ctx as Partial<AgentToolContext>).run;
+}
+
+/** An error result written for the model. */
+export function toolError(content: string, details?: Record<string, unknown>): ToolResult {
+  return details ? { content, isError: true, details } : { content, isError: true };
+}

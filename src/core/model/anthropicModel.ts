@@ -1,0 +1,240 @@
+/**
+ * ChatModel over Anthropic's messages API (streaming), with the official SDK.
+ * Prompt caching: breakpoints on the tools, the system prompt and the two latest user
+ * turns, so each turn reads the previous turn's prefix from the cache (4 breakpoints,
+ * the API's maximum).
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  TextBlockParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { ErrorContext } from "./errors";
+import { defaultMaxOutputTokens } from "./modelTable";
+import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
+import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
+
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+const CACHE = { type: "ephemeral" } as const;
+
+export interface AnthropicModelOptions {
+  model: string;
+  contextWindow: number;
+  baseUrl?: string;
+  apiKey?: string;
+  retry?: Partial<RetryOptions>;
+  fetch?: typeof fetch;
+  defaultHeaders?: Record<string, string>;
+}
+
+function parseInput(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // The model produced invalid JSON; the loop already told it so in the tool result.
+  }
+  return {};
+}
+
+type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
+
+/** Our messages in messages-API shape: same-role neighbours merged, empty turns dropped, cache breakpoints on the two latest user turns. */
+export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
+  const turns: Turn[] = [];
+  const push = (role: Turn["role"], blocks: ContentBlockParam[]) => {
+    if (blocks.length === 0) return;
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const msg of messages) {
+    if (msg.role === "user") {
+      push("user", [{ type: "text", text: msg.content.trim() === "" ? "(empty message)" : msg.content }]);
+    } else if (msg.role === "tool") {
+      push("user", [
+        {
+          type: "tool_result",
+          tool_use_id: msg.toolCallId,
+          content: msg.content === "" ? "(no output)" : msg.content,
+          ...(msg.isError ? { is_error: true } : {}),
+        },
+      ]);
+    } else {
+      const blocks: ContentBlockParam[] = [];
+      // The API refuses empty or whitespace-only text blocks.
+      if (msg.content.trim() !== "") blocks.push({ type: "text", text: msg.content });
+      for (const c of msg.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
+      push("assistant", blocks);
+    }
+  }
+  let marked = 0;
+  for (let i = turns.length - 1; i >= 0 && marked < 2; i--) {
+    const turn = turns[i];
+    if (turn?.role !== "user") continue;
+    const lastBlock = turn.content[turn.content.length - 1];
+    if (lastBlock && (lastBlock.type === "text" || lastBlock.type === "tool_result")) {
+      lastBlock.cache_control = CACHE;
+      marked++;
+    }
+  }
+  return turns;
+}
+
+export function toAnthropicTools(tools: ToolSpec[]): Tool[] {
+  return tools.map((t, i) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: { type: "object", ...t.parameters } as Tool["input_schema"],
+    ...(i === tools.length - 1 ? { cache_control: CACHE } : {}),
+  }));
+}
+
+export function toAnthropicSystem(system: string): TextBlockParam[] | undefined {
+  return system.trim() === "" ? undefined : [{ type: "text", text: system, cache_control: CACHE }];
+}
+
+export class AnthropicModel implements ChatModel {
+  readonly provider = "anthropic" as const;
+  readonly model: string;
+  readonly contextWindow: number;
+  readonly baseUrl: string;
+  private readonly client: Anthropic;
+  private readonly ctx: ErrorContext;
+  private readonly retry: Partial<RetryOptions>;
+  private readonly hasKey: boolean;
+
+  constructor(opts: AnthropicModelOptions) {
+    this.model = opts.model;
+    this.contextWindow = opts.contextWindow;
+    // The SDK appends /v1/messages; accept a base URL given with /v1 too.
+    this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
+    this.retry = opts.retry ?? {};
+    this.hasKey = !!opts.apiKey;
+    this.ctx = { provider: "anthropic", model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey };
+    this.client = new Anthropic({
+      // Always explicit, so the SDK never goes looking for credentials on disk.
+      apiKey: opts.apiKey || "no-key",
+      baseURL: this.baseUrl,
+      maxRetries: 0, // ours, in retry.ts
+      timeout: 24 * 60 * 60 * 1000, // the idle timeout in retry.ts bounds each attempt instead
+      fetch: opts.fetch,
+      defaultHeaders: opts.defaultHeaders,
+      logLevel: "off",
+      openTelemetry: false,
+      dangerouslyAllowBrowser: true, // runs in the extension host, not a web page
+    });
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    if (!this.hasKey && this.baseUrl === ANTHROPIC_BASE_URL) {
+      return failWith(
+        new ModelError("auth", 'No Anthropic API key is set. Run "Fathom: Set API Key" or set ANTHROPIC_API_KEY.'),
+      );
+    }
+    return withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);
+  }
+
+  private body(request: ModelRequest): MessageCreateParamsStreaming {
+    const system = toAnthropicSystem(request.system);
+    return {
+      model: this.model,
+      max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens(this.model),
+      ...(system ? { system } : {}),
+      messages: toAnthropicMessages(request.messages),
+      ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      stream: true,
+    };
+  }
+
+  private async *attempt(request: ModelRequest, scope: AttemptScope): AsyncGenerator<ModelStreamEvent> {
+    const stream = await this.client.messages.create(this.body(request), { signal: scope.signal });
+    scope.touch();
+    let text = "";
+    const calls: ToolCall[] = [];
+    /** Content-block index → our tool-call index. */
+    const callOfBlock = new Map<number, number>();
+    const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    let stopReason: string | undefined;
+    let stopped = false;
+
+    for await (const ev of stream as AsyncIterable<RawMessageStreamEvent>) {
+      scope.touch();
+      switch (ev.type) {
+        case "message_start": {
+          const u = ev.message.usage;
+          usage.inputTokens = u.input_tokens ?? 0;
+          usage.outputTokens = u.output_tokens ?? 0;
+          usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
+          usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+          break;
+        }
+        case "content_block_start": {
+          const block = ev.content_block;
+          if (block.type === "text" && block.text) {
+            text += block.text;
+            yield { type: "text_delta", text: block.text };
+          } else if (block.type === "tool_use") {
+            const index = calls.length;
+            calls.push({ id: block.id, name: block.name, arguments: "" });
+            callOfBlock.set(ev.index, index);
+            yield { type: "tool_call_start", index, id: block.id, name: block.name };
+          }
+          break;
+        }
+        case "content_block_delta": {
+          const d = ev.delta;
+          if (d.type === "text_delta" && d.text) {
+            text += d.text;
+            yield { type: "text_delta", text: d.text };
+          } else if (d.type === "input_json_delta" && d.partial_json) {
+            const index = callOfBlock.get(ev.index);
+            const call = index === undefined ? undefined : calls[index];
+            if (index !== undefined && call) {
+              call.arguments += d.partial_json;
+              yield { type: "tool_call_delta", index, argumentsDelta: d.partial_json };
+            }
+          }
+          break;
+        }
+        case "content_block_stop": {
+          const index = callOfBlock.get(ev.index);
+          const call = index === undefined ? undefined : calls[index];
+          // A call without arguments streams no JSON at all: it means {}.
+          if (index !== undefined && call && call.arguments === "") {
+            call.arguments = "{}";
+            yield { type: "tool_call_delta", index, argumentsDelta: "{}" };
+          }
+          break;
+        }
+        case "message_delta": {
+          if (ev.delta.stop_reason) stopReason = ev.delta.stop_reason;
+          const u = ev.usage;
+          if (u) {
+            usage.outputTokens = u.output_tokens ?? usage.outputTokens;
+            if (u.input_tokens != null) usage.inputTokens = u.input_tokens;
+            if (u.cache_read_input_tokens != null) usage.cacheReadTokens = u.cache_read_input_tokens;
+            if (u.cache_creation_input_tokens != null) usage.cacheWriteTokens = u.cache_creation_input_tokens;
+          }
+          break;
+        }
+        case "message_stop":
+          stopped = true;
+          break;
+        default:
+          break;
+      }
+    }
+    if (!stopped) throw new ModelError("network", "the stream ended before the model finished");
+    yield {
+      type: "done",
+      message: { role: "assistant", content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
+      usage,
+      stopReason: stopReason ?? "end_turn",
+    };
+  }
+}

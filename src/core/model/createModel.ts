@@ -1,0 +1,73 @@
+/**
+ * One entry point from settings to a ChatModel.
+ */
+import { AnthropicModel } from "./anthropicModel";
+import { contextWindowOf } from "./modelTable";
+import { OpenAIModel } from "./openaiModel";
+import type { RetryOptions } from "./retry";
+import type { ChatModel } from "./types";
+
+export type Provider = "openai" | "anthropic" | "openai-compatible";
+
+export interface CreateModelOptions {
+  provider: Provider;
+  /** Empty → the provider's default (DEFAULT_MODELS). */
+  model: string;
+  /** Empty → the provider's official endpoint. Required in practice for openai-compatible. */
+  baseUrl?: string;
+  /** Not needed by most local openai-compatible servers. */
+  apiKey?: string;
+  /** Overrides the model table. */
+  contextWindow?: number;
+  /** Retries after the first request (default 3: at most 4 requests). */
+  maxRetries?: number;
+  /** Abort a stream that sends nothing for this long (default 60 000 ms). */
+  streamIdleTimeoutMs?: number;
+  /** First backoff delay in ms (default 1000); small in tests. */
+  retryBaseDelayMs?: number;
+  /** Anything else about retrying (tests inject `sleep`). */
+  retry?: Partial<RetryOptions>;
+  fetch?: typeof fetch;
+  /** Extra HTTP headers (e.g. OpenRouter's HTTP-Referer). Never put the key here. */
+  defaultHeaders?: Record<string, string>;
+}
+
+export const DEFAULT_MODELS: Record<Provider, string> = {
+  openai: "gpt-4.1",
+  anthropic: "claude-sonnet-5-5",
+  "openai-compatible": "qwen2.5-coder:14b",
+};
+
+export const OPENAI_COMPATIBLE_DEFAULT_BASE_URL = "http://localhost:11434/v1";
+
+export function createModel(opts: CreateModelOptions): ChatModel {
+  const model = opts.model.trim() || DEFAULT_MODELS[opts.provider];
+  const retry: Partial<RetryOptions> = { ...opts.retry };
+  if (opts.maxRetries !== undefined) retry.maxRetries = opts.maxRetries;
+  if (opts.streamIdleTimeoutMs !== undefined) retry.streamIdleTimeoutMs = opts.streamIdleTimeoutMs;
+  if (opts.retryBaseDelayMs !== undefined) retry.baseDelayMs = opts.retryBaseDelayMs;
+  const common = {
+    model,
+    apiKey: opts.apiKey || undefined,
+    retry,
+    fetch: opts.fetch,
+    defaultHeaders: opts.defaultHeaders,
+  };
+  switch (opts.provider) {
+    case "anthropic":
+      return new AnthropicModel({ ...common, baseUrl: opts.baseUrl || undefined, contextWindow: opts.contextWindow ?? contextWindowOf(model) });
+    case "openai":
+      return new OpenAIModel({ ...common, provider: "openai", baseUrl: opts.baseUrl || undefined, contextWindow: opts.contextWindow ?? contextWindowOf(model) });
+    case "openai-compatible":
+      return new OpenAIModel({
+        ...common,
+        provider: "openai-compatible",
+        baseUrl: opts.baseUrl || OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
+        contextWindow: opts.contextWindow ?? contextWindowOf(model, { local: true }),
+      });
+    default: {
+      const never: never = opts.provider;
+      throw new Error(`Unknown provider "${String(never)}". Set fathom.provider to openai, anthropic or openai-compatible.`);
+    }
+  }
+}

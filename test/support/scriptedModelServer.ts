@@ -1,0 +1,309 @@
+/**
+ * A scripted model server for tests: speaks OpenAI chat completions SSE
+ * (POST /v1/chat/completions) and Anthropic messages SSE (POST /v1/messages), plays a
+ * queue of scripted turns, injects faults, and records every request it received.
+ *
+ *   const server = await startScriptedModelServer([{ text: "Hello" }]);
+ *   createModel({ provider: "openai-compatible", model: "m", baseUrl: server.baseUrlOpenAI });
+ *   ...; server.requests[0].body.messages; await server.close();
+ *
+ * As a process (for the VS Code tests):
+ *   node --import tsx test/support/scriptedModelServer.ts --script turns.json --port 0
+ * prints its URL on stdout and exits when stdin closes (unless --keep-alive) or on SIGTERM. Turns can also be
+ * added over HTTP: POST /__script (JSON array of turns), GET /__requests, POST /__reset.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { openaiStream, anthropicStream, errorBody, type Wire, type SseWriter } from "./scriptedWire";
+
+export interface ScriptedToolCall {
+  name: string;
+  /** A string is sent verbatim (so it may be invalid or truncated JSON); an object is JSON-encoded. */
+  arguments: string | Record<string, unknown>;
+  id?: string;
+}
+
+export interface ScriptedUsage {
+  /** Uncached input tokens (default: request body length / 4). */
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** A normal answer. `{}` is an empty answer. */
+export interface AnswerTurn {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage;
+  /** Wire-level finish reason; default stop/end_turn, or tool_calls/tool_use when there are calls. */
+  stopReason?: string;
+  /** Pause between SSE events (default 0: events are still written separately). */
+  chunkDelayMs?: number;
+}
+
+export type FaultTurn =
+  /** An HTTP error. Without `body`, a provider-shaped error body is made from `message`. */
+  | { fault: "http"; status: number; headers?: Record<string, string>; body?: unknown; message?: string }
+  /**
+   * Destroys the connection. "mid-stream" (default): after the stream opened and `text` (if any) was
+   * sent; "before-headers": as soon as the request arrives.
+   */
+  | { fault: "reset"; text?: string; when?: "mid-stream" | "before-headers" }
+  /** Sends the stream's start and `text`, then nothing more, keeping the connection open. */
+  | { fault: "stall"; text?: string }
+  /** Sends the start and `text`, then ends the response cleanly without finishing the message. */
+  | { fault: "truncate"; text?: string };
+
+export type StaticTurn = AnswerTurn | FaultTurn;
+/** A turn may be decided from the request the model was sent. */
+export type ScriptedTurn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
+
+export interface RecordedRequest {
+  wire: Wire | "other";
+  method: string;
+  path: string;
+  /** Lower-cased header names. Includes authorization / x-api-key as sent. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (undefined when it was not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  rawBody: string;
+  /** Which scripted turn answered (0-based), if any. */
+  turnIndex?: number;
+}
+
+export interface ScriptedModelServer {
+  url: string;
+  baseUrlOpenAI: string;
+  baseUrlAnthropic: string;
+  /** Every model request received, in order, including ones answered with faults (control endpoints are not recorded). */
+  requests: RecordedRequest[];
+  push(...turns: ScriptedTurn[]): void;
+  /** Turns not yet played. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** Keep the process alive while listening (standalone mode). Default false: the server is unref'd. */
+  ref?: boolean;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export async function startScriptedModelServer(initial: ScriptedTurn[] = [], options: StartOptions = {}): Promise<ScriptedModelServer> {
+  const queue: ScriptedTurn[] = [...initial];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let played = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawBody = await readBody(req);
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    // Control endpoints for the standalone process.
+    if (path === "/__script" && req.method === "POST") {
+      const turns: unknown = JSON.parse(rawBody || "[]");
+      queue.push(...(Array.isArray(turns) ? (turns as StaticTurn[]) : [turns as StaticTurn]));
+      return sendJson(res, 200, { pending: queue.length });
+    }
+    if (path === "/__requests") return sendJson(res, 200, requests);
+    if (path === "/__reset" && req.method === "POST") {
+      queue.length = 0;
+      requests.length = 0;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === "/v1/models" && req.method === "GET") {
+      return sendJson(res, 200, { object: "list", data: [{ id: "scripted", object: "model", owned_by: "fathom" }] });
+    }
+
+    const wire: Wire | "other" =
+      path.endsWith("/chat/completions") && req.method === "POST"
+        ? "openai"
+        : path.endsWith("/messages") && req.method === "POST"
+          ? "anthropic"
+          : "other";
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    let body: unknown;
+    try {
+      body = rawBody ? JSON.parse(rawBody) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const record: RecordedRequest = { wire, method: req.method ?? "", path, headers, body, rawBody };
+    requests.push(record);
+
+    if (wire === "other") {
+      return sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
+    }
+    if (body === undefined) return sendJson(res, 400, errorBody(wire, 400, "scripted model server: request body is not JSON"));
+
+    const next = queue.shift();
+    if (next === undefined) {
+      const msg = `scripted model server: script exhausted (request #${requests.length}, ${played} turns played)`;
+      return sendJson(res, 500, errorBody(wire, 500, msg), { "x-should-retry": "false" });
+    }
+    record.turnIndex = played++;
+    const turn = typeof next === "function" ? await next(record) : next;
+    await play(wire, turn, record, req, res);
+  }
+
+  async function play(wire: Wire, turn: StaticTurn, record: RecordedRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if ("fault" in turn && turn.fault === "http") {
+      const b = turn.body ?? errorBody(wire, turn.status, turn.message);
+      return sendJson(res, turn.status, b, turn.headers);
+    }
+    if ("fault" in turn && turn.fault === "reset" && turn.when === "before-headers") {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      [wire === "openai" ? "x-request-id" : "request-id"]: `req_scripted_${record.turnIndex ?? 0}`,
+    });
+    res.flushHeaders();
+    let closed = false;
+    res.on("close", () => (closed = true));
+    const delay = "fault" in turn ? 0 : (turn.chunkDelayMs ?? 0);
+    const write: SseWriter = async (event, data) => {
+      if (closed) return;
+      res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+      await (delay > 0 ? sleep(delay) : new Promise<void>((r) => setImmediate(r)));
+    };
+    const streamer = wire === "openai" ? openaiStream : anthropicStream;
+    const includeUsage = wire === "openai" ? record.body?.stream_options?.include_usage === true : true;
+    const model = typeof record.body?.model === "string" ? record.body.model : "scripted";
+
+    if ("fault" in turn) {
+      // Start of a stream and maybe some text, then the fault.
+      await streamer(write, { text: turn.text ?? "" }, { model, rawBody: record.rawBody, includeUsage, partial: true });
+      if (turn.fault === "reset") res.socket?.destroy();
+      else if (turn.fault === "truncate") res.end();
+      // "stall": leave it open; close() or the client's abort ends it.
+      return;
+    }
+    await streamer(write, turn, { model, rawBody: record.rawBody, includeUsage, partial: false });
+    res.end();
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: `scripted model server failed: ${String(err)}` } });
+      else res.destroy();
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    if (!options.ref) s.unref();
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  if (!options.ref) server.unref();
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+
+  return {
+    url,
+    baseUrlOpenAI: `${url}/v1`,
+    baseUrlAnthropic: url,
+    requests,
+    push: (...turns) => void queue.push(...turns),
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Ready-made faults. */
+export const faults = {
+  http: (status: number, opts: { headers?: Record<string, string>; message?: string; body?: unknown } = {}): FaultTurn => ({
+    fault: "http",
+    status,
+    ...opts,
+  }),
+  rateLimited: (retryAfter: { seconds?: number; ms?: number; date?: Date } = { seconds: 1 }): FaultTurn => ({
+    fault: "http",
+    status: 429,
+    headers: {
+      ...(retryAfter.seconds !== undefined ? { "retry-after": String(retryAfter.seconds) } : {}),
+      ...(retryAfter.ms !== undefined ? { "retry-after-ms": String(retryAfter.ms) } : {}),
+      ...(retryAfter.date ? { "retry-after": retryAfter.date.toUTCString() } : {}),
+    },
+  }),
+  serverError: (status = 500): FaultTurn => ({ fault: "http", status }),
+  overloaded: (): FaultTurn => ({ fault: "http", status: 529 }),
+  unauthorized: (): FaultTurn => ({ fault: "http", status: 401 }),
+  notFound: (): FaultTurn => ({ fault: "http", status: 404 }),
+  reset: (text?: string): FaultTurn => ({ fault: "reset", text }),
+  resetBeforeHeaders: (): FaultTurn => ({ fault: "reset", when: "before-headers" }),
+  stall: (text?: string): FaultTurn => ({ fault: "stall", text }),
+  truncate: (text?: string): FaultTurn => ({ fault: "truncate", text }),
+};
+
+// ---- standalone process ----
+
+function argValue(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function main(args: string[]): Promise<void> {
+  // Handlers first: a SIGTERM that arrives while starting must not kill us uncleanly.
+  const state: { server?: ScriptedModelServer } = {};
+  const stop = () => {
+    if (!state.server) process.exit(0);
+    void state.server.close().then(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  // With --keep-alive, only a signal stops it (for a parent that cannot keep stdin open).
+  if (!args.includes("--keep-alive")) {
+    process.stdin.on("end", stop);
+    process.stdin.on("close", stop);
+    process.stdin.resume();
+  }
+  const scriptFile = argValue(args, "--script");
+  const turns: StaticTurn[] = scriptFile ? (JSON.parse(readFileSync(scriptFile, "utf8")) as StaticTurn[]) : [];
+  const server = await startScriptedModelServer(turns, {
+    port: Number(argValue(args, "--port") ?? 0),
+    host: argValue(args, "--host") ?? "127.0.0.1",
+    ref: true,
+  });
+  state.server = server;
+  process.stdout.write(`${server.url}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`scripted model server: ${String(err)}\n`);
+    process.exit(1);
+  });
+}
