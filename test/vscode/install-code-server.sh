@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs code-server (a real VS Code with a Node extension host) and the Node 24 it needs
 # into a cache outside the clone, once. Later runs find the ".complete" marker and return.
-# Prints the code-server folder on the last line of stdout.
+# Prints NODE24=<node binary> and CODE_SERVER=<code-server folder> as its last two lines.
 set -euo pipefail
 
 CODE_SERVER_VERSION="${FATHOM_CODE_SERVER_VERSION:-4.139.1}"
@@ -39,6 +39,10 @@ if [ ! -f "$CS_DIR/.complete" ]; then
   # npm 11 skips dependency install scripts here; code-server's postinstall builds its
   # native modules and installs the VS Code payload's own dependencies.
   (cd "$CS_DIR/node_modules/code-server" && npm_config_user_agent="$NPM_UA" bash ./postinstall.sh >&2)
+  # Sanity check before marking it done (explicit config and data dirs: nothing in $HOME).
+  printf 'auth: none\n' > "$CS_DIR/check.yaml"
+  XDG_DATA_HOME="$CS_DIR/xdg-data" "$NODE_PKG/bin/node" "$CS_DIR/node_modules/code-server/out/node/entry.js" \
+    --config "$CS_DIR/check.yaml" --version >&2
   touch "$CS_DIR/.complete"
 fi
 

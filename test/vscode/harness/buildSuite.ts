@@ -1,0 +1,89 @@
+// Bundles the in-host mocha suite (test/vscode/suite) into one CommonJS file, and packs the
+// test-runner extension that runs it inside code-server.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { buildDir, repoRoot } from './paths.js';
+
+const suiteDir = path.join(repoRoot, 'test', 'vscode', 'suite');
+const runnerSrcDir = path.join(repoRoot, 'test', 'vscode', 'runner-extension');
+
+export const suiteBundle = path.join(buildDir, 'suite', 'suite.js');
+export const runnerVsix = path.join(buildDir, 'fathom-test-runner.vsix');
+
+const common: esbuild.BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  // mocha is bundled in: mocha 12 is an ES module package, and the bundle must run from
+  // folders (an installed extension) where node_modules cannot be resolved.
+  external: ['vscode'],
+  logLevel: 'warning',
+  // mocha's parallel mode (never used here) resolves worker files at run time.
+  logOverride: { 'require-resolve-not-external': 'silent' },
+};
+
+/** The suite's test files (`suite/*.test.ts`), sorted. */
+export function suiteFiles(): string[] {
+  return fs
+    .readdirSync(suiteDir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(suiteDir, f));
+}
+
+/**
+ * Builds test-output/build/suite/suite.js. It exports `run()` (the @vscode/test-electron
+ * contract: resolves when every test passes) and `runWithReport(options)`.
+ */
+export async function buildSuite(): Promise<string> {
+  const files = suiteFiles();
+  if (files.length === 0) throw new Error(`no *.test.ts in ${suiteDir}`);
+  const entry = `
+import { runSuite, runFromEnv } from './index';
+function loadTests() {
+${files.map((f) => `  require(${JSON.stringify(f)});`).join('\n')}
+}
+export function runWithReport(options) {
+  return runSuite(loadTests, options);
+}
+export function run() {
+  return runFromEnv(loadTests);
+}
+`;
+  await esbuild.build({
+    ...common,
+    stdin: { contents: entry, resolveDir: suiteDir, sourcefile: 'suite-entry.js', loader: 'js' },
+    outfile: suiteBundle,
+  });
+  return suiteBundle;
+}
+
+/** Packs test-output/build/fathom-test-runner.vsix (the runner extension plus the suite). */
+export async function buildRunnerVsix(): Promise<string> {
+  const bundle = await buildSuite();
+  const stage = path.join(buildDir, 'runner-extension');
+  fs.rmSync(stage, { recursive: true, force: true });
+  fs.mkdirSync(path.join(stage, 'dist'), { recursive: true });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(runnerSrcDir, 'src', 'extension.ts')],
+    outfile: path.join(stage, 'dist', 'extension.js'),
+  });
+  fs.copyFileSync(bundle, path.join(stage, 'dist', 'suite.js'));
+  fs.copyFileSync(path.join(runnerSrcDir, 'package.json'), path.join(stage, 'package.json'));
+  fs.writeFileSync(path.join(stage, 'README.md'), '# Fathom in-host test runner\n\nTest-only; built by test/vscode/harness/buildSuite.ts.\n');
+  fs.writeFileSync(path.join(stage, 'LICENSE'), 'MIT\n');
+  const { createVSIX } = await import('@vscode/vsce');
+  fs.rmSync(runnerVsix, { force: true });
+  const log = console.log;
+  console.log = () => undefined; // vsce prints a file tree; keep the harness output readable
+  try {
+    await createVSIX({ cwd: stage, packagePath: runnerVsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
+  } finally {
+    console.log = log;
+  }
+  return runnerVsix;
+}
