@@ -40,6 +40,7 @@ suite('Terminal executor', function () {
     assert.match(result.via, /terminal .*shell integration/);
     assert.equal(result.exitCode, 3);
     assert.match(result.output, /first line\nsecond line/);
+    // eslint-disable-next-line no-control-regex -- checks that no escape character is left
     assert.doesNotMatch(result.output, /\x1b|\]633;/, 'escape sequences are stripped');
     assert.match(chunks.join(''), /second line/, 'output streamed while running');
     assert.ok(vscode.window.terminals.some((t) => t.name === 'Fathom test'), 'the terminal is visible to the person');
