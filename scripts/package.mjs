@@ -24,7 +24,7 @@ execFileSync(
     "--no-dependencies",
     "--allow-missing-repository",
     "--readme-path",
-    packagedReadme,
+    path.relative(root, packagedReadme), // vsce matches it against the packed files' relative paths
     "-o",
     out,
   ],
