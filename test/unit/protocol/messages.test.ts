@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HostToWebviewSchema, MAX_MESSAGE_CHARS, WebviewToHostSchema, parseMessage } from "../../../src/protocol";
+import { HostToWebviewChatSchema, MAX_MESSAGE_CHARS, WebviewToHostChatSchema, parseMessage } from "../../../src/protocol";
 
 describe("webview → host messages", () => {
   it("accepts a well-formed message and trims its text", () => {
-    const parsed = parseMessage(WebviewToHostSchema, { type: "sendMessage", text: "  fix the test \n" });
+    const parsed = parseMessage(WebviewToHostChatSchema, { type: "sendMessage", text: "  fix the test \n" });
     assert.deepEqual(parsed, { ok: true, message: { type: "sendMessage", text: "fix the test" } });
   });
 
@@ -16,28 +16,30 @@ describe("webview → host messages", () => {
     ["text of the wrong type", { type: "sendMessage", text: 42 }],
     ["blank text", { type: "sendMessage", text: "   " }],
     ["oversized text", { type: "sendMessage", text: "x".repeat(MAX_MESSAGE_CHARS + 1) }],
+    ["an approval without its tool call", { type: "approve" }],
+    ["a command that is not offered", { type: "runCommand", command: "workbench.action.terminal.sendSequence" }],
   ];
   for (const [name, data] of invalid) {
     it(`refuses ${name} with a reason`, () => {
-      const parsed = parseMessage(WebviewToHostSchema, data);
+      const parsed = parseMessage(WebviewToHostChatSchema, data);
       assert.equal(parsed.ok, false);
       if (!parsed.ok) assert.ok(parsed.error.length > 0);
     });
   }
 
   it("names the offending field", () => {
-    const parsed = parseMessage(WebviewToHostSchema, { type: "sendMessage", text: 7 });
+    const parsed = parseMessage(WebviewToHostChatSchema, { type: "sendMessage", text: 7 });
     assert.ok(!parsed.ok && parsed.error.startsWith("text:"), JSON.stringify(parsed));
   });
 });
 
 describe("host → webview messages", () => {
-  it("accepts a transcript", () => {
-    const message = { type: "transcript", messages: [{ id: "m1", role: "user", text: "hi" }] };
-    assert.deepEqual(parseMessage(HostToWebviewSchema, message), { ok: true, message });
+  it("accepts an appended user item", () => {
+    const message = { type: "itemAppended", item: { id: "u1", kind: "user", text: "hi" } };
+    assert.deepEqual(parseMessage(HostToWebviewChatSchema, message), { ok: true, message });
   });
-  it("refuses a message with an unknown role", () => {
-    const parsed = parseMessage(HostToWebviewSchema, { type: "appendMessage", message: { id: "1", role: "system", text: "x" } });
+  it("refuses an item of an unknown kind", () => {
+    const parsed = parseMessage(HostToWebviewChatSchema, { type: "itemAppended", item: { id: "1", kind: "system", text: "x" } });
     assert.equal(parsed.ok, false);
   });
 });

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { AgentEvent } from "../../../src/core";
+import { HostToWebviewChatSchema, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
+import { applyMessage, initialChatState } from "../../../src/host/session/chatState";
+import { ChatStateReducer, errorBanner } from "../../../src/host/session/chatStateReducer";
+import { proposalView } from "../../../src/host/session/proposalView";
+import { toolTitle } from "../../../src/host/session/toolTitles";
+
+function setup() {
+  const sent: HostToWebviewChat[] = [];
+  const reducer = new ChatStateReducer(initialChatState(), (m) => sent.push(structuredClone(m)), { now: () => 1000, contextWindow: 128_000, priceKnown: true });
+  return { reducer, sent, feed: (...events: AgentEvent[]) => events.forEach((e) => reducer.onEvent(e)) };
+}
+
+const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+describe("AgentEvent → chat state", () => {
+  it("titles tool calls in words", () => {
+    assert.equal(toolTitle("read_file", { file_path: "/src/app.ts" }), "Reading /src/app.ts");
+    assert.equal(toolTitle("execute", { command: "npm test" }), "Running `npm test`");
+    assert.equal(toolTitle("grep", { pattern: "TODO", path: "/src" }), "Searching for `TODO` in /src");
+    assert.equal(toolTitle("task", { subagent_type: "general-purpose", description: "Find the bug" }), "Asking the general-purpose subagent: Find the bug");
+    assert.equal(toolTitle("read_file", {}), "Reading a file");
+  });
+
+  it("streams text into one assistant item and closes it at the next step", () => {
+    const { reducer, sent, feed } = setup();
+    feed({ type: "step_started", step: 1 }, { type: "text_delta", text: "Hel" }, { type: "text_delta", text: "lo" }, { type: "step_started", step: 2 });
+    assert.deepEqual(sent.map((m) => m.type), ["itemAppended", "textAppended", "itemUpdated"]);
+    const item = reducer.state.items[0]!;
+    assert.ok(item.kind === "assistant" && item.text === "Hello" && !item.streaming);
+  });
+
+  it("a tool card goes streaming → running → done, with its title from the streamed arguments", () => {
+    const { reducer, feed } = setup();
+    feed(
+      { type: "step_started", step: 1 },
+      { type: "tool_call_started", toolCallId: "c1", toolName: "read_file" },
+      { type: "tool_call_arguments", toolCallId: "c1", delta: '{"file_path":' },
+      { type: "tool_call_arguments", toolCallId: "c1", delta: '"/a.ts"}' },
+    );
+    let card = reducer.state.items[0] as ToolItem;
+    assert.equal(card.status, "streaming");
+    assert.equal(card.title, "Reading /a.ts");
+    feed({ type: "usage", usage, total: usage, costUsd: 0.01 });
+    assert.equal((reducer.state.items[0] as ToolItem).status, "running");
+    assert.equal(reducer.state.usage.contextTokens, 120);
+    assert.equal(reducer.state.usage.costUsd, 0.01);
+    feed({ type: "tool_call_finished", toolCallId: "c1", toolName: "read_file", args: { file_path: "/a.ts" }, content: "     1\tx", isError: false });
+    card = reducer.state.items[0] as ToolItem;
+    assert.equal(card.status, "done");
+    assert.equal(card.result, "     1\tx");
+  });
+
+  it("streams command output into the execute card and keeps exit code and how it ran", () => {
+    const { reducer, sent, feed } = setup();
+    feed(
+      { type: "tool_call_started", toolCallId: "x", toolName: "execute" },
+      { type: "tool_call_arguments", toolCallId: "x", delta: '{"command":"npm test"}' },
+      { type: "approval_requested", toolCallId: "x", toolName: "execute", kind: "execute", args: { command: "npm test" } },
+      { type: "approval_decided", toolCallId: "x", toolName: "execute", decision: "approve" },
+      { type: "tool_output", toolCallId: "x", chunk: "ok 1\n" },
+      { type: "tool_output", toolCallId: "x", chunk: "ok 2\n" },
+      { type: "tool_call_finished", toolCallId: "x", toolName: "execute", args: { command: "npm test" }, content: "ok 1\nok 2\n\n[Exit code: 1]", isError: true, details: { exitCode: 1, via: "terminal (shell integration)" } },
+    );
+    assert.equal(sent.filter((m) => m.type === "execOutput").length, 2);
+    const card = reducer.state.items[0] as ToolItem;
+    assert.equal(card.title, "Running `npm test`");
+    assert.equal(card.status, "failed");
+    assert.deepEqual(card.exec, { command: "npm test", output: "ok 1\nok 2\n", exitCode: 1, via: "terminal (shell integration)" });
+  });
+
+  it("shows a proposal as a diff card with counts, and its outcome", () => {
+    const view = proposalView({ path: "/a.ts", before: "one\ntwo\n", after: "one\n2\nthree\n" }, "pending");
+    assert.equal(view.added, 2);
+    assert.equal(view.removed, 1);
+    assert.equal(view.isNewFile, false);
+    assert.match(view.diff, /^--- a\/a.ts\n\+\+\+ b\/a.ts\n@@ -1,2 \+1,3 @@\n one\n-two\n\+2\n\+three$/);
+    const { reducer, feed } = setup();
+    feed(
+      { type: "tool_call_started", toolCallId: "e", toolName: "edit_file" },
+      { type: "approval_requested", toolCallId: "e", toolName: "edit_file", kind: "edit", args: { file_path: "/a.ts" }, proposal: { path: "/a.ts", before: "one\n", after: "two\n" } },
+      { type: "approval_decided", toolCallId: "e", toolName: "edit_file", decision: "reject", reason: "no" },
+      { type: "tool_call_finished", toolCallId: "e", toolName: "edit_file", args: { file_path: "/a.ts" }, content: "rejected", isError: true, details: { rejected: true } },
+    );
+    const card = reducer.state.items[0] as ToolItem;
+    assert.equal(card.status, "rejected");
+    assert.deepEqual([card.proposal?.outcome, card.proposal?.reason], ["rejected", "no"]);
+  });
+
+  it("an auto-applied edit gets its diff card from what was written", () => {
+    const { reducer, feed } = setup();
+    feed({ type: "tool_call_started", toolCallId: "w", toolName: "write_file" });
+    reducer.recordProposal("w", { path: "/n.txt", before: null, after: "a\n" });
+    feed({ type: "tool_call_finished", toolCallId: "w", toolName: "write_file", args: { file_path: "/n.txt", content: "a\n" }, content: "Created", isError: false });
+    const card = reducer.state.items[0] as ToolItem;
+    assert.equal(card.proposal?.outcome, "auto_applied");
+    assert.equal(card.proposal?.isNewFile, true);
+  });
+
+  it("nests a subagent's activity in its task card, with distinct ids", () => {
+    const { reducer, sent, feed } = setup();
+    feed(
+      { type: "tool_call_started", toolCallId: "t1", toolName: "task" },
+      { type: "subagent", toolCallId: "t1", subagentType: "general-purpose", event: { type: "text_delta", text: "Looking" } },
+      { type: "subagent", toolCallId: "t1", subagentType: "general-purpose", event: { type: "tool_call_started", toolCallId: "c1", toolName: "ls" } },
+      { type: "subagent", toolCallId: "t1", subagentType: "general-purpose", event: { type: "tool_call_finished", toolCallId: "c1", toolName: "ls", args: { path: "/" }, content: "a.ts", isError: false } },
+      { type: "subagent", toolCallId: "t1", subagentType: "general-purpose", event: { type: "usage", usage, total: usage, costUsd: 1 } },
+    );
+    const task = reducer.state.items[0] as ToolItem;
+    assert.equal(reducer.state.items.length, 1);
+    assert.deepEqual(task.children?.map((c) => [c.kind, c.id.startsWith("t1/") || c.kind === "assistant"]), [["assistant", true], ["tool", true]]);
+    assert.equal((task.children![1] as ToolItem).status, "done");
+    assert.equal(reducer.rawIdOf("t1/c1"), "c1");
+    assert.equal(reducer.state.usage.inputTokens, 0, "a subagent's own usage is not the task's");
+    for (const m of sent) assert.ok(HostToWebviewChatSchema.safeParse(m).success, `valid: ${m.type}`);
+  });
+
+  it("the host's state equals what the webview builds from the messages", () => {
+    const { reducer, sent, feed } = setup();
+    reducer.appendUser("go");
+    feed(
+      { type: "step_started", step: 1 },
+      { type: "text_delta", text: "Plan" },
+      { type: "tool_call_started", toolCallId: "t1", toolName: "task" },
+      { type: "subagent", toolCallId: "t1", subagentType: "gp", event: { type: "text_delta", text: "sub" } },
+      { type: "todos_changed", todos: [{ content: "a", status: "pending" }] },
+    );
+    const replay = initialChatState();
+    for (const m of sent) applyMessage(replay, m);
+    assert.deepEqual(replay, reducer.state);
+  });
+
+  it("errors become a banner with the fix", () => {
+    assert.deepEqual(errorBanner("auth", "Set your key"), { level: "error", message: "Set your key", retryable: true, action: "fathom.setApiKey", actionLabel: "Set API Key" });
+    assert.equal(errorBanner("not_found", "x").action, "fathom.openSettings");
+    assert.equal(errorBanner("network", "x").action, undefined);
+  });
+});

@@ -1,0 +1,85 @@
+/** A ChatSession over a temp workspace and the in-process FakeModel, for unit tests. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ChildProcessExecutor, createAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type ChatModel } from "../../../src/core";
+import type { HostToWebviewChat } from "../../../src/protocol";
+import { Log } from "../../../src/host/log";
+import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
+import { ChatSession, type SessionEnv } from "../../../src/host/session/chatSession";
+import type { ChatDecision, SessionGate } from "../../../src/host/session/sessionGate";
+import { TaskStore } from "../../../src/host/session/taskStore";
+import { FakeModel, type FakeScript } from "../../support/fakeModel";
+
+/** Waits for the chat's Approve/Reject, like the review gate does. */
+export class TestGate implements SessionGate {
+  readonly waiting = new Map<string, (d: ApprovalDecision) => void>();
+  readonly requests: ApprovalRequest[] = [];
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    this.requests.push(request);
+    return new Promise((resolve) => {
+      signal.addEventListener("abort", () => resolve({ type: "reject", reason: "cancelled" }), { once: true });
+      this.waiting.set(request.toolCallId, resolve);
+    });
+  }
+  decide(toolCallId: string, decision: ChatDecision): void {
+    this.waiting.get(toolCallId)?.(decision);
+    this.waiting.delete(toolCallId);
+  }
+}
+
+export interface Kit {
+  session: ChatSession;
+  model: FakeModel;
+  messages: HostToWebviewChat[];
+  gate: TestGate;
+  store: TaskStore;
+  root: string;
+  storage: string;
+  lines: string[];
+  settings: Record<string, unknown>;
+  trusted: { value: boolean };
+  /** A new session over the same storage (as after a window reload). */
+  reopen(model?: FakeModel): Kit;
+}
+
+export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: string; storage?: string; settings?: Record<string, unknown>; apiKey?: string; trusted?: { value: boolean } } = {}): Kit {
+  const root = o.root ?? mkdtempSync(path.join(os.tmpdir(), "fathom-ws-"));
+  if (!o.root) writeFileSync(path.join(root, "app.ts"), "export const answer = 42;\n");
+  const storage = o.storage ?? mkdtempSync(path.join(os.tmpdir(), "fathom-store-"));
+  const lines: string[] = [];
+  const log = new Log({ trace: (m) => lines.push(m), debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(String(m)) });
+  const settings: Record<string, unknown> = { provider: "openai-compatible", ...o.settings };
+  const trusted = o.trusted ?? { value: true };
+  const model = o.model ?? new FakeModel(script);
+  const gate = new TestGate();
+  const store = new TaskStore(storage, (t) => log.redact(t));
+  const env: SessionEnv = {
+    store,
+    gate,
+    log,
+    isTrusted: () => trusted.value,
+    async readSetup() {
+      const s: FathomSettings = readSettings({ get: <T>(k: string, d: T) => (k in settings ? (settings[k] as T) : d) });
+      log.addSecret(o.apiKey);
+      return { settings: s, ...(o.apiKey ? { apiKey: o.apiKey } : {}), problem: setupProblemFor(s, Boolean(o.apiKey)) };
+    },
+    createModel: (): ChatModel => model,
+    createAgent: (opts) => createAgent({ ...opts, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), executor: new ChildProcessExecutor() }),
+  };
+  const session = new ChatSession(env);
+  const messages: HostToWebviewChat[] = [];
+  session.onMessage((m) => messages.push(structuredClone(m)));
+  return {
+    session, model, messages, gate, store, root, storage, lines, settings, trusted,
+    reopen: (next) => makeKit([], { ...o, root, storage, settings, trusted, model: next ?? new FakeModel([]) }),
+  };
+}
+
+export async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
