@@ -1,30 +1,41 @@
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
-  HostToWebviewSchema,
-  WebviewToHostSchema,
+  HostToWebviewChatSchema,
+  WebviewToHostChatSchema,
   parseMessage,
-  type HostToWebview,
-  type TranscriptMessage,
-  type WebviewToHost,
+  type HostToWebviewChat,
+  type WebviewToHostChat,
 } from "../protocol";
+import type { Logger } from "./log";
+import type { ChatSession } from "./session/chatSession";
 import { renderWebviewHtml } from "./webviewHtml";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 
 /**
- * Hosts the chat webview. The host owns the transcript; the webview only renders what it is
- * sent and asks for the whole state again whenever it (re)loads.
+ * Hosts the chat webview. The session owns the truth; this class only validates the webview's
+ * intents (invalid ones are logged and dropped), hands them to the session, and forwards the
+ * session's updates. A (re)loaded webview sends `ready` and gets the whole state.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private transcript: TranscriptMessage[] = [];
-  private nextId = 1;
+  private session: ChatSession | undefined;
+  private unsubscribe: (() => void) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
   ) {}
+
+  /** Connects a (new) session; the view shows its state at once. */
+  attach(session: ChatSession): void {
+    this.unsubscribe?.();
+    this.session = session;
+    this.unsubscribe = session.onMessage((message) => this.post(message));
+    this.post({ type: "state", state: session.state });
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
@@ -41,60 +52,93 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     );
   }
 
-  /** "New task": forget the transcript and show an empty chat. */
-  newTask(): void {
-    this.transcript = [];
-    this.post({ type: "transcript", messages: [] });
-  }
-
-  private receive(data: unknown): void {
-    const parsed = parseMessage(WebviewToHostSchema, data);
+  /** Validates and handles one message from the webview (public so tests can drive the real path). */
+  receive(data: unknown): void {
+    const parsed = parseMessage(WebviewToHostChatSchema, data);
     if (!parsed.ok) {
       this.log.warn(`Dropped an invalid message from the chat view: ${parsed.error}`);
       return;
     }
-    this.handle(parsed.message);
+    void this.handle(parsed.message).catch((err: unknown) => this.log.error(`Handling "${parsed.message.type}" failed: ${(err as Error)?.stack ?? String(err)}`));
   }
 
-  private handle(message: WebviewToHost): void {
+  private async handle(message: WebviewToHostChat): Promise<void> {
+    const session = this.session;
+    if (!session) return;
     switch (message.type) {
       case "ready":
-        this.post({ type: "transcript", messages: this.transcript });
+        await session.whenReady();
+        this.post({ type: "state", state: session.state });
         return;
+      case "sendMessage":
+        return session.send(message.text);
+      case "cancel":
+        return session.cancel();
       case "newTask":
-        this.newTask();
+        return session.newTask();
+      case "approve":
+        return session.approve(message.toolCallId, message.alwaysAllow);
+      case "reject":
+        return session.reject(message.toolCallId, message.reason);
+      case "openDiff":
+        return session.openDiff(message.toolCallId);
+      case "retry":
+      case "resumeTask":
+        return session.retry();
+      case "openTask":
+        return session.openTask(message.taskId);
+      case "removeQueued":
+        return session.removeQueued(message.index);
+      case "searchFiles":
+        return this.searchFiles(message.requestId, message.query);
+      case "runCommand":
+        await vscode.commands.executeCommand(message.command);
         return;
-      case "sendMessage": {
-        this.append({ id: this.newId(), role: "user", text: message.text });
-        this.log.info(`Message received (${message.text.length} characters)`);
-        // Until the agent is connected the host acknowledges what it received, which proves
-        // the validated round trip end to end.
-        this.append({ id: this.newId(), role: "assistant", text: `Received: ${message.text}` });
-        return;
-      }
+      case "openFile":
+        return this.openFile(message.path);
     }
   }
 
-  private append(message: TranscriptMessage): void {
-    this.transcript.push(message);
-    this.post({ type: "appendMessage", message });
+  private async searchFiles(requestId: number, query: string): Promise<void> {
+    const safe = query.replace(/[^\w./-]/g, "");
+    const pattern = safe ? `**/*${safe.split("").join("*")}*` : "**/*";
+    const uris = await vscode.workspace.findFiles(pattern, "**/{node_modules,.git}/**", 50);
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const files = uris.map((uri) => ({ path: root ? `/${path.relative(root, uri.fsPath).split(path.sep).join("/")}` : uri.fsPath }));
+    this.post({ type: "mentionResults", requestId, files });
   }
 
-  private post(message: HostToWebview): void {
+  /** Opens a workspace file the chat names (virtual `/src/a.ts` paths); nothing outside the root. */
+  private async openFile(virtualPath: string): Promise<void> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) return;
+    const relative = virtualPath.replace(/^\/+/, "");
+    const target = vscode.Uri.joinPath(root, relative);
+    const rel = path.relative(root.fsPath, target.fsPath);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      this.log.warn(`Refused to open ${virtualPath}: outside the workspace`);
+      return;
+    }
+    try {
+      await vscode.window.showTextDocument(target, { preview: true, preserveFocus: false });
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Fathom: could not open ${virtualPath}: ${(err as Error).message}`);
+    }
+  }
+
+  private post(message: HostToWebviewChat): void {
+    if (!this.view) return;
     // Validate what we send too: a malformed message is a host bug and must not reach the UI.
-    const checked = parseMessage(HostToWebviewSchema, message);
+    const checked = parseMessage(HostToWebviewChatSchema, message);
     if (!checked.ok) {
       this.log.error(`Refused to send an invalid message to the chat view: ${checked.error}`);
       return;
     }
-    void this.view?.webview.postMessage(checked.message);
-  }
-
-  private newId(): string {
-    return `m${this.nextId++}`;
+    void this.view.webview.postMessage(checked.message);
   }
 
   dispose(): void {
+    this.unsubscribe?.();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -1,32 +1,99 @@
 import * as vscode from "vscode";
+import { ChildProcessExecutor } from "../core";
 import { ApiKeyStore, promptForApiKey } from "./apiKeys";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chatViewProvider";
+import { Log } from "./log";
+import { ReviewGate, registerReviewCommands } from "./review";
+import { ChatSession } from "./session/chatSession";
+import { createHostEnv } from "./session/hostEnv";
+import { TerminalExecutor } from "./terminal/terminalExecutor";
 
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * What `activate` returns. Meant for Fathom's own tests in the extension host (other
+ * extensions should not rely on it): the live session, and a way to rebuild it from storage
+ * as a window reload would.
+ */
+export interface FathomApi {
+  readonly session: ChatSession;
+  readonly view: ChatViewProvider;
+  readonly keys: ApiKeyStore;
+  readonly log: Log;
+  /**
+   * Drops the session without saving anything more (as a reload or crash would) and loads a
+   * new one from the saved tasks. `isTrusted` overrides workspace trust for the new session.
+   */
+  restartSession(options?: { isTrusted?: () => boolean }): Promise<ChatSession>;
+}
+
+export function activate(context: vscode.ExtensionContext): FathomApi {
   const started = Date.now();
-  const log = vscode.window.createOutputChannel("Fathom", { log: true });
+  const channel = vscode.window.createOutputChannel("Fathom", { log: true });
+  const log = new Log(channel);
   const keys = new ApiKeyStore(context.secrets);
-  const chat = new ChatViewProvider(context.extensionUri, log);
+  const view = new ChatViewProvider(context.extensionUri, log);
+  const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
+  const gate = new ReviewGate({ log: channel });
+
+  let session: ChatSession;
+  let unwatch: (() => void) | undefined;
+  const open = (isTrusted?: () => boolean) => {
+    unwatch?.();
+    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, gate, ...(isTrusted ? { isTrusted } : {}) }));
+    view.attach(session);
+    let running = false;
+    unwatch = session.onMessage((message) => {
+      if (message.type !== "status") return;
+      const now = message.status === "running" || message.status === "awaiting_approval";
+      if (now !== running) void vscode.commands.executeCommand("setContext", "fathom.taskRunning", (running = now));
+    });
+    return session;
+  };
+  open();
+  const refresh = () => void session.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`));
 
   context.subscriptions.push(
-    log,
-    chat,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, {
+    channel,
+    view,
+    executor,
+    gate,
+    { dispose: () => session.dispose() },
+    registerReviewCommands(gate),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
-    vscode.commands.registerCommand("fathom.newTask", () => chat.newTask()),
-    vscode.commands.registerCommand("fathom.cancel", () => {
-      // Nothing runs yet in this build; the command is disabled unless a task is running.
-      log.info("Cancel requested with no task running");
-    }),
-    vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, log)),
-    vscode.commands.registerCommand("fathom.showLog", () => log.show()),
+    vscode.commands.registerCommand("fathom.newTask", () => session.newTask()),
+    vscode.commands.registerCommand("fathom.cancel", () => session.cancel()),
+    vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
+    vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
     vscode.commands.registerCommand("fathom.openSettings", () =>
       vscode.commands.executeCommand("workbench.action.openSettings", `@ext:${context.extension.id}`),
     ),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("fathom")) refresh();
+    }),
+    context.secrets.onDidChange((e) => {
+      if (e.key.startsWith("fathom.apiKey.")) refresh();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    vscode.workspace.onDidChangeWorkspaceFolders(refresh),
   );
   void vscode.commands.executeCommand("setContext", "fathom.taskRunning", false);
   log.info(`Fathom ${context.extension.packageJSON.version as string} activated in ${Date.now() - started} ms`);
+
+  return {
+    get session() {
+      return session;
+    },
+    view,
+    keys,
+    log,
+    async restartSession(options = {}) {
+      session.dispose();
+      const next = open(options.isTrusted);
+      await next.whenReady();
+      return next;
+    },
+  };
 }
 
 export function deactivate(): void {

@@ -1,1 +1,3 @@
-export * from "./messages";
+export * from "./parse";
+export * from "./chat";
+export * from "./chatMessages";

@@ -169,6 +169,20 @@ describe("chat session", () => {
     assert.ok(sent.some((m) => m.role === "tool" && m.toolCallId === "w1"), "the dangling call was patched");
   });
 
+  it("keeps streamed text across a reload, and says the model was answering", async () => {
+    const kit = makeKit([{ hang: true, text: "Half an answer" }]);
+    await kit.session.send("explain");
+    await until(() => kit.session.state.items.some((i) => i.kind === "assistant"));
+    const file = () => { try { return readFileSync(kit.store.taskFile(kit.session.state.taskId!), "utf8"); } catch { return ""; } };
+    await until(() => file().includes("Half an answer"), 3000);
+    kit.session.dispose();
+    const after = kit.reopen();
+    await after.session.whenReady();
+    assert.equal(after.session.state.status, "interrupted");
+    assert.ok(after.session.state.items.some((i) => i.kind === "assistant" && i.text === "Half an answer" && !i.streaming));
+    assert.ok(after.session.state.items.some((i) => i.kind === "notice" && /while the model was answering/.test(i.text)));
+  });
+
   it("new task starts fresh; a past task opens from the history", async () => {
     const kit = makeKit([{ text: "one" }, { text: "two" }]);
     await kit.session.send("first task");

@@ -1,0 +1,261 @@
+import * as vscode from "vscode";
+import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "../../core/approval";
+import type { FileChangeProposal } from "../../core/tools/tool";
+import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
+import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
+import { openDocument } from "./workspaceUris";
+
+export interface ReviewGateOptions {
+  log: vscode.LogOutputChannel;
+  /**
+   * URI scheme of the proposal documents (default `fathom-proposed`). Only one file system
+   * may serve a scheme, so a second gate in the same extension host (a test) needs its own.
+   */
+  scheme?: string;
+  /** Where the diff opens (default beside the active editor). */
+  viewColumn?: vscode.ViewColumn;
+}
+
+/** Who settled a request. */
+export type ReviewSource = "chat" | "editor" | "superseded" | "cancelled" | "disposed";
+
+/** What the session hears, to update the chat's cards. */
+export type ReviewChange =
+  | { type: "pending"; toolCallId: string; toolName: string; path?: string }
+  | { type: "decided"; toolCallId: string; toolName: string; path?: string; decision: ApprovalDecision; by: ReviewSource };
+
+interface Pending {
+  request: ApprovalRequest;
+  proposal?: FileChangeProposal;
+  beforeUri?: vscode.Uri;
+  afterUri?: vscode.Uri;
+  settle(decision: ApprovalDecision): void;
+}
+
+const CANCELLED = "The task was cancelled before the person decided; nothing was written.";
+const CLOSED = "Fathom's review was closed (the window is closing or the extension stopped) before the person decided; nothing was written.";
+
+/**
+ * The host's approval gate. Edit proposals open VS Code's diff editor (left: the file as it
+ * was, right: the proposal, editable) without taking focus; the person decides in the chat
+ * (`decide`) or from the diff editor's title bar (`approveFromEditor` / `rejectFromEditor`).
+ * Other calls (`execute`) simply wait for the chat's decision. Never throws: failures settle
+ * as a rejection the model can read.
+ */
+export class ReviewGate implements ApprovalGate, vscode.Disposable {
+  readonly scheme: string;
+  private readonly fs = new ProposedFileSystem();
+  private readonly registration: vscode.Disposable;
+  private readonly waiting = new Map<string, Pending>();
+  private readonly changes = new vscode.EventEmitter<ReviewChange>();
+  readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
+  private disposed = false;
+
+  constructor(private readonly options: ReviewGateOptions) {
+    this.scheme = options.scheme ?? PROPOSAL_SCHEME;
+    this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fs, { isCaseSensitive: true });
+  }
+
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (this.disposed) return Promise.resolve({ type: "reject", reason: CLOSED });
+    if (signal.aborted) return Promise.resolve({ type: "reject", reason: CANCELLED });
+    const id = request.toolCallId;
+    // A repeated id (a resumed task asking again) replaces the older request.
+    this.finish(id, { type: "reject", reason: "Superseded by a newer request for the same tool call." }, "superseded");
+    return new Promise<ApprovalDecision>((resolve) => {
+      const onAbort = () => this.finish(id, { type: "reject", reason: CANCELLED }, "cancelled");
+      const entry: Pending = {
+        request,
+        settle: (decision) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(decision);
+        },
+      };
+      const proposal = request.proposal;
+      if (proposal) {
+        for (const [otherId, other] of this.waiting) {
+          if (other.proposal?.path === proposal.path) {
+            this.finish(otherId, { type: "reject", reason: `Superseded: a newer proposal for ${proposal.path} replaced this one before the person decided. Nothing was written for this call.` }, "superseded");
+          }
+        }
+        entry.proposal = proposal;
+        entry.beforeUri = this.uriFor(id, "before", proposal.path);
+        entry.afterUri = this.uriFor(id, "after", proposal.path);
+        this.fs.set(entry.beforeUri, proposal.before ?? "", true);
+        this.fs.set(entry.afterUri, proposal.after, false);
+      }
+      this.waiting.set(id, entry);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.options.log.info(`review: ${request.toolName} ${id} waits for the person${proposal ? ` (${proposal.path})` : ""}`);
+      this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
+      if (entry.proposal) void this.show(entry, true);
+    });
+  }
+
+  /**
+   * The person's decision, from the chat. Approving takes the right side of the diff as it is
+   * now, unsaved edits included: `approve` when unchanged, `edit` with the content otherwise.
+   * Returns the decision given to the core, or undefined when nothing waits under that id.
+   */
+  decide(toolCallId: string, decision: { type: "approve" } | { type: "reject"; reason?: string }, by: ReviewSource = "chat"): ApprovalDecision | undefined {
+    const entry = this.waiting.get(toolCallId);
+    if (!entry) return undefined;
+    let final: ApprovalDecision;
+    if (decision.type === "reject") {
+      const reason = decision.reason?.trim();
+      final = reason ? { type: "reject", reason } : { type: "reject" };
+    } else {
+      final = this.approval(entry);
+    }
+    this.finish(toolCallId, final, by);
+    return final;
+  }
+
+  /** Opens (again) the diff editor of a pending proposal. False when there is none. */
+  async openDiff(toolCallId: string, options: { preserveFocus?: boolean } = {}): Promise<boolean> {
+    const entry = this.waiting.get(toolCallId);
+    if (!entry?.proposal) return false;
+    return this.show(entry, options.preserveFocus ?? false);
+  }
+
+  /** Ids of the requests waiting for the person, oldest first. */
+  pending(): string[] {
+    return [...this.waiting.keys()];
+  }
+
+  /** The URIs of a pending proposal's diff sides (for tests and the session). */
+  proposalUris(toolCallId: string): { before: vscode.Uri; after: vscode.Uri } | undefined {
+    const e = this.waiting.get(toolCallId);
+    return e?.beforeUri && e.afterUri ? { before: e.beforeUri, after: e.afterUri } : undefined;
+  }
+
+  /** The pending request a proposal document belongs to (either side of its diff). */
+  toolCallIdOf(uri: vscode.Uri | undefined): string | undefined {
+    if (!uri || uri.scheme !== this.scheme) return undefined;
+    const id = parseProposalUri(uri.query)?.toolCallId;
+    return id !== undefined && this.waiting.has(id) ? id : undefined;
+  }
+
+  /** Approve from the diff editor (title-bar action or command). */
+  approveFromEditor(uri?: vscode.Uri): ApprovalDecision | undefined {
+    const id = this.toolCallIdOf(uri ?? this.activeProposalUri());
+    if (id === undefined) {
+      void vscode.window.showInformationMessage("No pending Fathom proposal is open in this editor.");
+      return undefined;
+    }
+    return this.decide(id, { type: "approve" }, "editor");
+  }
+
+  /** Reject from the diff editor: asks for an optional reason (Escape keeps the proposal). */
+  async rejectFromEditor(uri?: vscode.Uri): Promise<ApprovalDecision | undefined> {
+    const id = this.toolCallIdOf(uri ?? this.activeProposalUri());
+    if (id === undefined) {
+      void vscode.window.showInformationMessage("No pending Fathom proposal is open in this editor.");
+      return undefined;
+    }
+    const path = this.waiting.get(id)?.proposal?.path ?? "this change";
+    const reason = await vscode.window.showInputBox({
+      title: `Reject Fathom's change to ${path}`,
+      prompt: "Why? (optional — Fathom passes your reason to the model; Escape keeps the proposal)",
+      placeHolder: "e.g. keep the old name; only change the test",
+    });
+    if (reason === undefined) return undefined;
+    return this.decide(id, { type: "reject", reason }, "editor");
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    for (const id of [...this.waiting.keys()]) this.finish(id, { type: "reject", reason: CLOSED }, "disposed");
+    this.disposed = true;
+    this.registration.dispose();
+    this.fs.dispose();
+    this.changes.dispose();
+  }
+
+  private uriFor(toolCallId: string, side: "before" | "after", path: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: this.scheme, ...proposalUriParts(toolCallId, side, path) });
+  }
+
+  private activeProposalUri(): vscode.Uri | undefined {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (input instanceof vscode.TabInputTextDiff) return input.modified;
+    if (input instanceof vscode.TabInputText) return input.uri;
+    return vscode.window.activeTextEditor?.document.uri;
+  }
+
+  /** What the person approves: the right side as it is now. */
+  private approval(entry: Pending): ApprovalDecision {
+    const proposal = entry.proposal;
+    if (!proposal || !entry.afterUri) return { type: "approve" };
+    const stored = this.fs.text(entry.afterUri) ?? proposal.after;
+    const doc = openDocument(entry.afterUri);
+    let text = stored;
+    if (doc) {
+      const current = doc.getText();
+      const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
+      // The editor hides the BOM and normalises mixed line endings; that alone is no change.
+      if (sameAsEditorText(proposal.after, current, eol)) text = proposal.after;
+      else if (!doc.isDirty && sameAsEditorText(stored, current, eol)) text = stored;
+      else text = (hasBom(stored) ? BOM : "") + current;
+    }
+    return text === proposal.after ? { type: "approve" } : { type: "edit", content: text };
+  }
+
+  private finish(id: string, decision: ApprovalDecision, by: ReviewSource): boolean {
+    const entry = this.waiting.get(id);
+    if (!entry) return false;
+    this.waiting.delete(id);
+    const path = entry.proposal?.path;
+    const detail = decision.type === "reject" && decision.reason ? `: ${decision.reason}` : "";
+    this.options.log.info(`review: ${entry.request.toolName} ${id} ${decision.type} (${by})${detail}`);
+    entry.settle(decision);
+    if (!this.disposed) {
+      this.changes.fire({ type: "decided", toolCallId: id, toolName: entry.request.toolName, ...(path ? { path } : {}), decision, by });
+    }
+    void this.closeDiff(entry);
+    return true;
+  }
+
+  private async show(entry: Pending, preserveFocus: boolean): Promise<boolean> {
+    const { proposal, beforeUri, afterUri } = entry;
+    if (!proposal || !beforeUri || !afterUri) return false;
+    try {
+      await vscode.commands.executeCommand("vscode.diff", beforeUri, afterUri, proposalTitle(proposal.path, proposal.before === null), {
+        preserveFocus,
+        // Its own tab (closed by the gate after the decision), so it never replaces the person's preview.
+        preview: false,
+        viewColumn: this.options.viewColumn ?? vscode.ViewColumn.Beside,
+      } satisfies vscode.TextDocumentShowOptions);
+      return true;
+    } catch (error) {
+      this.options.log.warn(`review: could not open the diff of ${proposal.path}: ${String(error)}`);
+      return false;
+    }
+  }
+
+  /** Closes the proposal's tabs without a save prompt or focus change, then forgets its files. */
+  private async closeDiff(entry: Pending): Promise<void> {
+    const { beforeUri, afterUri } = entry;
+    if (!beforeUri || !afterUri) return;
+    const keys = new Set([beforeUri.toString(), afterUri.toString()]);
+    try {
+      // Saving the right side first stores it in memory only, and avoids a "Save changes?" prompt.
+      const doc = openDocument(afterUri);
+      if (doc?.isDirty) await doc.save();
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
+        const input = tab.input;
+        if (input instanceof vscode.TabInputTextDiff) return keys.has(input.modified.toString()) || keys.has(input.original.toString());
+        if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
+        return false;
+      });
+      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+    } catch (error) {
+      this.options.log.warn(`review: could not close the diff of ${entry.proposal?.path ?? "a proposal"}: ${String(error)}`);
+    } finally {
+      if (!this.disposed) {
+        this.fs.remove(beforeUri);
+        this.fs.remove(afterUri);
+      }
+    }
+  }
+}

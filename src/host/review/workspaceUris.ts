@@ -1,0 +1,29 @@
+import * as vscode from "vscode";
+import { normalizeVirtualPath } from "../../core/backends/pathGuard";
+import { locateVirtualPath } from "./reviewText";
+
+/** Maps an agent's virtual path (`/src/a.ts`) to the file's URI; undefined when it cannot. */
+export type VirtualPathToUri = (virtualPath: string) => vscode.Uri | undefined;
+
+/**
+ * The default mapping over the open workspace folders: with one folder `/` is its root; with
+ * several, the first path segment names the folder (as the core's CompositeBackend routes them).
+ */
+export function workspaceFileUri(
+  virtualPath: string,
+  folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+): vscode.Uri | undefined {
+  const roots = folders.length === 1 ? [folders[0]!.uri.fsPath] : [];
+  const v = normalizeVirtualPath(virtualPath, roots);
+  if (typeof v !== "string") return undefined;
+  const at = locateVirtualPath(v, folders.map((f) => ({ name: f.name, fsPath: f.uri.fsPath })));
+  if ("error" in at) return undefined;
+  const folder = folders[at.folder]!;
+  return at.relative === "" ? folder.uri : vscode.Uri.joinPath(folder.uri, ...at.relative.split("/"));
+}
+
+/** The open document for a file URI, if any (compared by file path, as the editor does). */
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key || (uri.scheme === "file" && d.uri.scheme === "file" && d.uri.fsPath === uri.fsPath));
+}

@@ -1,0 +1,420 @@
+import { lookupModel, type Agent, type AgentEvent, type ApprovalGate, type ApprovalPolicy, type ChatModel, type CommandPatterns, type Middleware, type RunState } from "../../core";
+import type { ChatState, HostToWebviewChat } from "../../protocol";
+import type { Logger } from "../log";
+import { approvalFor, type FathomSettings, type SetupProblem } from "../settings";
+import { guardedGate, type SessionGate } from "./sessionGate";
+import { logAgentEvent } from "./eventLog";
+import { initialChatState } from "./chatState";
+import { ChatStateReducer, errorBanner } from "./chatStateReducer";
+import { loggedModel } from "./loggedModel";
+import { sessionMiddleware } from "./sessionMiddleware";
+import { closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
+import type { TaskStore } from "./taskStore";
+
+/** What a task needs from its surroundings (VS Code in the extension, fakes in unit tests). */
+export interface SessionEnv {
+  /** Settings and key as they are now; `problem` when a task cannot start. */
+  readSetup(): Promise<{ settings: FathomSettings; apiKey?: string; problem: SetupProblem | null }>;
+  createModel(settings: FathomSettings, apiKey: string | undefined): ChatModel;
+  createAgent(options: {
+    model: ChatModel;
+    approvalGate: ApprovalGate;
+    approvalPolicy: ApprovalPolicy;
+    commands: CommandPatterns;
+    maxSteps: number;
+    middleware: Middleware[];
+    systemPrompt?: string;
+  }): Agent;
+  isTrusted(): boolean;
+  store: TaskStore;
+  gate: SessionGate;
+  log: Logger;
+  now?(): number;
+}
+
+const RESTRICTED_PROMPT =
+  "The workspace is in VS Code's Restricted Mode: write_file, edit_file and execute will be refused. Read, search and answer; describe changes instead of making them.";
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The chat's one task at a time: Send starts (or continues) it, events stream to the view,
+ * Cancel stops the model and any running command, a message sent meanwhile is queued. The task
+ * is saved after every step and can be reopened or resumed after a reload.
+ */
+export class ChatSession {
+  private reducer: ChatStateReducer;
+  private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
+  private running: Running | undefined;
+  private runState: RunState | null = null;
+  private live: RunState | undefined;
+  private createdAt = 0;
+  private disposed = false;
+  private readonly now: () => number;
+  private readonly ready: Promise<void>;
+
+  constructor(private readonly env: SessionEnv) {
+    this.now = env.now ?? Date.now;
+    this.reducer = this.newReducer(initialChatState());
+    this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
+  }
+
+  /** Resolves once saved tasks are loaded. */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  get state(): ChatState {
+    return this.reducer.state;
+  }
+
+  /** Where this workspace's tasks are saved. */
+  get storageDir(): string {
+    return this.env.store.dir;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Every update sent to the view (the webview provider, and tests). */
+  onMessage(listener: (message: HostToWebviewChat) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when no run is under way (queued messages included). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.done;
+  }
+
+  async send(text: string): Promise<void> {
+    await this.ready;
+    if (this.running || this.state.setupProblem) {
+      if (this.state.setupProblem) await this.refreshSetup();
+      if (this.running || this.state.setupProblem) {
+        this.setQueued([...this.state.queued, text]);
+        return;
+      }
+    }
+    this.start(text, true);
+  }
+
+  cancel(): void {
+    if (!this.running) return;
+    this.env.log.info("Cancel requested");
+    this.running.controller.abort();
+  }
+
+  async newTask(): Promise<void> {
+    await this.ready;
+    const running = this.running;
+    if (running) {
+      this.setQueued([]);
+      running.controller.abort();
+      await running.done;
+    }
+    await this.env.store.flush();
+    this.resetTo(initialChatState());
+    await this.env.store.setOpenTask(null);
+    await this.refreshSetup();
+  }
+
+  approve(itemId: string, alwaysAllow = false): void {
+    const tool = this.findTool(itemId);
+    if (alwaysAllow && tool && !this.state.alwaysAllowed.includes(tool.toolName)) {
+      this.state.alwaysAllowed = [...this.state.alwaysAllowed, tool.toolName];
+      this.postState();
+    }
+    this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "approve" });
+  }
+
+  reject(itemId: string, reason?: string): void {
+    this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "reject", ...(reason?.trim() ? { reason: reason.trim() } : {}) });
+  }
+
+  openDiff(itemId: string): void {
+    void this.env.gate.openDiff?.(this.reducer.rawIdOf(itemId));
+  }
+
+  removeQueued(index: number): void {
+    if (index < this.state.queued.length) this.setQueued(this.state.queued.filter((_, i) => i !== index));
+  }
+
+  /** Retry after an error banner, or resume an interrupted task: continue from the saved state. */
+  async retry(): Promise<void> {
+    await this.ready;
+    if (this.running || !this.state.taskId) return;
+    await this.refreshSetup();
+    if (this.state.setupProblem) return;
+    if (this.runState) this.start("", false);
+    else {
+      const lastUser = [...this.state.items].reverse().find((i) => i.kind === "user");
+      if (lastUser?.kind === "user") this.start(lastUser.text, false);
+    }
+  }
+
+  resume(): Promise<void> {
+    return this.retry();
+  }
+
+  async openTask(taskId: string): Promise<void> {
+    await this.ready;
+    return this.loadTask(taskId);
+  }
+
+  private async loadTask(taskId: string): Promise<void> {
+    if (this.running) {
+      this.reducer.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
+      return;
+    }
+    await this.env.store.flush();
+    const saved = await this.env.store.load(taskId);
+    if ("error" in saved) {
+      this.reducer.setBanner({ level: "error", message: saved.error, retryable: false });
+      return;
+    }
+    const state = initialChatState();
+    const where = whereItStopped(saved.items, saved.runState);
+    closeInterrupted(saved.items, this.now());
+    Object.assign(state, {
+      taskId: saved.id,
+      title: saved.title,
+      status: wasInterrupted(saved.status) ? "interrupted" : saved.status,
+      items: saved.items,
+      todos: saved.todos,
+      usage: saved.usage,
+      alwaysAllowed: saved.alwaysAllowed,
+    });
+    this.runState = saved.runState;
+    this.createdAt = saved.createdAt;
+    this.resetTo(state);
+    if (wasInterrupted(saved.status)) {
+      this.reducer.notice("warning", `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.`);
+    }
+    await this.env.store.setOpenTask(saved.id);
+    await this.refreshSetup();
+  }
+
+  /** Re-reads settings, key and trust; call when any of them change. */
+  async refreshSetup(): Promise<void> {
+    const { settings, problem } = await this.env.readSetup();
+    const restricted = !this.env.isTrusted();
+    const model = this.running ? this.state.model : { provider: settings.provider, model: this.env.createModel(settings, undefined).model };
+    const same =
+      JSON.stringify(problem) === JSON.stringify(this.state.setupProblem) &&
+      restricted === this.state.restricted &&
+      JSON.stringify(model) === JSON.stringify(this.state.model);
+    Object.assign(this.state, { setupProblem: problem, restricted, model });
+    if (!same) this.postState();
+    if (!problem && !this.running && this.state.queued.length > 0) this.startNextQueued();
+  }
+
+  dispose(): void {
+    // Stop saving first: a reload must leave the task as it was last saved ("running"), so it
+    // is offered for resume; cancelling would record it as cancelled.
+    this.disposed = true;
+    clearTimeout(this.saveTimer);
+    this.running?.controller.abort();
+    this.listeners.clear();
+  }
+
+  private start(input: string, appendUser: boolean): void {
+    const controller = new AbortController();
+    const done = this.run(input, appendUser, controller).catch((err: unknown) => {
+      this.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
+      this.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
+      this.lastReason = "error";
+      this.setStatus("failed");
+    });
+    const running: Running = { controller, done: done.finally(() => {
+      if (this.running === running) this.running = undefined;
+      if (!this.disposed && this.lastReason !== "error") this.startNextQueued();
+    }) };
+    this.running = running;
+  }
+
+  private lastReason: string | undefined;
+
+  private async run(input: string, appendUser: boolean, controller: AbortController): Promise<void> {
+    this.lastReason = undefined;
+    const setup = await this.env.readSetup();
+    if (setup.problem) {
+      Object.assign(this.state, { setupProblem: setup.problem });
+      this.postState();
+      if (input && appendUser) this.setQueued([input, ...this.state.queued]);
+      return;
+    }
+    const restricted = !this.env.isTrusted();
+    const model = loggedModel(this.env.createModel(setup.settings, setup.apiKey), this.env.log);
+    const isNew = !this.state.taskId;
+    if (isNew) {
+      this.state.taskId = `t${this.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      this.createdAt = this.now();
+      this.runState = null;
+    }
+    this.reducer = this.newReducer(this.state, { contextWindow: model.contextWindow, priceKnown: lookupModel(model.model) !== undefined });
+    Object.assign(this.state, { restricted, model: { provider: model.provider, model: model.model }, setupProblem: null });
+    this.postState();
+    if (input && appendUser) this.reducer.appendUser(input);
+    this.reducer.setBanner(null);
+    this.setStatus("running", isNew || !this.state.title ? taskTitle(input) : undefined);
+    void this.env.store.setOpenTask(this.state.taskId);
+    this.save();
+    this.postHistory();
+
+    const { policy, commands } = approvalFor(setup.settings, restricted);
+    const agent = this.env.createAgent({
+      model,
+      approvalGate: guardedGate(this.env.gate, {
+        isTrusted: () => this.env.isTrusted(),
+        alwaysAllowed: () => this.state.alwaysAllowed,
+        log: this.env.log,
+      }),
+      approvalPolicy: policy,
+      commands,
+      maxSteps: setup.settings.maxSteps,
+      middleware: [
+        sessionMiddleware({
+          onLiveState: (state) => (this.live = state),
+          onWrite: (id, proposal) => this.reducer.recordProposal(id, proposal),
+        }),
+      ],
+      ...(restricted ? { systemPrompt: RESTRICTED_PROMPT } : {}),
+    });
+    this.env.log.info(`Task ${this.state.taskId}: ${input ? `message of ${input.length} characters` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
+    this.live = undefined;
+    let pendingApprovals = 0;
+    const startedTools = new Map<string, number>();
+    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}) })) {
+      if (this.disposed) continue;
+      this.reducer.onEvent(event);
+      logAgentEvent(this.env.log, event, startedTools, this.now);
+      if (event.type === "approval_requested") {
+        if (++pendingApprovals === 1) this.setStatus("awaiting_approval");
+      } else if (event.type === "approval_decided") {
+        if (--pendingApprovals === 0) this.setStatus("running");
+      } else if (event.type === "step_started" || event.type === "text_delta") {
+        if (this.state.banner?.level === "warning") this.reducer.setBanner(null);
+      }
+      if (event.type === "done") this.finish(event);
+      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "approval_requested" || event.type === "todos_changed") this.save();
+      // Streaming: keep what the person already saw, at most once a second.
+      else this.saveSoon();
+    }
+  }
+
+  private finish(done: Extract<AgentEvent, { type: "done" }>): void {
+    this.runState = done.state;
+    this.live = undefined;
+    this.lastReason = done.reason;
+    switch (done.reason) {
+      case "completed":
+        this.setStatus("completed");
+        break;
+      case "cancelled":
+        this.reducer.closeOpen("cancelled", "Cancelled.");
+        this.reducer.notice("info", "Cancelled. Send a message to continue, or start a new task.");
+        this.setStatus("cancelled");
+        break;
+      case "error":
+        this.reducer.closeOpen("failed", done.message ?? "Failed.");
+        if (this.state.banner?.level !== "error") this.reducer.setBanner(errorBanner("internal", done.message ?? "The task failed."));
+        this.setStatus("failed");
+        break;
+      default:
+        this.reducer.closeOpen("cancelled", done.message ?? "Stopped.");
+        this.reducer.notice("warning", done.message ?? `Stopped (${done.reason}).`);
+        this.setStatus("failed");
+    }
+    this.env.log.info(`Task ${this.state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);
+    this.save();
+    this.postHistory();
+  }
+
+
+
+  private async restore(): Promise<void> {
+    const id = await this.env.store.openTaskId();
+    this.state.history = await this.env.store.list();
+    if (id) await this.loadTask(id);
+    else await this.refreshSetup();
+    this.postState();
+  }
+
+  private newReducer(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatStateReducer {
+    return new ChatStateReducer(state, (message) => this.post(message), { now: this.now, ...options });
+  }
+
+  private resetTo(state: ChatState): void {
+    const keep = this.state;
+    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model });
+    if (state.taskId === null) this.runState = null;
+    this.reducer = this.newReducer(state);
+    this.postState();
+  }
+
+  private savedAt = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Saves now if the last save is a second old, else once it is (streamed text is not lost). */
+  private saveSoon(): void {
+    const wait = 1000 - (this.now() - this.savedAt);
+    if (wait <= 0) this.save();
+    else this.saveTimer ??= setTimeout(() => this.save(), wait);
+  }
+
+  private save(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.disposed || !this.state.taskId) return;
+    this.savedAt = this.now();
+    const runState = this.live ? structuredClone(this.live) : this.runState;
+    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.createdAt, now: this.now() }, runState);
+    void this.env.store.save(structuredClone(task));
+  }
+
+  private postHistory(): void {
+    void this.env.store.list().then((history) => this.reducer.emit({ type: "history", history }));
+  }
+
+  private setStatus(status: ChatState["status"], title?: string): void {
+    this.reducer.emit({ type: "status", status, ...(title !== undefined ? { title } : {}) });
+  }
+
+  private setQueued(queued: string[]): void {
+    this.reducer.emit({ type: "queued", queued });
+  }
+
+  private startNextQueued(): void {
+    if (this.running || this.disposed || this.state.setupProblem || this.state.queued.length === 0) return;
+    const [next, ...rest] = this.state.queued;
+    this.setQueued(rest);
+    this.start(next!, true);
+  }
+
+  private findTool(itemId: string) {
+    const stack = [...this.state.items];
+    while (stack.length) {
+      const item = stack.pop()!;
+      if (item.kind === "tool") {
+        if (item.id === itemId) return item;
+        stack.push(...(item.children ?? []));
+      }
+    }
+    return undefined;
+  }
+
+  private postState(): void {
+    this.post({ type: "state", state: this.state });
+  }
+
+  private post(message: HostToWebviewChat): void {
+    if (this.disposed) return;
+    for (const listener of this.listeners) listener(message);
+  }
+}
+

@@ -1,0 +1,311 @@
+import type { AgentEvent, FileChangeProposal, ModelErrorKind } from "../../core";
+import type { Banner, ChatState, HostToWebviewChat, Proposal, ToolItem, TranscriptItem } from "../../protocol";
+import { applyMessage, findItem, openToolItems } from "./chatState";
+import { proposalView } from "./proposalView";
+import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
+
+/**
+ * Maps the agent's events to chat view-model updates (pure: no vscode, no IO). Every update is
+ * applied to the host's `state` and handed to `post`, which sends it to the webview.
+ *
+ * Item ids: a top-level tool card's id is its tool-call id (so "approve"/"reject" name it
+ * directly); a subagent's card is `<task call id>/<its call id>`, nested in the `task` card.
+ */
+
+/** Most characters of a tool result a card keeps. */
+export const MAX_CARD_RESULT_CHARS = 20_000;
+
+export interface ReducerOptions {
+  now?: () => number;
+  /** False when the model's price is unknown: the usage then shows tokens only. */
+  priceKnown?: boolean;
+  contextWindow?: number;
+}
+
+interface Scope {
+  /** The `task` card this scope's items are nested in (undefined at the top level). */
+  parentId?: string;
+  assistantId?: string;
+  /** A model call started and its usage has not come yet (so the next usage is the context size). */
+  stepOpen: boolean;
+}
+
+export class ChatStateReducer {
+  private readonly scopes = new Map<string, Scope>();
+  private readonly argText = new Map<string, string>();
+  /** Item id → the call id the core and the gate know. */
+  private readonly rawIds = new Map<string, string>();
+  /** Final proposals the session middleware saw (auto-applied or changed by the person), by call id. */
+  private readonly written = new Map<string, FileChangeProposal>();
+  private readonly now: () => number;
+  private counter = 0;
+
+  constructor(
+    readonly state: ChatState,
+    private readonly post: (message: HostToWebviewChat) => void,
+    private readonly options: ReducerOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Applies a message to the state and sends it. */
+  emit(message: HostToWebviewChat): void {
+    applyMessage(this.state, message);
+    this.post(message);
+  }
+
+  newId(prefix: string): string {
+    return `${prefix}-${this.now().toString(36)}-${++this.counter}`;
+  }
+
+  /** The id the core used for the card `itemId` (what the gate's `decide` expects). */
+  rawIdOf(itemId: string): string {
+    return this.rawIds.get(itemId) ?? itemId;
+  }
+
+  /** Called by the session middleware with what is about to be written, by the core's call id. */
+  recordProposal(rawId: string, proposal: FileChangeProposal): void {
+    this.written.set(rawId, proposal);
+  }
+
+  appendUser(text: string, queued = false): void {
+    this.emit({ type: "itemAppended", item: { id: this.newId("u"), kind: "user", text, ...(queued ? { queued } : {}) } });
+  }
+
+  notice(level: "info" | "warning" | "error", text: string, parentId?: string): void {
+    this.emit({ type: "itemAppended", item: { id: this.newId("n"), kind: "notice", level, text }, ...(parentId ? { parentId } : {}) });
+  }
+
+  setBanner(banner: Banner | null): void {
+    if (banner === null && this.state.banner === null) return;
+    this.emit({ type: "banner", banner });
+  }
+
+  /** Ends the streaming answer and closes every open card (after a cancel or an error). */
+  closeOpen(status: "cancelled" | "failed", result: string): void {
+    for (const scope of this.scopes.values()) this.closeAssistant(scope);
+    for (const item of openToolItems(this.state.items)) {
+      const proposal = item.proposal?.outcome === "pending" ? { ...item.proposal, outcome: "rejected" as const } : item.proposal;
+      this.update({ ...item, status, result: item.result ?? result, endedAt: this.now(), ...(proposal ? { proposal } : {}) });
+    }
+    this.scopes.clear();
+  }
+
+  /** Maps one agent event. `done` is left to the session (it decides the task's status). */
+  onEvent(event: AgentEvent, scopeKey = ""): void {
+    const scope = this.scope(scopeKey);
+    const idOf = (callId: string) => (scope.parentId ? `${scope.parentId}/${callId}` : callId);
+    switch (event.type) {
+      case "step_started":
+        this.closeAssistant(scope);
+        scope.stepOpen = true;
+        return;
+      case "text_delta":
+        if (event.text === "") return;
+        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
+          this.emit({ type: "textAppended", id: scope.assistantId, text: event.text });
+        } else {
+          scope.assistantId = this.newId("a");
+          this.append({ id: scope.assistantId, kind: "assistant", text: event.text, streaming: true }, scope);
+        }
+        return;
+      case "tool_call_started": {
+        this.closeAssistant(scope);
+        const id = idOf(event.toolCallId);
+        this.rawIds.set(id, event.toolCallId);
+        if (findItem(this.state.items, id)) return;
+        this.append(
+          { id, kind: "tool", toolName: event.toolName, title: toolTitle(event.toolName, {}), args: "", status: "streaming", startedAt: this.now() },
+          scope,
+        );
+        return;
+      }
+      case "tool_call_arguments": {
+        const id = idOf(event.toolCallId);
+        const text = (this.argText.get(id) ?? "") + event.delta;
+        this.argText.set(id, text);
+        const args = parseArgs(text);
+        const item = this.tool(id);
+        if (args && item) this.update({ ...item, title: toolTitle(item.toolName, args), args: prettyArgs(args) });
+        return;
+      }
+      case "approval_requested": {
+        const item = this.tool(idOf(event.toolCallId));
+        if (!item) return;
+        const command = event.toolName === "execute" ? commandOf(event.args) : undefined;
+        this.update({
+          ...item,
+          status: "awaiting_approval",
+          title: toolTitle(item.toolName, event.args),
+          args: prettyArgs(event.args),
+          ...(event.proposal ? { proposal: proposalView(event.proposal, "pending") } : {}),
+          ...(command !== undefined ? { exec: { command, output: "" } } : {}),
+        });
+        return;
+      }
+      case "approval_decided": {
+        const item = this.tool(idOf(event.toolCallId));
+        if (!item) return;
+        if (event.decision === "reject") {
+          const proposal = item.proposal ? { ...item.proposal, outcome: "rejected" as const, ...(event.reason ? { reason: event.reason } : {}) } : undefined;
+          this.update({ ...item, status: "rejected", ...(proposal ? { proposal } : {}) });
+        } else {
+          const outcome: Proposal["outcome"] = event.decision === "edit" ? "approved_with_changes" : "approved";
+          this.update({ ...item, status: "running", ...(item.proposal ? { proposal: { ...item.proposal, outcome } } : {}) });
+        }
+        return;
+      }
+      case "tool_output": {
+        const item = this.tool(idOf(event.toolCallId));
+        if (!item) return;
+        if (item.status === "streaming" || !item.exec) {
+          this.update({ ...item, status: "running", exec: item.exec ?? { command: commandOf(parseArgs(this.argText.get(item.id) ?? "")) ?? "", output: "" } });
+        }
+        this.emit({ type: "execOutput", id: item.id, chunk: event.chunk });
+        return;
+      }
+      case "tool_call_finished":
+        this.finishTool(idOf(event.toolCallId), event);
+        return;
+      case "todos_changed":
+        if (!scope.parentId) this.emit({ type: "todos", todos: event.todos.map((t) => ({ content: t.content, status: t.status })) });
+        return;
+      case "usage":
+        this.onUsage(event, scope);
+        return;
+      case "warning":
+        if (event.code === "model_retry") {
+          this.setBanner({ level: "warning", message: event.message, retryable: false });
+        } else {
+          this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" ? "info" : "warning", event.message, scope.parentId);
+        }
+        return;
+      case "error":
+        if (scope.parentId) this.notice("error", event.message, scope.parentId);
+        else this.setBanner(errorBanner(event.kind, event.message));
+        return;
+      case "subagent":
+        this.onEvent(event.event, idOf(event.toolCallId));
+        return;
+      case "done":
+        this.closeAssistant(scope);
+        return;
+    }
+  }
+
+  private scope(key: string): Scope {
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = { stepOpen: false, ...(key ? { parentId: key } : {}) };
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+
+  private append(item: TranscriptItem, scope: Scope): void {
+    this.emit({ type: "itemAppended", item, ...(scope.parentId ? { parentId: scope.parentId } : {}) });
+  }
+
+  private tool(id: string): ToolItem | undefined {
+    const item = findItem(this.state.items, id);
+    return item?.kind === "tool" ? item : undefined;
+  }
+
+  private update(item: TranscriptItem): void {
+    this.emit({ type: "itemUpdated", item });
+  }
+
+  private closeAssistant(scope: Scope): void {
+    if (!scope.assistantId) return;
+    const item = findItem(this.state.items, scope.assistantId);
+    scope.assistantId = undefined;
+    if (item?.kind === "assistant" && item.streaming) this.update({ ...item, streaming: false });
+  }
+
+  private onUsage(event: Extract<AgentEvent, { type: "usage" }>, scope: Scope): void {
+    // Subagents' usage reaches the top level as the parent's own usage event when they finish.
+    if (scope.parentId) return;
+    const contextTokens = scope.stepOpen
+      ? event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens + event.usage.outputTokens
+      : this.state.usage.contextTokens;
+    scope.stepOpen = false;
+    this.emit({
+      type: "usage",
+      usage: {
+        inputTokens: event.total.inputTokens,
+        outputTokens: event.total.outputTokens,
+        cacheReadTokens: event.total.cacheReadTokens,
+        cacheWriteTokens: event.total.cacheWriteTokens,
+        ...(this.options.priceKnown === false ? {} : { costUsd: event.costUsd }),
+        contextTokens,
+        contextWindow: this.options.contextWindow ?? this.state.usage.contextWindow,
+      },
+    });
+    // The model's turn is over: the calls it made now run.
+    for (const item of openToolItems(this.state.items)) {
+      if (item.status === "streaming") this.update({ ...item, status: "running" });
+    }
+  }
+
+  private finishTool(id: string, event: Extract<AgentEvent, { type: "tool_call_finished" }>): void {
+    const item = this.tool(id);
+    if (!item) return;
+    const details = event.details ?? {};
+    const status: ToolItem["status"] = !event.isError
+      ? "done"
+      : details.rejected === true || item.status === "rejected"
+        ? "rejected"
+        : details.cancelled === true
+          ? "cancelled"
+          : "failed";
+    const next: ToolItem = {
+      ...item,
+      status,
+      result: capResult(event.content),
+      endedAt: this.now(),
+      ...(event.args !== undefined ? { args: prettyArgs(event.args), title: toolTitle(item.toolName, event.args) } : {}),
+    };
+    const written = this.written.get(this.rawIdOf(id));
+    if (written) {
+      this.written.delete(this.rawIdOf(id));
+      const before = item.proposal?.outcome;
+      const outcome: Proposal["outcome"] =
+        status === "failed" ? "failed" : before === "approved" || before === "approved_with_changes" ? before : "auto_applied";
+      if (status !== "rejected") next.proposal = proposalView(written, outcome);
+    } else if (item.proposal?.outcome === "approved" || item.proposal?.outcome === "approved_with_changes") {
+      if (status === "failed") next.proposal = { ...item.proposal, outcome: "failed" };
+    }
+    if (item.toolName === "execute") {
+      const streamed = item.exec?.output ?? "";
+      next.exec = {
+        command: item.exec?.command || commandOf(event.args) || "",
+        output: streamed !== "" ? streamed : capResult(event.content),
+        ...(typeof details.exitCode === "number" || details.exitCode === null ? { exitCode: details.exitCode as number | null } : {}),
+        ...(typeof details.via === "string" ? { via: details.via } : {}),
+        ...(details.timedOut === true ? { timedOut: true } : {}),
+        ...(details.truncated === true || item.exec?.truncated ? { truncated: true } : {}),
+      };
+    }
+    this.update(next);
+  }
+}
+
+function commandOf(args: unknown): string | undefined {
+  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
+  return typeof command === "string" ? command : undefined;
+}
+
+function capResult(text: string): string {
+  return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
+}
+
+/** The banner for a failed run: the model error's own words, Retry, and the fix when there is one. */
+export function errorBanner(kind: ModelErrorKind | "internal", message: string): Banner {
+  const action =
+    kind === "auth"
+      ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
+      : kind === "not_found" || kind === "bad_request"
+        ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
+        : {};
+  return { level: "error", message, retryable: kind !== "cancelled", ...action };
+}

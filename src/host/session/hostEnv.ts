@@ -1,0 +1,77 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import {
+  CompositeBackend,
+  FilesystemBackend,
+  createAgent,
+  createModel,
+  type BackendProtocol,
+  type Executor,
+  type Middleware,
+} from "../../core";
+import type { ApiKeyStore } from "../apiKeys";
+import type { Log } from "../log";
+import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
+import { readSettings, setupProblemFor } from "../settings";
+import type { SessionGate } from "./sessionGate";
+import type { SessionEnv } from "./chatSession";
+import { TaskStore } from "./taskStore";
+
+export interface HostEnvOptions {
+  context: vscode.ExtensionContext;
+  keys: ApiKeyStore;
+  log: Log;
+  channel: vscode.LogOutputChannel;
+  executor: Executor;
+  gate: SessionGate;
+  /** Tests: pretend the workspace is (not) trusted. */
+  isTrusted?: () => boolean;
+}
+
+/** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
+export function taskStorageDir(context: vscode.ExtensionContext): string {
+  return context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, "no-workspace");
+}
+
+/** The workspace root the agent works in (the first folder), if a folder is open. */
+function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** The files the agent sees: one folder as `/`, several as `/<folder name>/…`. */
+function fileBackend(): BackendProtocol {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return new FilesystemBackend({ rootDir: folders[0]!.uri.fsPath });
+  const routes: Record<string, BackendProtocol> = {};
+  for (const folder of folders) routes[`/${folder.name}`] = new FilesystemBackend({ rootDir: folder.uri.fsPath });
+  return new CompositeBackend(null, routes);
+}
+
+/** The session's surroundings in VS Code: settings, SecretStorage, trust, the terminal, diff review. */
+export function createHostEnv(o: HostEnvOptions): SessionEnv {
+  const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
+  return {
+    store,
+    gate: o.gate,
+    log: o.log,
+    isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
+    async readSetup() {
+      const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
+      const apiKey = await o.keys.get(settings.provider);
+      o.log.addSecret(apiKey);
+      const problem = !workspaceRoot()
+        ? { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." }
+        : setupProblemFor(settings, Boolean(apiKey));
+      return { settings, ...(apiKey ? { apiKey } : {}), problem };
+    },
+    createModel(settings, apiKey) {
+      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
+    },
+    createAgent(options) {
+      const root = workspaceRoot()!;
+      const backend = new EditorAwareBackend(fileBackend(), { log: o.channel });
+      const middleware: Middleware[] = [editFeedbackMiddleware({ notes: backend }), ...options.middleware];
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor: o.executor });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { ChatModel, ModelRequest, ModelStreamEvent } from "../../core";
+import type { Logger } from "../log";
+
+/**
+ * Wraps a model so each request is logged: its size going out, its time and tokens coming
+ * back, every retry, and failures. Never the key (it is not in the request) and never content.
+ */
+export function loggedModel(model: ChatModel, log: Logger): ChatModel {
+  let calls = 0;
+  return {
+    provider: model.provider,
+    model: model.model,
+    contextWindow: model.contextWindow,
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+      const n = ++calls;
+      const chars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length + ("toolCalls" in m && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);
+      const started = Date.now();
+      let first: number | undefined;
+      log.info(`→ ${model.provider}/${model.model} request ${n}: ${request.messages.length} messages, ${chars} characters, ${request.tools.length} tools`);
+      try {
+        for await (const event of model.stream(request)) {
+          first ??= Date.now() - started;
+          if (event.type === "retry") log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
+          if (event.type === "done") {
+            const u = event.usage;
+            log.info(
+              `← request ${n}: ${Date.now() - started} ms (first byte ${first} ms), stop ${event.stopReason}, tokens in ${u.inputTokens} (+${u.cacheReadTokens} cached, +${u.cacheWriteTokens} cache write), out ${u.outputTokens}, ${event.message.toolCalls?.length ?? 0} tool calls`,
+            );
+          }
+          yield event;
+        }
+      } catch (err) {
+        const kind = (err as { kind?: string }).kind ?? "error";
+        log.error(`✗ request ${n} failed after ${Date.now() - started} ms (${kind}): ${(err as Error).message}`);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { ApprovalGate } from "../../core";
+import type { Logger } from "../log";
+
+export type ChatDecision = { type: "approve" } | { type: "reject"; reason?: string };
+
+/**
+ * What the session needs from the approval gate (the diff-review `ReviewGate` in VS Code): the
+ * core's `request`, plus the answers the person gives on the chat's cards.
+ */
+export interface SessionGate extends ApprovalGate {
+  /** The person answered from the chat card (`toolCallId` is the core's id). */
+  decide(toolCallId: string, decision: ChatDecision): unknown;
+  /** Shows the proposal again (the diff editor). */
+  openDiff?(toolCallId: string): unknown;
+}
+
+export const RESTRICTED_REASON =
+  "This workspace is in Restricted Mode (not trusted), so Fathom may read files and answer but not write files or run commands. " +
+  'To allow it, trust the workspace (command "Workspaces: Manage Workspace Trust").';
+
+/**
+ * The gate a task uses: in Restricted Mode edits and commands are refused at once with the
+ * reason (trust is read at each request, so granting it mid-task takes effect); tools the
+ * person chose "Always allow" for in this task pass; everything else asks `inner`.
+ */
+export function guardedGate(
+  inner: ApprovalGate,
+  o: { isTrusted(): boolean; alwaysAllowed(): readonly string[]; log: Logger },
+): ApprovalGate {
+  return {
+    async request(request, signal) {
+      if (!o.isTrusted() && (request.kind === "edit" || request.kind === "execute")) {
+        o.log.info(`Refused ${request.toolName}: Restricted Mode`);
+        return { type: "reject", reason: RESTRICTED_REASON };
+      }
+      if (o.alwaysAllowed().includes(request.toolName)) return { type: "approve" };
+      return inner.request(request, signal);
+    },
+  };
+}

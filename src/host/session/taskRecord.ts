@@ -1,0 +1,61 @@
+import type { RunState } from "../../core";
+import type { ChatState, TaskStatus, TranscriptItem } from "../../protocol";
+import { openToolItems } from "./chatState";
+import type { SavedTask } from "./taskStore";
+
+/** Pure helpers between the live chat state and a saved task. */
+
+export function taskTitle(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line || "Untitled task";
+}
+
+export function toSavedTask(state: ChatState, meta: { id: string; createdAt: number; now: number }, runState: RunState | null): SavedTask {
+  return {
+    version: 1,
+    id: meta.id,
+    title: state.title,
+    createdAt: meta.createdAt,
+    updatedAt: meta.now,
+    status: state.status,
+    model: state.model,
+    items: state.items,
+    todos: state.todos,
+    usage: state.usage,
+    alwaysAllowed: state.alwaysAllowed,
+    runState,
+  };
+}
+
+/** A saved task found "running" was cut off by a reload or crash. */
+export function wasInterrupted(status: TaskStatus): boolean {
+  return status === "running" || status === "awaiting_approval" || status === "interrupted";
+}
+
+/** Where an interrupted task stopped, in words, for the notice. */
+export function whereItStopped(items: readonly TranscriptItem[], runState: RunState | null): string {
+  const open = openToolItems(items).at(-1);
+  if (open) {
+    if (open.status === "awaiting_approval") return `while waiting for your approval of "${open.title}"`;
+    return `during "${open.title}"`;
+  }
+  const last = items.at(-1);
+  if (last?.kind === "assistant" && last.streaming) return "while the model was answering";
+  const steps = runState?.steps ?? 0;
+  return steps > 0 ? `after step ${steps}` : "before the model answered";
+}
+
+/** Closes what was open when the window went away (cards, streaming text), in place. */
+export function closeInterrupted(items: TranscriptItem[], endedAt: number): void {
+  for (const item of items) {
+    if (item.kind === "assistant" && item.streaming) item.streaming = false;
+    if (item.kind !== "tool") continue;
+    if (item.status === "streaming" || item.status === "running" || item.status === "awaiting_approval") {
+      item.status = "cancelled";
+      item.result ??= "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
+      item.endedAt = endedAt;
+      if (item.proposal?.outcome === "pending") item.proposal = { ...item.proposal, outcome: "rejected", reason: "interrupted" };
+    }
+    if (item.children) closeInterrupted(item.children, endedAt);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * A tool call in words, for the card's title: "Reading /src/app.ts", "Running `npm test`".
+ * `args` may be partial or missing while the call streams; the title then says less.
+ */
+
+type Args = Record<string, unknown>;
+
+function str(args: Args, key: string): string | undefined {
+  const value = args[key];
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+function oneLine(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function code(text: string): string {
+  return `\`${oneLine(text).replace(/`/g, "'")}\``;
+}
+
+export function toolTitle(toolName: string, rawArgs: unknown): string {
+  const args: Args = rawArgs !== null && typeof rawArgs === "object" ? (rawArgs as Args) : {};
+  const path = str(args, "file_path") ?? str(args, "path");
+  switch (toolName) {
+    case "ls":
+      return `Listing ${path ?? "/"}`;
+    case "read_file":
+      return path ? `Reading ${path}` : "Reading a file";
+    case "write_file":
+      return path ? `Writing ${path}` : "Writing a file";
+    case "edit_file":
+      return path ? `Editing ${path}` : "Editing a file";
+    case "glob": {
+      const pattern = str(args, "pattern");
+      return pattern ? `Finding files matching ${code(pattern)}${path && path !== "/" ? ` in ${path}` : ""}` : "Finding files";
+    }
+    case "grep": {
+      const pattern = str(args, "pattern");
+      return pattern ? `Searching for ${code(pattern)}${path && path !== "/" ? ` in ${path}` : ""}` : "Searching";
+    }
+    case "execute": {
+      const command = str(args, "command");
+      return command ? `Running ${code(command)}` : "Running a command";
+    }
+    case "write_todos":
+      return "Updating the todo list";
+    case "task": {
+      const type = str(args, "subagent_type");
+      const description = str(args, "description");
+      const who = type ? `the ${type} subagent` : "a subagent";
+      return description ? `Asking ${who}: ${oneLine(description, 60)}` : `Asking ${who}`;
+    }
+    default:
+      return `Using ${toolName}`;
+  }
+}
+
+/** Parses streamed argument JSON; undefined while it is incomplete. */
+export function parseArgs(text: string): Args | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Args) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function prettyArgs(args: unknown): string {
+  if (args === undefined) return "";
+  try {
+    return JSON.stringify(args, null, 2);
+  } catch {
+    return String(args);
+  }
+}

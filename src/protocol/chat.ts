@@ -1,0 +1,162 @@
+import { z } from "zod";
+
+/**
+ * The chat's view model, as the host sends it to the webview. The host owns the truth (the
+ * core's run state plus what the person decided); the webview renders it and sends intents.
+ * Everything here is plain JSON and never carries an API key.
+ */
+
+export const TodoSchema = z.object({
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed"]),
+});
+export type TodoItem = z.infer<typeof TodoSchema>;
+
+export const ToolStatusSchema = z.enum(["streaming", "awaiting_approval", "running", "done", "failed", "rejected", "cancelled"]);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
+/** A proposed whole-file change, shown as a diff card. */
+export const ProposalSchema = z.object({
+  path: z.string(),
+  /** Unified diff of the proposal (or of what was finally written). */
+  diff: z.string(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  isNewFile: z.boolean(),
+  /** How it ended: still waiting, written as proposed, written after the person changed it, or not written. */
+  outcome: z.enum(["pending", "approved", "approved_with_changes", "rejected", "auto_applied", "failed"]),
+  /** The person's reason, when rejected. */
+  reason: z.string().optional(),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+export const ExecInfoSchema = z.object({
+  command: z.string(),
+  /** Output so far (escape sequences removed), capped for the card. */
+  output: z.string(),
+  exitCode: z.number().int().nullable().optional(),
+  /** "terminal (shell integration)", "child process (/bin/bash)"… */
+  via: z.string().optional(),
+  timedOut: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+});
+export type ExecInfo = z.infer<typeof ExecInfoSchema>;
+
+const baseItem = { id: z.string() };
+
+export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
+  z.object({
+    ...baseItem,
+    kind: z.literal("tool"),
+    toolName: z.string(),
+    /** What is happening, in words: "Reading /src/app.ts", "Running `npm test`". */
+    title: z.string(),
+    /** Arguments as JSON text (pretty), for the collapsible detail. */
+    args: z.string(),
+    status: ToolStatusSchema,
+    result: z.string().optional(),
+    startedAt: z.number(),
+    endedAt: z.number().optional(),
+    proposal: ProposalSchema.optional(),
+    exec: ExecInfoSchema.optional(),
+    /** `task` calls: the subagent's own activity. */
+    children: z.array(TranscriptItemSchema).optional(),
+  }),
+);
+export interface ToolItem {
+  id: string;
+  kind: "tool";
+  toolName: string;
+  title: string;
+  args: string;
+  status: ToolStatus;
+  result?: string;
+  startedAt: number;
+  endedAt?: number;
+  proposal?: Proposal;
+  exec?: ExecInfo;
+  children?: TranscriptItem[];
+}
+
+export const UserItemSchema = z.object({ ...baseItem, kind: z.literal("user"), text: z.string(), queued: z.boolean().optional() });
+export const AssistantItemSchema = z.object({ ...baseItem, kind: z.literal("assistant"), text: z.string(), streaming: z.boolean() });
+export const NoticeItemSchema = z.object({
+  ...baseItem,
+  kind: z.literal("notice"),
+  level: z.enum(["info", "warning", "error"]),
+  text: z.string(),
+});
+
+export type UserItem = z.infer<typeof UserItemSchema>;
+export type AssistantItem = z.infer<typeof AssistantItemSchema>;
+export type NoticeItem = z.infer<typeof NoticeItemSchema>;
+export type TranscriptItem = UserItem | AssistantItem | NoticeItem | ToolItem;
+
+export const TranscriptItemSchema: z.ZodType<TranscriptItem> = z.lazy(() =>
+  z.union([UserItemSchema, AssistantItemSchema, NoticeItemSchema, ToolItemSchema]),
+);
+
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  /** Undefined when the model's price is unknown (tokens only). */
+  costUsd: z.number().optional(),
+  /** Estimated tokens of the current context, and the model's window. */
+  contextTokens: z.number(),
+  contextWindow: z.number(),
+});
+export type UsageView = z.infer<typeof UsageSchema>;
+
+export const TaskStatusSchema = z.enum(["idle", "running", "awaiting_approval", "completed", "failed", "cancelled", "interrupted"]);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+export const TaskSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: TaskStatusSchema,
+  updatedAt: z.number(),
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+/** What is wrong with the setup, and what to do about it. */
+export const SetupProblemSchema = z.object({
+  message: z.string(),
+  /** A command the webview offers as a button ("fathom.setApiKey", "fathom.openSettings"). */
+  action: z.enum(["fathom.setApiKey", "fathom.openSettings"]).optional(),
+  actionLabel: z.string().optional(),
+});
+
+export const BannerSchema = z.object({
+  level: z.enum(["error", "warning", "info"]),
+  message: z.string(),
+  /** Offer "Retry" (re-run the last step). */
+  retryable: z.boolean(),
+  action: SetupProblemSchema.shape.action,
+  actionLabel: z.string().optional(),
+});
+export type Banner = z.infer<typeof BannerSchema>;
+
+export const ChatStateSchema = z.object({
+  taskId: z.string().nullable(),
+  title: z.string(),
+  status: TaskStatusSchema,
+  items: z.array(TranscriptItemSchema),
+  todos: z.array(TodoSchema),
+  usage: UsageSchema,
+  model: z.object({ provider: z.string(), model: z.string() }),
+  /** Messages sent while the task runs, in order. */
+  queued: z.array(z.string()),
+  /** Set when no provider or key is configured: the first-run view. */
+  setupProblem: SetupProblemSchema.nullable(),
+  banner: BannerSchema.nullable(),
+  history: z.array(TaskSummarySchema),
+  /** Tools the person chose "Always allow" for in this task. */
+  alwaysAllowed: z.array(z.string()),
+  /** A demo session playing a recording (no real model). */
+  demo: z.boolean(),
+  /** Restricted Mode: reading only. */
+  restricted: z.boolean(),
+});
+export type ChatState = z.infer<typeof ChatStateSchema>;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import {
+  BannerSchema,
+  ChatStateSchema,
+  TaskStatusSchema,
+  TaskSummarySchema,
+  TodoSchema,
+  TranscriptItemSchema,
+  UsageSchema,
+} from "./chat";
+import { MAX_MESSAGE_CHARS } from "./parse";
+
+/**
+ * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
+ * then small updates while a task runs, so streaming stays cheap. Webview → host: intents.
+ */
+
+export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("state"), state: ChatStateSchema }),
+  /** A new transcript item; `parentId` puts it inside a subagent's `task` card. */
+  z.object({ type: z.literal("itemAppended"), item: TranscriptItemSchema, parentId: z.string().optional() }),
+  /** Replaces the item with the same id (wherever it is nested). */
+  z.object({ type: z.literal("itemUpdated"), item: TranscriptItemSchema }),
+  /** Streaming: text appended to an assistant item. */
+  z.object({ type: z.literal("textAppended"), id: z.string(), text: z.string() }),
+  /** Streaming: command output appended to an `execute` card. */
+  z.object({ type: z.literal("execOutput"), id: z.string(), chunk: z.string() }),
+  z.object({ type: z.literal("todos"), todos: z.array(TodoSchema) }),
+  z.object({ type: z.literal("usage"), usage: UsageSchema }),
+  z.object({ type: z.literal("status"), status: TaskStatusSchema, title: z.string().optional() }),
+  z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
+  z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
+  z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
+  z.object({
+    type: z.literal("mentionResults"),
+    requestId: z.number().int(),
+    files: z.array(z.object({ path: z.string(), isDir: z.boolean().optional() })),
+  }),
+]);
+export type HostToWebviewChat = z.infer<typeof HostToWebviewChatSchema>;
+
+export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready") }),
+  z.object({ type: z.literal("sendMessage"), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  z.object({ type: z.literal("cancel") }),
+  z.object({ type: z.literal("newTask") }),
+  z.object({ type: z.literal("approve"), toolCallId: z.string(), alwaysAllow: z.boolean().optional() }),
+  z.object({ type: z.literal("reject"), toolCallId: z.string(), reason: z.string().max(10_000).optional() }),
+  /** Show (again) the diff editor of a pending or past proposal. */
+  z.object({ type: z.literal("openDiff"), toolCallId: z.string() }),
+  /** Retry after a provider error banner. */
+  z.object({ type: z.literal("retry") }),
+  z.object({ type: z.literal("openTask"), taskId: z.string() }),
+  /** Continue the open task after a reload or crash. */
+  z.object({ type: z.literal("resumeTask") }),
+  z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
+  /** `@` mentions: fuzzy file search in the workspace. */
+  z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
+  z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog"]) }),
+  z.object({ type: z.literal("openFile"), path: z.string().max(4096) }),
+]);
+export type WebviewToHostChat = z.infer<typeof WebviewToHostChatSchema>;

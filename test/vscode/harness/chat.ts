@@ -1,0 +1,69 @@
+// Helpers for end-to-end tests that drive the Fathom chat view by accessible names.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer.js';
+import { activityBarItem, findWebviewFrame } from './browser.js';
+import { writeUserSettings } from './codeServer.js';
+import type { E2EContext } from './e2e.js';
+
+/** Points Fathom at a scripted model server (through user settings) for the duration of `work`. */
+export async function withScriptedModel(ctx: E2EContext, work: (server: ScriptedModelServer) => Promise<void>): Promise<void> {
+  const server = await startScriptedModelServer([]);
+  try {
+    // VS Code watches settings.json: the change applies without a reload, as a person's would.
+    writeUserSettings(ctx.session.userDataDir, {
+      'fathom.provider': 'openai-compatible',
+      'fathom.baseUrl': server.baseUrlOpenAI,
+      'fathom.model': 'scripted-model',
+    });
+    await work(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Opens the Fathom view from the activity bar (if it is not open) and returns its webview frame. */
+export async function openChat(page: Page): Promise<Frame> {
+  const icon = activityBarItem(page, 'Fathom');
+  await icon.waitFor({ state: 'visible', timeout: 60_000 });
+  if (!(await page.locator('.sidebar .composite.title').getByText(/Fathom/i).first().isVisible().catch(() => false))) await icon.click();
+  return findWebviewFrame(page, async (f) => (await f.getByRole('textbox', { name: 'Message' }).count()) > 0, 60_000);
+}
+
+export async function send(chat: Frame, text: string): Promise<void> {
+  await chat.getByRole('textbox', { name: 'Message' }).fill(text);
+  await chat.getByRole('button', { name: 'Send' }).click();
+}
+
+/**
+ * Changes user settings the way a person does: "Preferences: Open User Settings (JSON)", edit,
+ * save. (Rewriting settings.json behind code-server's back is not noticed by a running window.)
+ */
+export async function editUserSettingsInEditor(ctx: E2EContext, extra: Record<string, unknown>): Promise<void> {
+  const { page } = ctx;
+  const file = path.join(ctx.session.userDataDir, 'User', 'settings.json');
+  const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  await page.keyboard.press('F1');
+  const quickInput = page.locator('.quick-input-widget input');
+  await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+  await quickInput.fill('>Preferences: Open User Settings (JSON)');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Open User Settings (JSON)' }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  // VS Code 1.139 may show it as a tab or as a modal editor: find the editor by its content.
+  const editor = page.locator('.monaco-editor').filter({ hasText: 'workbench.startupEditor' }).first();
+  await editor.waitFor({ state: 'visible', timeout: 15_000 });
+  await editor.locator('.view-lines').click();
+  // Paste rather than type: typing would trigger the editor's auto-closing of brackets and quotes.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify({ ...current, ...extra }, null, 2));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Control+S');
+  const deadline = Date.now() + 15_000;
+  while (JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))) !== JSON.stringify({ ...current, ...extra })) {
+    if (Date.now() > deadline) throw new Error('settings.json was not saved with the new settings');
+    await page.waitForTimeout(100);
+  }
+  await page.keyboard.press('Escape');
+}
