@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- fs agent` runs only the named parts.
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview agent` runs only the named parts.
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -27,6 +27,10 @@ async function main(): Promise<void> {
   if (runs("fs")) {
     const { runFilesystemBench } = await import("./filesystem");
     await runFilesystemBench({});
+  }
+  if (runs("webview")) {
+    const { runWebviewBench } = await import("./webview");
+    await runWebviewBench();
   }
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");

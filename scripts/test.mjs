@@ -52,32 +52,39 @@ if (!unitOnly) {
   await stage("build", process.execPath, ["scripts/build.mjs"]);
 }
 
-console.log("\n=== unit tests ===");
-const unitFiles = findTests(path.join(root, "test/unit"));
-const tapDir = mkdtempSync(path.join(os.tmpdir(), "fathom-tap-"));
-const tapFile = path.join(tapDir, "unit.tap");
-const unit = await run(process.execPath, [
-  "--import", "tsx",
-  "--test", "--test-concurrency=2",
-  "--test-reporter=spec", "--test-reporter-destination=stdout",
-  "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
-  ...unitFiles,
-]);
-const tap = readFileSync(tapFile, "utf8");
-rmSync(tapDir, { recursive: true, force: true });
-const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
-const unitPassed = count("pass");
-const unitFailed = count("fail") + count("cancelled");
-passed += unitPassed;
-failed += unitFailed;
-if (unit.code !== 0 && unitFailed === 0) {
-  failed += 1;
-  failures.push("unit tests (runner exited with an error)");
-} else if (unitFailed > 0) failures.push(`${unitFailed} unit test(s)`);
-if (unitFiles.length === 0 || unitPassed === 0) {
-  failed += 1;
-  failures.push("unit tests (none ran)");
+/** Runs node:test files, adding their pass/fail counts (read from a TAP copy) to the totals. */
+async function nodeTests(name, files) {
+  console.log(`\n=== ${name} ===`);
+  const tapDir = mkdtempSync(path.join(os.tmpdir(), "fathom-tap-"));
+  const tapFile = path.join(tapDir, "results.tap");
+  const result = await run(process.execPath, [
+    "--import", "tsx",
+    "--test", "--test-concurrency=2",
+    "--test-reporter=spec", "--test-reporter-destination=stdout",
+    "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
+    ...files,
+  ]);
+  const tap = statSync(tapFile, { throwIfNoEntry: false }) ? readFileSync(tapFile, "utf8") : "";
+  rmSync(tapDir, { recursive: true, force: true });
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  const ok = count("pass");
+  const bad = count("fail") + count("cancelled");
+  passed += ok;
+  failed += bad;
+  if (bad > 0) failures.push(`${bad} ${name}`);
+  else if (result.code !== 0) {
+    failed += 1;
+    failures.push(`${name} (runner exited with an error)`);
+  }
+  if (files.length === 0 || ok === 0) {
+    failed += 1;
+    failures.push(`${name} (none ran)`);
+  }
 }
+
+await nodeTests("unit tests", findTests(path.join(root, "test/unit")));
+// Webview component tests load the built dist/webview.js in Chromium.
+if (!unitOnly) await nodeTests("webview component tests (Chromium)", findTests(path.join(root, "test/webview")));
 
 if (unitOnly) {
   // `npm run test:unit`

@@ -1,32 +1,46 @@
-import { useEffect, useState } from "react";
-import type { TranscriptMessage } from "../../src/protocol";
+import { useMemo, useState } from "react";
+import { BannerView } from "./components/BannerView";
 import { Composer } from "./components/Composer";
+import { EmptyState } from "./components/EmptyState";
+import { Header } from "./components/Header";
+import { HistoryList } from "./components/HistoryList";
+import { InterruptedBar } from "./components/InterruptedBar";
+import { LiveRegion } from "./components/LiveRegion";
+import { QueuedList } from "./components/QueuedList";
+import { SetupView } from "./components/SetupView";
+import { TodoList } from "./components/TodoList";
 import { Transcript } from "./components/Transcript";
-import { onHostMessage, postToHost } from "./vscodeApi";
+import { sentMessages } from "./state/chatReducer";
+import { useAnnouncements } from "./state/useAnnouncements";
+import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const [messages, setMessages] = useState<TranscriptMessage[]>([]);
+  const { chat, connected, mentions, generation, prepended } = useChatState();
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const announcement = useAnnouncements(chat, connected);
+  const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
+  const running = chat.status === "running" || chat.status === "awaiting_approval";
 
-  useEffect(() => {
-    const unsubscribe = onHostMessage((message) => {
-      switch (message.type) {
-        case "transcript":
-          setMessages(message.messages);
-          return;
-        case "appendMessage":
-          setMessages((current) => [...current, message.message]);
-          return;
-      }
-    });
-    // The host holds the truth; ask for it on every (re)load.
-    postToHost({ type: "ready" });
-    return unsubscribe;
-  }, []);
+  let body;
+  if (!connected) body = <EmptyState connecting />;
+  else if (chat.setupProblem && chat.items.length === 0) body = <SetupView problem={chat.setupProblem} />;
+  else if (chat.items.length === 0) body = <EmptyState connecting={false} />;
+  // A new `state` starts a fresh list (keyed), so its first paint starts at the end.
+  else body = <Transcript key={generation} items={chat.items} status={chat.status} prepended={prepended} />;
 
   return (
-    <main className="app">
-      <Transcript messages={messages} />
-      <Composer onSend={(text) => postToHost({ type: "sendMessage", text })} />
-    </main>
+    <div className="app">
+      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} />
+      <main className="main" aria-busy={!connected}>
+        {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} onClose={() => setHistoryOpen(false)} /> : null}
+        {chat.banner ? <BannerView banner={chat.banner} /> : null}
+        {chat.status === "interrupted" ? <InterruptedBar /> : null}
+        <TodoList todos={chat.todos} />
+        {body}
+        <QueuedList queued={chat.queued} />
+        <Composer running={running} sent={sent} mentions={mentions} />
+        <LiveRegion message={announcement} />
+      </main>
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import "./zodConfig";
 import "@vscode/codicons/dist/codicon.css";
 import "./styles.css";
 import { createRoot } from "react-dom/client";

@@ -1,19 +1,136 @@
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { MAX_MESSAGE_CHARS } from "../../../src/protocol";
+import type { MentionResults } from "../state/chatReducer";
+import { postToHost } from "../vscodeApi";
+import { MentionPicker, mentionOptionId } from "./MentionPicker";
 
-/** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ onSend }: { onSend: (text: string) => void }) {
+interface Props {
+  /** A task is running: the button cancels it; Enter still sends (the host queues it). */
+  running: boolean;
+  /** Messages sent earlier, oldest first, for Up/Down. */
+  sent: string[];
+  mentions: MentionResults | null;
+}
+
+interface Mention {
+  start: number;
+  query: string;
+  requestId: number;
+}
+
+const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
+const LIST_ID = "mention-list";
+
+/** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file. */
+export function Composer({ running, sent, mentions }: Props) {
   const [text, setText] = useState("");
-  const canSend = text.trim().length > 0;
+  const [error, setError] = useState("");
+  const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
+  const [mention, setMention] = useState<Mention | null>(null);
+  const [active, setActive] = useState(0);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const nextRequest = useRef(1);
+  const ownSent = useRef<string[]>([]);
+  // Where the caret goes once the new text is in the DOM. Set in the same commit (not in a
+  // later frame), so a key pressed right after a recall sees the caret where it belongs.
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caretAfterRender.current === null) return;
+    box.current?.setSelectionRange(caretAfterRender.current, caretAfterRender.current);
+    caretAfterRender.current = null;
+  });
+  const history = [...sent, ...ownSent.current.filter((t) => !sent.includes(t))];
+
+  const files = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];
+  const pickerOpen = mention !== null;
+
+  // Ask the host for matching files a moment after the query stops changing.
+  useEffect(() => {
+    if (!mention) return;
+    const timer = setTimeout(() => postToHost({ type: "searchFiles", requestId: mention.requestId, query: mention.query.slice(0, 500) }), 60);
+    return () => clearTimeout(timer);
+  }, [mention]);
+
+  const updateMention = (value: string, caret: number) => {
+    const match = MENTION_BEFORE_CARET.exec(value.slice(0, caret));
+    if (!match) return setMention(null);
+    const query = match[2] ?? "";
+    const start = caret - query.length - 1;
+    if (mention && mention.start === start && mention.query === query) return;
+    setMention({ start, query, requestId: nextRequest.current++ });
+    setActive(0);
+  };
+
+  const insertMention = (index: number) => {
+    const file = files[index];
+    if (!mention || !file) return;
+    const end = mention.start + 1 + mention.query.length;
+    const inserted = `@${file.path} `;
+    const value = text.slice(0, mention.start) + inserted + text.slice(end);
+    setText(value);
+    setMention(null);
+    const caret = mention.start + inserted.length;
+    caretAfterRender.current = caret;
+  };
 
   const send = () => {
-    if (!canSend) return;
-    onSend(text);
+    const message = text.trim();
+    if (!message) return;
+    if (message.length > MAX_MESSAGE_CHARS) {
+      setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
+      return;
+    }
+    postToHost({ type: "sendMessage", text: message });
+    if (history[history.length - 1] !== message) ownSent.current.push(message);
     setText("");
+    setError("");
+    setRecall(null);
+    setMention(null);
   };
+
+  const recallAt = (index: number, draft: string) => {
+    const value = index >= history.length ? draft : (history[index] ?? "");
+    setRecall(index >= history.length ? null : { index, draft });
+    setText(value);
+    caretAfterRender.current = value.length;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.nativeEvent.isComposing) return;
+    const el = event.currentTarget;
+    if (pickerOpen) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (files.length) setActive((active + (event.key === "ArrowDown" ? 1 : files.length - 1)) % files.length);
+        return;
+      }
+      if ((event.key === "Enter" || event.key === "Tab") && !event.shiftKey && files.length) {
+        event.preventDefault();
+        insertMention(active);
+        return;
+      }
+      if (event.key === "Escape") {
+        event.preventDefault();
+        setMention(null);
+        return;
+      }
+    }
+    if (event.key === "Enter" && !event.shiftKey) {
       event.preventDefault();
       send();
+      return;
+    }
+    const caret = el.selectionStart;
+    const collapsed = caret === el.selectionEnd;
+    if (event.key === "ArrowUp" && collapsed && !text.slice(0, caret).includes("\n") && (text === "" || recall)) {
+      const index = (recall?.index ?? history.length) - 1;
+      if (index >= 0) {
+        event.preventDefault();
+        recallAt(index, recall?.draft ?? text);
+      }
+    } else if (event.key === "ArrowDown" && recall && collapsed && !text.slice(caret).includes("\n")) {
+      event.preventDefault();
+      recallAt(recall.index + 1, recall.draft);
     }
   };
 
@@ -25,18 +142,58 @@ export function Composer({ onSend }: { onSend: (text: string) => void }) {
         send();
       }}
     >
+      {pickerOpen ? <MentionPicker id={LIST_ID} files={files} active={active} loading={mentions?.requestId !== mention.requestId} onPick={insertMention} /> : null}
       <textarea
+        ref={box}
+        id="message-input"
+        className="text-input"
         aria-label="Message"
-        placeholder="Ask Fathom to do something… (Enter to send, Shift+Enter for a new line)"
+        aria-describedby="composer-hint"
+        aria-autocomplete="list"
+        aria-controls={pickerOpen ? LIST_ID : undefined}
+        aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : undefined}
+        aria-invalid={error ? true : undefined}
+        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file"}
         rows={3}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setRecall(null);
+          updateMention(event.target.value, event.target.selectionStart);
+        }}
+        onSelect={(event) => {
+          if (mention) updateMention(event.currentTarget.value, event.currentTarget.selectionStart);
+        }}
+        onBlur={() => setMention(null)}
         onKeyDown={onKeyDown}
       />
-      <button type="submit" className="primary" disabled={!canSend} title="Send (Enter)">
-        <span className="codicon codicon-send" aria-hidden="true" />
-        Send
-      </button>
+      {error ? (
+        <div className="composer-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <div className="composer-row">
+        <span className="composer-hint" id="composer-hint">
+          Enter to send, Shift+Enter for a new line, Up for earlier messages
+        </span>
+        {running && text.trim() ? (
+          <button type="submit" className="button secondary" title="Queue this message (Enter)">
+            <span className="codicon codicon-list-ordered" aria-hidden="true" />
+            Queue
+          </button>
+        ) : null}
+        {running ? (
+          <button type="button" className="button primary" onClick={() => postToHost({ type: "cancel" })} title="Stop the running task">
+            <span className="codicon codicon-debug-stop" aria-hidden="true" />
+            Cancel
+          </button>
+        ) : (
+          <button type="submit" className="button primary" disabled={!text.trim()} title="Send (Enter)">
+            <span className="codicon codicon-send" aria-hidden="true" />
+            Send
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,12 +1,37 @@
-import DOMPurify from "dompurify";
-import { marked } from "marked";
-import { useMemo } from "react";
+import { memo, useMemo, type MouseEvent } from "react";
+import { markdownBlocks } from "../lib/markdown";
+import { MarkdownBlock } from "./MarkdownBlock";
 
-/** Model text as markdown; DOMPurify removes any HTML that could run or load something. */
-export function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => {
-    const raw = marked.parse(text, { async: false, gfm: true, breaks: false });
-    return DOMPurify.sanitize(raw, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
-  }, [text]);
-  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+async function copyCode(button: HTMLButtonElement): Promise<void> {
+  const code = button.closest(".code-block")?.querySelector("code")?.textContent ?? "";
+  try {
+    await navigator.clipboard.writeText(code);
+    button.setAttribute("aria-label", "Copied");
+    button.firstElementChild?.classList.replace("codicon-copy", "codicon-check");
+  } catch {
+    button.setAttribute("aria-label", "Copy failed");
+  }
+  setTimeout(() => {
+    button.setAttribute("aria-label", "Copy code");
+    button.firstElementChild?.classList.replace("codicon-check", "codicon-copy");
+  }, 1500);
 }
+
+/**
+ * Model text as sanitized markdown. Each top-level block is rendered (and memoized) on its own,
+ * so while a message streams only its last block is parsed again.
+ */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => markdownBlocks(text), [text]);
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const button = (event.target as Element).closest("button.copy-code");
+    if (button instanceof HTMLButtonElement) void copyCode(button);
+  };
+  return (
+    <div className="markdown" onClick={onClick}>
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} raw={block.raw} tokens={block.tokens} />
+      ))}
+    </div>
+  );
+});

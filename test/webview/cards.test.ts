@@ -1,0 +1,138 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser.)
+// Tool cards, execute output, subagents, diff cards, approvals and todos against a fake host.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { baseState, editTool, execTool, proposal, tool, user } from "./fixtures";
+import { startHarness, type Harness, type WebviewPage } from "./harness";
+
+describe("webview cards", { timeout: 120_000 }, () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(async () => harness?.stop());
+
+  async function openWith(items: Parameters<typeof baseState>[0]): Promise<WebviewPage> {
+    const view = await harness.open({ height: 900 });
+    await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "Go")], ...items }) });
+    await view.page.getByText("Go", { exact: true }).waitFor();
+    return view;
+  }
+
+  it("shows a tool call in words with status, duration and collapsible details", async () => {
+    const view = await openWith({});
+    await view.send({ type: "itemAppended", item: tool("t1", { status: "running", endedAt: undefined, result: undefined }) });
+    const card = view.page.getByRole("article", { name: "Reading /src/slugify.js: Running" });
+    await card.waitFor();
+    const toggle = view.page.getByRole("button", { name: "Reading /src/slugify.js" });
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    await view.send({ type: "itemUpdated", item: tool("t1") });
+    await view.page.getByRole("article", { name: "Reading /src/slugify.js: Done" }).waitFor();
+    assert.ok(await view.page.getByText("0.4 s").isVisible());
+    await toggle.press("Enter");
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    assert.match((await view.page.getByRole("group", { name: "Arguments" }).textContent()) ?? "", /"file_path": "\/src\/slugify.js"/);
+    assert.match((await view.page.getByRole("group", { name: "Result" }).textContent()) ?? "", /export function slugify/);
+    await view.send({ type: "itemUpdated", item: tool("t1", { status: "failed", result: "Error: no such file" }) });
+    await view.page.getByRole("article", { name: "Reading /src/slugify.js: Failed" }).waitFor();
+    await view.page.context().close();
+  });
+
+  it("streams an execute card's terminal output and shows the exit code", async () => {
+    const view = await openWith({});
+    await view.send({ type: "itemAppended", item: execTool("x1") });
+    const card = view.page.getByRole("article", { name: "Running npm test: Running" });
+    await card.waitFor();
+    assert.equal(await card.locator(".tool-title code").textContent(), "npm test");
+    for (const chunk of ["> fathom@1 test\n", "✔ slugify keeps words\n", "✔ slugify replaces spaces\n"]) await view.send({ type: "execOutput", id: "x1", chunk });
+    const output = view.page.getByRole("group", { name: "Output of npm test" });
+    await view.page.waitForFunction(() => document.querySelector("[aria-label='Output of npm test']")?.textContent?.includes("replaces spaces"));
+    assert.match((await output.textContent()) ?? "", /keeps words\n✔ slugify replaces spaces/);
+    assert.ok(await card.getByText("running", { exact: true }).isVisible());
+    await view.send({ type: "itemUpdated", item: execTool("x1", { status: "done", endedAt: Date.UTC(2026, 10, 22, 9, 30, 3), exec: { command: "npm test", output: "all passed\n", exitCode: 0 } }) });
+    await view.page.getByText("exit code 0").waitFor();
+    await view.send({ type: "itemUpdated", item: execTool("x1", { status: "failed", endedAt: Date.UTC(2026, 10, 22, 9, 30, 3), exec: { command: "npm test", output: "1 failing\n", exitCode: 1 } }) });
+    await view.page.getByText("exit code 1").waitFor();
+    await view.page.context().close();
+  });
+
+  it("nests a subagent's activity inside its task card", async () => {
+    const view = await openWith({});
+    await view.send({ type: "itemAppended", item: tool("task1", { toolName: "task", title: "Subagent: find callers", status: "running", endedAt: undefined, result: undefined, children: [] }) });
+    await view.send({ type: "itemAppended", parentId: "task1", item: tool("c1", { toolName: "grep", title: "Searching for `slugify(`" }) });
+    await view.send({ type: "itemAppended", parentId: "task1", item: { id: "c2", kind: "assistant", text: "Found **two** callers.", streaming: true } });
+    await view.send({ type: "textAppended", id: "c2", text: " Done." });
+    const nested = view.page.getByRole("group", { name: "Subagent activity" });
+    await nested.getByText("Found two callers. Done.").waitFor();
+    assert.equal(await nested.getByRole("article", { name: /Searching for slugify\(: Done/ }).count(), 1);
+    await view.page.context().close();
+  });
+
+  it("shows a diff card with counts and lines, and opens the diff editor", async () => {
+    const view = await openWith({});
+    await view.send({ type: "itemAppended", item: editTool("e1") });
+    const region = view.page.getByRole("region", { name: "Proposed change to /src/slugify.js" });
+    await region.waitFor();
+    assert.match((await region.textContent()) ?? "", /4 lines added, 1 removed/);
+    assert.equal(await region.locator(".diff-line.add").count(), 4);
+    assert.equal(await region.locator(".diff-line.del").count(), 1);
+    assert.match((await region.locator(".diff-line.del").textContent()) ?? "", /removed: .*return text\.toLowerCase\(\);/);
+    await region.getByRole("button", { name: "Open in diff editor" }).click();
+    assert.deepEqual(await view.waitForPosted("openDiff"), { type: "openDiff", toolCallId: "e1" });
+    await region.getByRole("button", { name: "/src/slugify.js" }).click();
+    assert.deepEqual(await view.waitForPosted("openFile"), { type: "openFile", path: "/src/slugify.js" });
+    await view.page.context().close();
+  });
+
+  it("approves, rejects with a reason, and always allows, posting the right messages", async () => {
+    const view = await openWith({ status: "awaiting_approval" });
+    await view.send({ type: "itemAppended", item: editTool("e1") });
+    const region = view.page.getByRole("region", { name: "Proposed change to /src/slugify.js" });
+    await region.getByRole("button", { name: "Approve" }).click();
+    assert.deepEqual(await view.waitForPosted("approve"), { type: "approve", toolCallId: "e1" });
+    assert.ok(await region.getByRole("button", { name: "Approve" }).isDisabled());
+    await view.send({ type: "itemUpdated", item: editTool("e1", { status: "done", proposal: proposal({ outcome: "approved_with_changes" }) }) });
+    await region.getByText("Approved with your changes").waitFor();
+    assert.equal(await region.getByRole("button", { name: "Approve" }).count(), 0);
+
+    await view.send({ type: "itemAppended", item: editTool("e2", { proposal: proposal({ path: "/src/cli.js" }) }) });
+    const second = view.page.getByRole("region", { name: "Proposed change to /src/cli.js" });
+    await second.getByRole("textbox", { name: "Reason for rejecting (optional)" }).fill("Keep the CLI as it is");
+    await second.getByRole("button", { name: "Reject" }).click();
+    assert.deepEqual(await view.waitForPosted("reject"), { type: "reject", toolCallId: "e2", reason: "Keep the CLI as it is" });
+    await view.send({ type: "itemUpdated", item: editTool("e2", { status: "rejected", proposal: proposal({ path: "/src/cli.js", outcome: "rejected", reason: "Keep the CLI as it is" }) }) });
+    await second.getByText("Rejected: “Keep the CLI as it is”").waitFor();
+
+    await view.clearPosted();
+    await view.send({ type: "itemAppended", item: execTool("x1", { status: "awaiting_approval", exec: undefined }) });
+    const card = view.page.getByRole("article", { name: "Running npm test: Needs approval" });
+    await card.getByRole("button", { name: "Always allow execute" }).click();
+    assert.deepEqual(await view.waitForPosted("approve"), { type: "approve", toolCallId: "x1", alwaysAllow: true });
+
+    await view.send({ type: "itemAppended", item: execTool("x2", { status: "awaiting_approval", exec: undefined, title: "Running `rm -rf build`" }) });
+    const reject = view.page.getByRole("article", { name: "Running rm -rf build: Needs approval" }).getByRole("button", { name: "Reject" });
+    await reject.focus();
+    await view.page.keyboard.press("Enter");
+    assert.deepEqual((await view.posted()).at(-1), { type: "reject", toolCallId: "x2" });
+    // After deciding, focus returns to the message box rather than getting lost.
+    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+    await view.page.context().close();
+  });
+
+  it("shows the todo list with each status as icon and text, updated live", async () => {
+    const view = await openWith({ todos: [{ content: "Read the code", status: "in_progress" }, { content: "Fix it", status: "pending" }] });
+    const list = view.page.getByRole("list", { name: "Todos" });
+    await list.waitFor();
+    assert.deepEqual(await list.getByRole("listitem").allInnerTexts(), ["Read the code\nIn progress", "Fix it\nPending"]);
+    assert.equal(await list.locator(".codicon").count(), 2);
+    await view.page.getByText("0 of 2 done").waitFor();
+    await view.send({ type: "todos", todos: [{ content: "Read the code", status: "completed" }, { content: "Fix it", status: "in_progress" }, { content: "Run tests", status: "pending" }] });
+    await view.page.getByText("1 of 3 done").waitFor();
+    assert.deepEqual(await list.getByRole("listitem").allInnerTexts(), ["Read the code\nDone", "Fix it\nIn progress", "Run tests\nPending"]);
+    // Collapsing keeps the progress and the current item in the heading.
+    await view.page.getByRole("button", { name: /Todos/ }).click();
+    await view.page.getByText(": Fix it").waitFor();
+    await view.page.context().close();
+  });
+});

@@ -1,0 +1,66 @@
+import { useRef, useState } from "react";
+import { useRemembered } from "../state/remembered";
+import { postToHost } from "../vscodeApi";
+
+interface Props {
+  toolCallId: string;
+  toolName: string;
+}
+
+/** Approve / Reject (with an optional reason) / Always allow this tool for the task. */
+export function ApprovalBar({ toolCallId, toolName }: Props) {
+  const [reason, setReason] = useRemembered(`reason:${toolCallId}`, "");
+  const [sent, setSent] = useState(false);
+  const bar = useRef<HTMLDivElement>(null);
+  const reasonId = `reason-${toolCallId}`;
+
+  const decide = (decision: "approve" | "always" | "reject") => {
+    if (sent) return;
+    setSent(true);
+    if (decision === "reject") {
+      const text = reason.trim();
+      postToHost({ type: "reject", toolCallId, ...(text ? { reason: text.slice(0, 10_000) } : {}) });
+    } else {
+      postToHost({ type: "approve", toolCallId, ...(decision === "always" ? { alwaysAllow: true } : {}) });
+    }
+    // The bar goes away when the host updates the card; keep the person's focus somewhere useful.
+    if (bar.current?.contains(document.activeElement)) document.getElementById("message-input")?.focus();
+  };
+
+  return (
+    <div className="approval-bar" ref={bar} role="group" aria-label={`Approval for ${toolName}`}>
+      <div className="approval-buttons">
+        <button type="button" className="button primary" disabled={sent} onClick={() => decide("approve")}>
+          <span className="codicon codicon-check" aria-hidden="true" />
+          Approve
+        </button>
+        <button type="button" className="button secondary" disabled={sent} onClick={() => decide("reject")}>
+          <span className="codicon codicon-close" aria-hidden="true" />
+          Reject
+        </button>
+        <button type="button" className="button secondary" disabled={sent} onClick={() => decide("always")}>
+          <span className="codicon codicon-check-all" aria-hidden="true" />
+          Always allow {toolName}
+        </button>
+      </div>
+      <label className="reason" htmlFor={reasonId}>
+        Reason for rejecting (optional)
+      </label>
+      <input
+        id={reasonId}
+        className="text-input"
+        type="text"
+        value={reason}
+        disabled={sent}
+        placeholder="Tell Fathom what to do instead"
+        onChange={(event) => setReason(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            decide("reject");
+          }
+        }}
+      />
+    </div>
+  );
+}

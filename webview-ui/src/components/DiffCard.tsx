@@ -1,0 +1,59 @@
+import type { Proposal, ToolStatus } from "../../../src/protocol";
+import { postToHost } from "../vscodeApi";
+import { ApprovalBar } from "./ApprovalBar";
+import { DiffLines } from "./DiffLines";
+
+const OUTCOME: Record<Proposal["outcome"], { icon: string; text: string }> = {
+  pending: { icon: "shield", text: "Waiting for your approval" },
+  approved: { icon: "pass", text: "Approved" },
+  approved_with_changes: { icon: "edit", text: "Approved with your changes" },
+  rejected: { icon: "circle-slash", text: "Rejected" },
+  auto_applied: { icon: "pass", text: "Applied automatically" },
+  failed: { icon: "error", text: "Not written: failed" },
+};
+
+interface Props {
+  toolCallId: string;
+  toolName: string;
+  proposal: Proposal;
+  status: ToolStatus;
+}
+
+/** A proposed edit: the diff, its +/− counts, how it ended, and the approval bar while pending. */
+export function DiffCard({ toolCallId, toolName, proposal, status }: Props) {
+  const outcome = OUTCOME[proposal.outcome];
+  const waiting = status === "awaiting_approval" && proposal.outcome === "pending";
+  return (
+    <section className={`diff-card outcome-${proposal.outcome}`} aria-label={`Proposed change to ${proposal.path}`}>
+      <div className="diff-header">
+        <span className="codicon codicon-diff" aria-hidden="true" />
+        <button type="button" className="link-button diff-path" title="Open file" onClick={() => postToHost({ type: "openFile", path: proposal.path })}>
+          {proposal.path}
+        </button>
+        {proposal.isNewFile ? <span className="tag">new file</span> : null}
+        <span className="diff-counts" title={`${proposal.added} lines added, ${proposal.removed} removed`}>
+          <span className="codicon codicon-diff-added" aria-hidden="true" />
+          <span aria-hidden="true">+{proposal.added}</span>
+          <span className="codicon codicon-diff-removed" aria-hidden="true" />
+          <span aria-hidden="true">−{proposal.removed}</span>
+          <span className="visually-hidden">
+            {proposal.added} lines added, {proposal.removed} removed
+          </span>
+        </span>
+      </div>
+      <DiffLines diff={proposal.diff} path={proposal.path} />
+      <div className="diff-footer">
+        <span className={`outcome outcome-${proposal.outcome}`}>
+          <span className={`codicon codicon-${outcome.icon}`} aria-hidden="true" />
+          {outcome.text}
+          {proposal.outcome === "rejected" && proposal.reason ? `: “${proposal.reason}”` : ""}
+        </span>
+        <button type="button" className="button secondary" onClick={() => postToHost({ type: "openDiff", toolCallId })}>
+          <span className="codicon codicon-diff-multiple" aria-hidden="true" />
+          Open in diff editor
+        </button>
+      </div>
+      {waiting ? <ApprovalBar toolCallId={toolCallId} toolName={toolName} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import type { ChatState } from "../../../src/protocol";
+import { formatCost, formatTokens } from "../lib/format";
+import { postToHost } from "../vscodeApi";
+
+interface Props {
+  chat: ChatState;
+  historyOpen: boolean;
+  onToggleHistory: () => void;
+}
+
+/** Task title, model, tokens, cost, context used, and the "History" / "New task" buttons. */
+export function Header({ chat, historyOpen, onToggleHistory }: Props) {
+  const { usage, model } = chat;
+  const contextShare = usage.contextWindow > 0 ? Math.min(usage.contextTokens / usage.contextWindow, 1) : 0;
+  return (
+    <header className="header">
+      <div className="header-row">
+        <h1 className="task-title" title={chat.title || "New task"}>
+          {chat.title || "New task"}
+        </h1>
+        {chat.demo ? <span className="tag">Demo</span> : null}
+        {chat.restricted ? (
+          <span className="tag" title="Restricted Mode: Fathom can read and answer, but not write files or run commands">
+            <span className="codicon codicon-lock" aria-hidden="true" />
+            Read only
+          </span>
+        ) : null}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Task history"
+          title="Task history"
+          aria-expanded={historyOpen}
+          aria-controls="history-panel"
+          onClick={onToggleHistory}
+        >
+          <span className="codicon codicon-history" aria-hidden="true" />
+        </button>
+        <button type="button" className="icon-button" aria-label="New task" title="New task" onClick={() => postToHost({ type: "newTask" })}>
+          <span className="codicon codicon-add" aria-hidden="true" />
+        </button>
+      </div>
+      {model.model || usage.inputTokens > 0 ? (
+        <div className="header-meta">
+          {model.model ? (
+            <span className="model" title={`${model.provider} · ${model.model}`}>
+              <span className="codicon codicon-sparkle" aria-hidden="true" />
+              {model.model}
+            </span>
+          ) : null}
+          <span className="tokens" title="Tokens sent to and received from the model">
+            <span className="codicon codicon-arrow-up" aria-hidden="true" />
+            <span className="visually-hidden">Input tokens </span>
+            {formatTokens(usage.inputTokens)}
+            <span className="codicon codicon-arrow-down" aria-hidden="true" />
+            <span className="visually-hidden">, output tokens </span>
+            {formatTokens(usage.outputTokens)}
+          </span>
+          {usage.costUsd !== undefined ? (
+            <span className="cost" title="Estimated cost of this task">
+              <span className="visually-hidden">Cost </span>
+              {formatCost(usage.costUsd)}
+            </span>
+          ) : null}
+          {usage.contextWindow > 0 ? (
+            <span className="context" title={`Context: ${usage.contextTokens.toLocaleString()} of ${usage.contextWindow.toLocaleString()} tokens`}>
+              <meter
+                className="context-meter"
+                aria-label="Context used"
+                min={0}
+                max={1}
+                low={0.7}
+                high={0.9}
+                optimum={0}
+                value={contextShare}
+              />
+              {formatTokens(usage.contextTokens)} / {formatTokens(usage.contextWindow)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from "react";
+import type { TaskStatus, TaskSummary } from "../../../src/protocol";
+import { formatWhen } from "../lib/format";
+import { postToHost } from "../vscodeApi";
+
+const STATUS_TEXT: Record<TaskStatus, string> = {
+  idle: "Not started",
+  running: "Running",
+  awaiting_approval: "Waiting for approval",
+  completed: "Completed",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  interrupted: "Interrupted",
+};
+
+interface Props {
+  history: TaskSummary[];
+  currentTaskId: string | null;
+  onClose: () => void;
+}
+
+/** Earlier tasks; opening one asks the host to load it. Escape closes. */
+export function HistoryList({ history, currentTaskId, onClose }: Props) {
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    panel.current?.querySelector<HTMLElement>("button")?.focus();
+  }, []);
+  return (
+    <nav
+      className="history"
+      id="history-panel"
+      aria-label="Task history"
+      ref={panel}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
+      {history.length === 0 ? (
+        <p className="muted">No earlier tasks yet.</p>
+      ) : (
+        <ul className="history-list">
+          {history.map((task) => (
+            <li key={task.id}>
+              <button
+                type="button"
+                className="history-item"
+                aria-current={task.id === currentTaskId ? "true" : undefined}
+                onClick={() => {
+                  postToHost({ type: "openTask", taskId: task.id });
+                  onClose();
+                }}
+              >
+                <span className="history-title">{task.title || "Untitled task"}</span>
+                <span className="history-meta">
+                  {STATUS_TEXT[task.status]} · {formatWhen(task.updatedAt)}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </nav>
+  );
+}

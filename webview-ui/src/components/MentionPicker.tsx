@@ -1,0 +1,41 @@
+interface Props {
+  id: string;
+  files: { path: string; isDir?: boolean }[];
+  active: number;
+  loading: boolean;
+  onPick: (index: number) => void;
+}
+
+export const mentionOptionId = (listId: string, index: number) => `${listId}-option-${index}`;
+
+/** The `@` file picker under the message box; the box keeps focus (aria-activedescendant). */
+export function MentionPicker({ id, files, active, loading, onPick }: Props) {
+  return (
+    <div className="mentions">
+      {files.length === 0 ? (
+        <div className="mentions-empty" role="status">
+          {loading ? "Searching files…" : "No matching files"}
+        </div>
+      ) : null}
+      <ul className="mentions-list" id={id} role="listbox" aria-label="Files to mention">
+        {files.map((file, index) => (
+          <li
+            key={file.path}
+            id={mentionOptionId(id, index)}
+            role="option"
+            aria-selected={index === active}
+            className={`mention-option${index === active ? " active" : ""}`}
+            // mousedown, not click: the message box must not lose focus.
+            onMouseDown={(event) => {
+              event.preventDefault();
+              onPick(index);
+            }}
+          >
+            <span className={`codicon codicon-${file.isDir ? "folder" : "file"}`} aria-hidden="true" />
+            {file.path}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

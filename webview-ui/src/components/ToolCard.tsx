@@ -1,0 +1,87 @@
+import type { ToolItem } from "../../../src/protocol";
+import { formatDuration } from "../lib/format";
+import { useNow } from "../lib/useNow";
+import { useRemembered } from "../state/remembered";
+import { ApprovalBar } from "./ApprovalBar";
+import { DiffCard } from "./DiffCard";
+import { ExecOutput } from "./ExecOutput";
+import { StatusBadge, statusText } from "./StatusBadge";
+import { ToolTitle } from "./ToolTitle";
+import { TranscriptItemView } from "./TranscriptItemView";
+
+const TOOL_ICONS: Record<string, string> = {
+  ls: "folder",
+  read_file: "file",
+  write_file: "new-file",
+  edit_file: "edit",
+  glob: "search",
+  grep: "search",
+  execute: "terminal",
+  write_todos: "checklist",
+  task: "organization",
+};
+
+function isActive(item: ToolItem): boolean {
+  return item.status === "running" || item.status === "streaming" || item.status === "awaiting_approval";
+}
+
+/** One tool call: what it does in words, status, duration, and its details on demand. */
+export function ToolCard({ item }: { item: ToolItem }) {
+  const [open, setOpen] = useRemembered(`open:${item.id}`, false);
+  const active = isActive(item);
+  const now = useNow(active && !item.endedAt);
+  const duration = (item.endedAt ?? now) - item.startedAt;
+  const bodyId = `tool-body-${item.id}`;
+  const hasDetails = item.args.trim() !== "" || item.result !== undefined;
+
+  return (
+    <article className={`tool-card status-${item.status}`} aria-label={`${item.title.replace(/`/g, "")}: ${statusText(item.status)}`}>
+      <div className="tool-header">
+        <button
+          type="button"
+          className="tool-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          disabled={!hasDetails}
+          onClick={() => setOpen(!open)}
+        >
+          <span className={`codicon codicon-chevron-${open ? "down" : "right"}`} aria-hidden="true" />
+          <span className={`codicon codicon-${TOOL_ICONS[item.toolName] ?? "tools"}`} aria-hidden="true" />
+          <ToolTitle title={item.title} />
+        </button>
+        <StatusBadge status={item.status} />
+        {duration >= 0 && (item.endedAt || active) ? <span className="duration">{formatDuration(duration)}</span> : null}
+      </div>
+      {open ? (
+        <div className="tool-body" id={bodyId}>
+          {item.args.trim() ? (
+            <>
+              <div className="detail-label">Arguments</div>
+              <pre className="detail" tabIndex={0} role="group" aria-label="Arguments">
+                {item.args}
+              </pre>
+            </>
+          ) : null}
+          {item.result !== undefined ? (
+            <>
+              <div className="detail-label">Result</div>
+              <pre className="detail" tabIndex={0} role="group" aria-label="Result">
+                {item.result || "(empty)"}
+              </pre>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      {item.exec ? <ExecOutput exec={item.exec} running={active} /> : null}
+      {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} /> : null}
+      {item.status === "awaiting_approval" && !item.proposal ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} /> : null}
+      {item.children?.length ? (
+        <div className="subagent" role="group" aria-label="Subagent activity">
+          {item.children.map((child) => (
+            <TranscriptItemView key={child.id} item={child} />
+          ))}
+        </div>
+      ) : null}
+    </article>
+  );
+}

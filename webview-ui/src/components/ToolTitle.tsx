@@ -1,0 +1,9 @@
+/** "Running `npm test`" with the backticked part shown as code. */
+export function ToolTitle({ title }: { title: string }) {
+  const parts = title.split("`");
+  return (
+    <span className="tool-title">
+      {parts.map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}
+    </span>
+  );
+}

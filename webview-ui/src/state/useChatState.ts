@@ -1,0 +1,61 @@
+import { useEffect, useState } from "react";
+import { onHostMessage, postToHost } from "../vscodeApi";
+import { emptyView, reduce, type ChatAction, type ViewState } from "./chatReducer";
+import { restoreOlder, type Restore } from "./restoreState";
+
+/**
+ * The chat as the host last described it. Host messages are applied in batches, one render per
+ * animation frame, so a model streaming hundreds of tokens a second costs one render per frame,
+ * not one per token. Asks the host for the whole state on every (re)load.
+ */
+export function useChatState(): ViewState {
+  const [view, setView] = useState<ViewState>(emptyView);
+
+  useEffect(() => {
+    let pending: ChatAction[] = [];
+    let restore: Restore | null = null;
+    let frame = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (frame) cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      frame = 0;
+      const batch = pending;
+      pending = [];
+      setView((current) => batch.reduce(reduce, current));
+    };
+    const schedule = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(flush);
+      // Frames stop while the view is hidden; updates still land.
+      timer = setTimeout(flush, 250);
+    };
+    const unsubscribe = onHostMessage((message, older) => {
+      // Updates may touch older items of the last state: validate those first, in order.
+      if (message.type === "state") restore?.cancel();
+      else restore?.finishNow();
+      restore = null;
+      pending.push(message);
+      if (message.type === "state" && older?.length) {
+        const current: Restore = restoreOlder(older, (items) => {
+          if (restore === current) restore = null;
+          pending.push({ type: "olderItems", items });
+          schedule();
+        });
+        restore = current;
+      }
+      // A whole state is shown at once (first paint after a reload); the rest waits for a frame.
+      if (message.type === "state") flush();
+      else schedule();
+    });
+    postToHost({ type: "ready" });
+    return () => {
+      unsubscribe();
+      restore?.cancel();
+      if (frame) cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+
+  return view;
+}
