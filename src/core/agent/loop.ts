@@ -66,6 +66,10 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
   const system = await systemPromptFor(config, ctx);
   const runner = new ToolRunner(config.tools, config.middleware, ctx, new RepetitionGuard());
   const callModel = composeModelCall(config, ctx);
+  const usedIds = new Set(state.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+  // Ids this run makes up carry a random tag: a subagent's calls, or a resumed task's, must
+  // never collide with the parent's (approvals and the UI are keyed by call id).
+  const runTag = Math.random().toString(36).slice(2, 8);
   let consecutiveErrors = 0;
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
@@ -85,7 +89,7 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     const turn = await callModel({ system, messages: state.messages, tools: config.toolSpecs });
     const message = turn.message;
     const calls = message.toolCalls ?? [];
-    fixToolCallIds(calls, state.steps);
+    fixToolCallIds(calls, usedIds, `${runTag}_${state.steps}`);
     state.messages.push(calls.length ? message : { role: "assistant", content: message.content });
     ctx.recordUsage(turn.usage);
 
@@ -180,12 +184,11 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
   throw new ModelError("unknown", "The model's reply ended before it was complete. Try again.");
 }
 
-/** Providers should give unique ids; a scripted or local model may not. */
-function fixToolCallIds(calls: { id: string }[], step: number): void {
-  const seen = new Set<string>();
+/** Providers should give ids unique in the conversation; a scripted or local model may not. */
+function fixToolCallIds(calls: { id: string }[], used: Set<string>, tag: string): void {
   calls.forEach((call, i) => {
-    if (!call.id || seen.has(call.id)) call.id = `call_${step}_${i}`;
-    seen.add(call.id);
+    if (!call.id || used.has(call.id)) call.id = `call_${tag}_${i}`;
+    used.add(call.id);
   });
 }
 

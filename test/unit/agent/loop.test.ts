@@ -243,3 +243,23 @@ test("a corrupt saved state ends with a clear error and loses nothing", async ()
   assert.equal(done.reason, "error");
   assert.match(done.message!, /version 7/);
 });
+
+test("tool call ids are unique across the task even when the model repeats or omits them", async () => {
+  const model = new FakeModel([
+    { toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "a" } }, { id: "call_0", name: "echo", arguments: { text: "b" } }] },
+    { toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "c" } }, { id: "", name: "echo", arguments: { text: "d" } }] },
+    { text: "done" },
+  ]);
+  const agent = createAgent({ ...base, model, tools: [echoTool()] });
+  const { events, done } = await collect(agent, "go");
+  const ids = ofType(events, "tool_call_finished").map((e) => e.toolCallId);
+  assert.equal(ids.length, 4);
+  assert.equal(new Set(ids).size, 4, `ids: ${ids.join(", ")}`);
+  assert.equal(ids[0], "call_0", "a unique id from the model is kept");
+  assertWellFormed(done.state.messages);
+  // Resuming the task must not reuse an id either.
+  const resumed = new FakeModel([{ toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "e" } }] }, { text: "ok" }]);
+  const again = await collect(createAgent({ ...base, model: resumed, tools: [echoTool()] }), "more", { state: done.state });
+  const newId = ofType(again.events, "tool_call_finished")[0]!.toolCallId;
+  assert.ok(!ids.includes(newId), `resumed id ${newId} collides`);
+});
