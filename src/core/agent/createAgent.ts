@@ -8,6 +8,7 @@ import { approvalsMiddleware } from "../middleware/approvals";
 import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
+import { mentionsMiddleware } from "../middleware/mentions";
 import { rulesMiddleware } from "../middleware/rules";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
@@ -130,6 +131,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     subagentsMiddleware({ subagents: subagentSpecs, runSubagent }),
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
+    ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot })]),
     ...(options.middleware ?? []),

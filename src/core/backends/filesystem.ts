@@ -12,7 +12,8 @@ import { atomicWrite, describe, mkdirInside } from "./atomicWrite";
 import { FATHOM_IGNORE, IgnoreRules, inGitDir } from "./ignoreRules";
 import { findRipgrep } from "./search/ripgrep";
 import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/searchFiles";
-import type { SearchScope } from "./search/collect";
+import { sortedHead, type SearchScope } from "./search/collect";
+import { lstatMany } from "./statMany";
 
 export interface FilesystemBackendOptions {
   rootDir: string;
@@ -371,25 +372,26 @@ export class FilesystemBackend implements BackendProtocol {
     try {
       const st = await fsp.stat(t.real);
       if (!st.isDirectory()) return { error: `${t.shown} is a file; glob needs a folder.` };
+      const mm = new Minimatch(pat, { dot: true });
       const sc = await this.scope(t);
+      const skip = sc.startRel === "" ? 0 : sc.startRel.length + 1;
+      const ignoreOk = sc.keep;
+      // The pattern is checked with the ignore rules, as paths arrive (while rg is still walking).
+      sc.keep = skip === 0 ? (rel) => ignoreOk(rel) && mm.match(rel) : (rel) => ignoreOk(rel) && mm.match(rel.slice(skip));
       const last = pat.slice(pat.lastIndexOf("/") + 1);
       // A simple last segment (`*.ts`, `*.{ts,tsx}`) must match the file name: let rg narrow by it.
       if (/^[A-Za-z0-9_.*{},-]+$/.test(last) && !last.includes("**")) sc.nameGlob = last;
-      const all = await listFiles(this.rg, sc);
-      if (!Array.isArray(all)) return all;
-      const mm = new Minimatch(pat, { dot: true });
-      const cut = sc.startRel === "" ? 0 : sc.startRel.length + 1;
-      const hits = all.filter((rel) => mm.match(rel.slice(cut))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const hits = await listFiles(this.rg, sc);
+      if (!Array.isArray(hits)) return hits;
       const truncated = hits.length > this.maxGlob;
+      // Only the files returned are stat'ed (size, date).
+      const kept = sortedHead(hits, this.maxGlob);
+      const stats = await lstatMany(kept.map((rel) => nodePath.join(sc.realRoot, rel)));
       const files: FileInfo[] = [];
-      for (const rel of hits.slice(0, this.maxGlob)) {
-        try {
-          const s = await fsp.lstat(nodePath.join(sc.realRoot, rel));
-          files.push({ path: this.shownOf(rel), is_dir: false, size: s.size, modified_at: s.mtime.toISOString() });
-        } catch {
-          /* vanished meanwhile */
-        }
-      }
+      kept.forEach((rel, i) => {
+        const s = stats[i];
+        if (s) files.push({ path: this.shownOf(rel), is_dir: false, size: s.size, modified_at: s.mtime.toISOString() });
+      });
       return { files, truncated };
     } catch (e) {
       return { error: `glob failed: ${describe(e)}.` };

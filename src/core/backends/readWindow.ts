@@ -29,6 +29,11 @@ interface LineIndex {
 
 const indexCache = new Map<string, LineIndex>();
 
+/** Forgets every line index (benchmarks use it to time a first window again). */
+export function clearLineIndexes(): void {
+  indexCache.clear();
+}
+
 function getIndex(key: string): LineIndex {
   let idx = indexCache.get(key);
   if (idx) {
@@ -46,36 +51,96 @@ function getIndex(key: string): LineIndex {
   return idx;
 }
 
+/** Reads of a scan start small (a window near a checkpoint needs little) and grow to this. */
+const SCAN_CHUNK_MIN = 64 * 1024;
+const SCAN_CHUNK_MAX = 4 * 1024 * 1024;
+
+/**
+ * Reads `[pos, size)` in chunks that grow from 64 KB to 4 MB, keeping the next read in flight
+ * while the caller scans the current chunk (two buffers at most: memory does not grow with the
+ * file). `stop()` must be awaited before the file is closed.
+ */
+class ChunkReader {
+  private readonly bufs: Buffer[] = [];
+  private slot = 0;
+  private chunk = SCAN_CHUNK_MIN;
+  private pending: Promise<{ buf: Buffer; at: number; n: number }> | null = null;
+
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly size: number,
+    private pos: number,
+  ) {
+    this.pending = this.readAt();
+  }
+
+  private readAt(): Promise<{ buf: Buffer; at: number; n: number }> | null {
+    if (this.pos >= this.size) return null;
+    const want = Math.min(this.chunk, this.size - this.pos);
+    this.chunk = Math.min(this.chunk * 2, SCAN_CHUNK_MAX);
+    // Full-size buffers from the start: only the pages a read fills take memory, and no
+    // smaller buffers are left behind for the collector.
+    const buf = (this.bufs[this.slot] ??= Buffer.allocUnsafe(Math.min(SCAN_CHUNK_MAX, this.size - this.pos)));
+    this.slot ^= 1;
+    const at = this.pos;
+    this.pos += want;
+    return this.fh.read(buf, 0, want, at).then(({ bytesRead }) => ({ buf: buf.subarray(0, bytesRead), at, n: bytesRead }));
+  }
+
+  /** The next chunk (a view, valid until the next call), or null at the end. */
+  async next(): Promise<{ buf: Buffer; at: number } | null> {
+    if (!this.pending) return null;
+    const r = await this.pending;
+    if (r.n <= 0) {
+      this.pending = null;
+      return null;
+    }
+    if (r.at + r.n < this.pos) this.pos = r.at + r.n; // short read: continue right after it
+    this.pending = this.readAt();
+    return r;
+  }
+
+  async stop(): Promise<void> {
+    const p = this.pending;
+    this.pending = null;
+    await p?.catch(() => undefined);
+  }
+}
+
 /**
  * Finds the byte offset where 0-based line `target` starts, scanning forward from the nearest
- * checkpoint. Returns null when the file has fewer lines (and then records the total).
+ * checkpoint (and recording new checkpoints). Returns null when the file has fewer lines (and
+ * then records the total).
  */
 async function seekLine(fh: FileHandle, size: number, idx: LineIndex, target: number): Promise<number | null> {
   if (idx.totalLines !== undefined && target >= idx.totalLines) return null;
-  let k = Math.min(Math.floor(target / CHECKPOINT_LINES), idx.checkpoints.length - 1);
+  const k = Math.min(Math.floor(target / CHECKPOINT_LINES), idx.checkpoints.length - 1);
   let line = k * CHECKPOINT_LINES;
-  let pos = idx.checkpoints[k] ?? 0;
-  let curStart = pos;
-  if (line === target) return pos < size ? pos : finish(idx, line);
-  const buf = Buffer.allocUnsafe(CHUNK);
-  while (pos < size) {
-    const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, size - pos), pos);
-    if (bytesRead <= 0) break;
-    let i = 0;
-    while (i < bytesRead) {
-      const nl = buf.indexOf(10, i);
-      if (nl === -1 || nl >= bytesRead) break;
-      line++;
-      const start = pos + nl + 1;
-      curStart = start;
-      if (line % CHECKPOINT_LINES === 0) {
-        k = line / CHECKPOINT_LINES;
-        if (k === idx.checkpoints.length) idx.checkpoints.push(start);
+  const from = idx.checkpoints[k] ?? 0;
+  if (line === target) return from < size ? from : finish(idx, line);
+  let curStart = from;
+  let nextCheckpoint = line + CHECKPOINT_LINES;
+  const cps = idx.checkpoints;
+  const reader = new ChunkReader(fh, size, from);
+  try {
+    for (let c = await reader.next(); c !== null; c = await reader.next()) {
+      const { buf, at } = c;
+      for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, nl + 1)) {
+        line++;
+        if (line === nextCheckpoint) {
+          if (line / CHECKPOINT_LINES === cps.length) cps.push(at + nl + 1);
+          nextCheckpoint += CHECKPOINT_LINES;
+        }
+        if (line === target) {
+          const start = at + nl + 1;
+          return start < size ? start : finish(idx, line);
+        }
       }
-      if (line === target) return start < size ? start : finish(idx, line);
-      i = nl + 1;
+      const lastNl = buf.lastIndexOf(10);
+      if (lastNl !== -1) curStart = at + lastNl + 1;
     }
-    pos += bytesRead;
+  } finally {
+    await reader.stop();
   }
   // Reached the end: a last line without a final newline still counts.
   return finish(idx, curStart < size ? line + 1 : line);
@@ -118,6 +183,8 @@ export async function readWindow(
   let curCut = false;
   let total = 0;
   let pos = start;
+  let endPos = start; // just after the last line break taken
+  let full = false; // stopped at `limit` lines, right after a line break
   let stoppedEarly = false;
   const buf = Buffer.allocUnsafe(CHUNK);
   const endLine = (): void => {
@@ -152,7 +219,11 @@ export async function readWindow(
       take(buf.subarray(i, nl));
       endLine();
       i = nl + 1;
-      if (lines.length >= limit) break outer;
+      endPos = pos + i;
+      if (lines.length >= limit) {
+        full = true;
+        break outer;
+      }
       if (total >= MAX_WINDOW_BYTES) {
         stoppedEarly = true;
         break outer;
@@ -183,9 +254,9 @@ export async function readWindow(
   const notes: string[] = [];
   for (const n of cutNotes) notes.push(`Line ${n} is longer than ${MAX_LINE_BYTES} bytes; only its start is shown.`);
   if (stoppedEarly) notes.push(`Stopped after ${MAX_WINDOW_BYTES} bytes. Use offset=${last} to read more.`);
-  else if (lines.length >= limit && (idx.totalLines === undefined || last < idx.totalLines)) {
-    const more = await seekLine(fh, size, idx, last);
-    if (more !== null) notes.push(`Showing lines ${offset + 1}-${last}. Use offset=${last} to read more.`);
+  else if (full && endPos < size) {
+    // Bytes after the last line break taken: at least one more line.
+    notes.push(`Showing lines ${offset + 1}-${last}. Use offset=${last} to read more.`);
   }
   if (notes.length) content += "\n\n(" + notes.join(" ") + ")";
   return { content };

@@ -55,13 +55,21 @@ export function applyTextEdit(
   const body = bom ? original.slice(1) : original;
   const eol = detectEol(body);
   let needle = oldString.startsWith("\uFEFF") ? oldString.slice(1) : oldString;
-  let count = countOccurrences(body, needle);
+  // replace_all: one native split both counts the occurrences (non-overlapping, left to right,
+  // like the indexOf loop) and gives the pieces to join, instead of a count pass, a slice loop
+  // and a join (profiled: most of a 50 MB replace_all).
+  let parts = replaceAll && needle !== "" ? body.split(needle) : null;
+  let count = parts ? parts.length - 1 : countOccurrences(body, needle);
   if (count === 0 && /\r?\n/.test(needle)) {
     const alt = toEol(needle, eol);
-    const altCount = alt === needle ? 0 : countOccurrences(body, alt);
-    if (altCount > 0) {
-      needle = alt;
-      count = altCount;
+    if (alt !== needle) {
+      const altParts = replaceAll ? body.split(alt) : null;
+      const altCount = altParts ? altParts.length - 1 : countOccurrences(body, alt);
+      if (altCount > 0) {
+        needle = alt;
+        count = altCount;
+        parts = altParts;
+      }
     }
   }
   if (count === 0) return { error: notFoundMessage(body, oldString, displayPath) };
@@ -72,14 +80,7 @@ export function applyTextEdit(
   }
   const replacement = /\n/.test(newString) ? toEol(newString, eol) : newString;
   let next: string;
-  if (replaceAll) {
-    const parts: string[] = [];
-    let last = 0;
-    for (let i = body.indexOf(needle); i !== -1; i = body.indexOf(needle, i + needle.length)) {
-      parts.push(body.slice(last, i));
-      last = i + needle.length;
-    }
-    parts.push(body.slice(last));
+  if (parts) {
     next = parts.join(replacement);
   } else {
     const at = body.indexOf(needle);
