@@ -28,7 +28,25 @@ export async function openChat(page: Page): Promise<Frame> {
   const icon = activityBarItem(page, 'Fathom');
   await icon.waitFor({ state: 'visible', timeout: 60_000 });
   if (!(await page.locator('.sidebar .composite.title').getByText(/Fathom/i).first().isVisible().catch(() => false))) await icon.click();
-  return findWebviewFrame(page, async (f) => (await f.getByRole('textbox', { name: 'Message' }).count()) > 0, 60_000);
+  const hasMessageBox = async (f: Frame) => (await f.getByRole('textbox', { name: 'Message' }).count()) > 0;
+  try {
+    return await findWebviewFrame(page, hasMessageBox, 20_000);
+  } catch {
+    // After a window reload on a loaded machine the restored view can stay unresolved; asking
+    // for the view by its command (as a person could from the palette) resolves it.
+    await runCommand(page, 'Fathom: Focus on Chat View');
+    return findWebviewFrame(page, hasMessageBox, 60_000);
+  }
+}
+
+/** Runs a command from the command palette by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const quickInput = page.locator('.quick-input-widget input');
+  await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+  await quickInput.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
 }
 
 export async function send(chat: Frame, text: string): Promise<void> {
@@ -44,12 +62,7 @@ export async function editUserSettingsInEditor(ctx: E2EContext, extra: Record<st
   const { page } = ctx;
   const file = path.join(ctx.session.userDataDir, 'User', 'settings.json');
   const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  await page.keyboard.press('F1');
-  const quickInput = page.locator('.quick-input-widget input');
-  await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
-  await quickInput.fill('>Preferences: Open User Settings (JSON)');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Open User Settings (JSON)' }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
   // VS Code 1.139 may show it as a tab or as a modal editor: find the editor by its content.
   const editor = page.locator('.monaco-editor').filter({ hasText: 'workbench.startupEditor' }).first();
   await editor.waitFor({ state: 'visible', timeout: 15_000 });
@@ -66,4 +79,49 @@ export async function editUserSettingsInEditor(ctx: E2EContext, extra: Record<st
     await page.waitForTimeout(100);
   }
   await page.keyboard.press('Escape');
+}
+
+/** Runs a command from the command palette (F1) by its title, e.g. "Fathom: Set API Key". */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const quickInput = page.locator('.quick-input-widget input');
+  await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+  await quickInput.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.replace(/^[^:]*:\s*/, '') }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** "Fathom: Set API Key" as a person runs it: pick the provider (its label), type the key, Enter. */
+export async function setApiKeyInUI(page: Page, providerLabel: string, key: string): Promise<void> {
+  await runCommand(page, 'Fathom: Set API Key');
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: new RegExp(`^\\s*${providerLabel}\\b`) }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+  const input = page.locator('.quick-input-widget input[type="password"]');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(key);
+  await page.keyboard.press('Enter');
+  await page.locator('.notifications-toasts').getByText(`saved the API key for ${providerLabel}`).first().waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** Polls `check` until it returns a truthy value (then returns it) or `timeoutMs` passes. */
+export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000, everyMs = 100): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Puts `text` on the page's clipboard (for pasting into Monaco without its auto-closing). */
+export async function setClipboard(page: Page, text: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
 }
