@@ -81,22 +81,17 @@ export async function editUserSettingsInEditor(ctx: E2EContext, extra: Record<st
   await page.keyboard.press('Escape');
 }
 
-/** Runs a command from the command palette (F1) by its title, e.g. "Fathom: Set API Key". */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const quickInput = page.locator('.quick-input-widget input');
-  await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
-  await quickInput.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title.replace(/^[^:]*:\s*/, '') }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
-
 /** "Fathom: Set API Key" as a person runs it: pick the provider (its label), type the key, Enter. */
 export async function setApiKeyInUI(page: Page, providerLabel: string, key: string): Promise<void> {
   await runCommand(page, 'Fathom: Set API Key');
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: new RegExp(`^\\s*${providerLabel}\\b`) }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await row.click();
+  await enterApiKey(page, providerLabel, key);
+}
+
+/** The rest of "Set API Key" once its provider pick is open (e.g. from a banner's button). */
+export async function enterApiKey(page: Page, providerLabel: string, key: string): Promise<void> {
+  const label = page.locator('.quick-input-list .monaco-list-row .label-name').filter({ hasText: new RegExp(`^${providerLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  await label.first().waitFor({ state: 'visible', timeout: 15_000 });
+  await label.first().click();
   const input = page.locator('.quick-input-widget input[type="password"]');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(key);
