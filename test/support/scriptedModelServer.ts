@@ -73,6 +73,10 @@ export interface RecordedRequest {
   rawBody: string;
   /** Which scripted turn answered (0-based), if any. */
   turnIndex?: number;
+  /** `Date.now()` when the request had been read. */
+  receivedAt?: number;
+  /** `Date.now()` right after the last event of a complete answer was written (before the response ended). */
+  lastChunkAt?: number;
 }
 
 export interface ScriptedModelServer {
@@ -150,7 +154,7 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     } catch {
       body = undefined;
     }
-    const record: RecordedRequest = { wire, method: req.method ?? "", path, headers, body, rawBody };
+    const record: RecordedRequest = { wire, method: req.method ?? "", path, headers, body, rawBody, receivedAt: Date.now() };
     requests.push(record);
 
     if (wire === "other") {
@@ -204,7 +208,13 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
       // "stall": leave it open; close() or the client's abort ends it.
       return;
     }
-    await streamer(write, turn, { model, rawBody: record.rawBody, includeUsage, partial: false });
+    let lastWriteAt = 0;
+    const timed: SseWriter = async (event, data) => {
+      lastWriteAt = Date.now();
+      await write(event, data);
+    };
+    await streamer(timed, turn, { model, rawBody: record.rawBody, includeUsage, partial: false });
+    if (!closed) record.lastChunkAt = lastWriteAt;
     res.end();
   }
 

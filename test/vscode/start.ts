@@ -4,13 +4,15 @@
 // State (settings, secrets such as the API key, the workspace copy) is kept in
 // <cache>/start between runs; --fresh starts over. FATHOM_SKIP_PACKAGE=1 reuses the newest
 // fathom-*.vsix; FATHOM_VSIX=<file> installs that one.
+// `serveFathom` is shared with `npm run demo` (demo.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isStopping, runCleanups } from './harness/cleanup.js';
-import { isPortFree, startCodeServer } from './harness/codeServer.js';
-import { cacheDir, copySampleWorkspace, ensureCodeServer, packageFathom, repoRoot } from './harness/paths.js';
+import { isPortFree, startCodeServer, type CodeServer } from './harness/codeServer.js';
+import { cacheDir, copySampleWorkspace, ensureCodeServer, packageFathom, repoRoot, type CodeServerInstall } from './harness/paths.js';
 
-function option(name: string): string | undefined {
+export function option(name: string): string | undefined {
   const args = process.argv.slice(2);
   const i = args.indexOf(name);
   if (i >= 0) return args[i + 1];
@@ -18,29 +20,86 @@ function option(name: string): string | undefined {
   return inline?.slice(name.length + 1);
 }
 
-async function main(): Promise<void> {
+/** The port from --port or FATHOM_PORT (default 8080), checked to be free on 127.0.0.1. */
+export async function portFromArgs(command: string): Promise<number> {
   const port = Number(option('--port') ?? process.env.FATHOM_PORT ?? 8080);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`bad port: ${String(port)}`);
   if (!(await isPortFree(port))) {
-    throw new Error(`127.0.0.1:${port} is in use. Stop what runs there or pick another port: FATHOM_PORT=8081 npm start (or npm start -- --port 8081)`);
+    throw new Error(`127.0.0.1:${port} is in use. Stop what runs there or pick another port: FATHOM_PORT=8081 ${command} (or ${command} -- --port 8081)`);
   }
+  return port;
+}
 
-  const install = await ensureCodeServer();
-  const vsix = await packageFathom();
-  console.log(`[start] installing ${path.relative(repoRoot, vsix) || vsix}`);
+export interface ServeOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Holds user data, extensions and the workspace copy. */
+  stateDir: string;
+  /** Delete `stateDir` first (settings, secrets, tasks and the workspace copy start over). */
+  fresh: boolean;
+  /** User settings merged over what is saved. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server and so for Fathom's extension host. */
+  env?: NodeJS.ProcessEnv;
+  /** Already at hand (tests); otherwise installed or found in the cache. */
+  install?: CodeServerInstall;
+  /** Already packaged (tests); otherwise `npm run package` (see packageFathom). */
+  vsix?: string;
+  /** Prefix of our log lines, e.g. "start". */
+  label: string;
+}
 
-  const stateDir = path.join(cacheDir, 'start');
-  if (process.argv.includes('--fresh')) fs.rmSync(stateDir, { recursive: true, force: true });
-  const workspaceDir = path.join(stateDir, 'sample-workspace');
+export interface Served {
+  server: CodeServer;
+  workspaceDir: string;
+}
+
+/** code-server with Fathom installed and a copy of the sample workspace, until stopped (Ctrl+C). */
+export async function serveFathom(o: ServeOptions): Promise<Served> {
+  const install = o.install ?? (await ensureCodeServer());
+  const vsix = o.vsix ?? (await packageFathom());
+  console.log(`[${o.label}] installing ${path.relative(repoRoot, vsix) || vsix}`);
+
+  if (o.fresh) fs.rmSync(o.stateDir, { recursive: true, force: true });
+  const workspaceDir = path.join(o.stateDir, 'sample-workspace');
   if (!fs.existsSync(workspaceDir)) copySampleWorkspace(workspaceDir);
 
   const server = await startCodeServer({
     install,
-    port,
-    userDataDir: path.join(stateDir, 'user-data'),
-    extensionsDir: path.join(stateDir, 'extensions'),
+    port: o.port,
+    userDataDir: path.join(o.stateDir, 'user-data'),
+    extensionsDir: path.join(o.stateDir, 'extensions'),
     workspaceDir,
     extensions: [vsix],
+    ...(o.settings ? { settings: o.settings } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
+  return { server, workspaceDir };
+}
+
+/** Waits until code-server exits: by Ctrl+C (returns) or by itself (throws). */
+export async function untilStopped(server: CodeServer): Promise<void> {
+  const code = await server.exited;
+  if (isStopping()) return; // Ctrl+C: the signal handler stops the rest and exits
+  throw new Error(`code-server exited by itself (${String(code)}); see ${server.logFile}`);
+}
+
+/** Runs `main`; on an error prints it, stops everything started and exits 1. */
+export function runMain(label: string, main: () => Promise<void>): void {
+  main().catch(async (err: unknown) => {
+    console.error(`[${label}] ${err instanceof Error ? err.message : String(err)}`);
+    await runCleanups();
+    process.exit(1);
+  });
+}
+
+async function main(): Promise<void> {
+  const port = await portFromArgs('npm start');
+  const { server, workspaceDir } = await serveFathom({
+    label: 'start',
+    port,
+    stateDir: path.join(cacheDir, 'start'),
+    fresh: process.argv.includes('--fresh'),
   });
   console.log('');
   console.log(`  Fathom in VS Code: ${server.folderUrl()}`);
@@ -48,13 +107,7 @@ async function main(): Promise<void> {
   console.log(`  code-server log:   ${server.logFile}`);
   console.log('  Ctrl+C stops it.');
   console.log('');
-  const code = await server.exited;
-  if (isStopping()) return; // Ctrl+C: the signal handler stops the rest and exits
-  throw new Error(`code-server exited by itself (${String(code)}); see ${server.logFile}`);
+  await untilStopped(server);
 }
 
-main().catch(async (err: unknown) => {
-  console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
-  await runCleanups();
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain('start', main);

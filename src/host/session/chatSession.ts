@@ -26,6 +26,8 @@ export interface SessionEnv {
     systemPrompt?: string;
   }): Agent;
   isTrusted(): boolean;
+  /** A demo: the model is a recording (`npm run demo`), and the view says so. */
+  demo?: boolean;
   store: TaskStore;
   gate: SessionGate;
   log: Logger;
@@ -58,7 +60,7 @@ export class ChatSession {
 
   constructor(private readonly env: SessionEnv) {
     this.now = env.now ?? Date.now;
-    this.reducer = this.newReducer(initialChatState());
+    this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -351,7 +353,7 @@ export class ChatSession {
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
-    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model });
+    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo });
     if (state.taskId === null) this.runState = null;
     this.reducer = this.newReducer(state);
     this.postState();

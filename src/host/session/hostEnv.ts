@@ -55,6 +55,8 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     gate: o.gate,
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
+    // `npm run demo` starts VS Code with FATHOM_DEMO=1; the extension host inherits it.
+    demo: process.env.FATHOM_DEMO === "1",
     async readSetup() {
       const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
       const apiKey = await o.keys.get(settings.provider);

@@ -17,6 +17,10 @@ export interface E2ETest {
   name: string;
   /** Whole-test budget including starting VS Code (default 180 s). */
   timeoutMs?: number;
+  /** User settings written before code-server starts (for workbench settings read only at load). */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server and its extension host. */
+  env?: NodeJS.ProcessEnv;
   run(ctx: E2EContext): Promise<void>;
 }
 
@@ -45,7 +49,7 @@ export async function runE2ETest(test: E2ETest, install: CodeServerInstall, exte
   let session: Session | undefined;
   let stopped = false;
   const work = (async () => {
-    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}` });
+    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env });
     // Stopped while starting (timeout): do not run the test against a half-stopped session.
     if (stopped) return;
     const page = session.page!;

@@ -13,6 +13,8 @@ export interface SessionOptions {
   /** vsix files installed before start. */
   extensions: string[];
   settings?: Record<string, unknown>;
+  /** Extra environment for code-server and its extension host. */
+  env?: NodeJS.ProcessEnv;
   /** Short name for the temp dir. */
   name: string;
   /** Also launch Chromium and open the workbench on the workspace (default true). */
@@ -53,7 +55,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       extensions: o.extensions,
       settings: o.settings,
       // code-server keeps its own logs under $XDG_DATA_HOME; keep tests out of $HOME.
-      env: { XDG_DATA_HOME: path.join(root, 'xdg-data') },
+      env: { ...o.env, XDG_DATA_HOME: path.join(root, 'xdg-data') },
     });
     if (o.browser !== false) {
       browser = await launchBrowser();

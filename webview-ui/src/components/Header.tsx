@@ -18,7 +18,6 @@ export function Header({ chat, historyOpen, onToggleHistory }: Props) {
         <h1 className="task-title" title={chat.title || "New task"}>
           {chat.title || "New task"}
         </h1>
-        {chat.demo ? <span className="tag">Demo</span> : null}
         {chat.restricted ? (
           <span className="tag" title="Restricted Mode: Fathom can read and answer, but not write files or run commands">
             <span className="codicon codicon-lock" aria-hidden="true" />
@@ -40,6 +39,14 @@ export function Header({ chat, historyOpen, onToggleHistory }: Props) {
           <span className="codicon codicon-add" aria-hidden="true" />
         </button>
       </div>
+      {chat.demo ? (
+        <div className="header-demo">
+          <span className="tag demo-tag" title="A recorded session plays the model's part: no model is called and no API key is used.">
+            <span className="codicon codicon-play-circle" aria-hidden="true" />
+            Demo: a recorded session, no real model
+          </span>
+        </div>
+      ) : null}
       {model.model || usage.inputTokens > 0 ? (
         <div className="header-meta">
           {model.model ? (
