@@ -224,7 +224,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         preserveFocus,
         // Its own tab (closed by the gate after the decision), so it never replaces the person's preview.
         preview: false,
-        viewColumn: this.options.viewColumn ?? vscode.ViewColumn.Beside,
+        viewColumn: this.options.viewColumn ?? diffColumn(),
       } satisfies vscode.TextDocumentShowOptions);
       return true;
     } catch (error) {
@@ -258,4 +258,13 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       }
     }
   }
+}
+
+/**
+ * Beside the person's editor when they have one open; in the (empty) editor area otherwise,
+ * so the diff does not leave an empty editor group next to it.
+ */
+function diffColumn(): vscode.ViewColumn {
+  const anyTabOpen = vscode.window.tabGroups.all.some((group) => group.tabs.length > 0);
+  return anyTabOpen ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { useRemembered } from "../state/remembered";
 import { postToHost } from "../vscodeApi";
+import { requestFollow } from "../lib/follow";
 
 interface Props {
   toolCallId: string;
@@ -19,8 +20,10 @@ export function ApprovalBar({ toolCallId, toolName }: Props) {
     setSent(true);
     if (decision === "reject") {
       const text = reason.trim();
+      requestFollow();
       postToHost({ type: "reject", toolCallId, ...(text ? { reason: text.slice(0, 10_000) } : {}) });
     } else {
+      requestFollow();
       postToHost({ type: "approve", toolCallId, ...(decision === "always" ? { alwaysAllow: true } : {}) });
     }
     // The bar goes away when the host updates the card; keep the person's focus somewhere useful.

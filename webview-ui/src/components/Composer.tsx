@@ -3,6 +3,7 @@ import { MAX_MESSAGE_CHARS } from "../../../src/protocol";
 import type { MentionResults } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
 import { MentionPicker, mentionOptionId } from "./MentionPicker";
+import { requestFollow } from "../lib/follow";
 
 interface Props {
   /** A task is running: the button cancels it; Enter still sends (the host queues it). */
@@ -81,6 +82,7 @@ export function Composer({ running, sent, mentions }: Props) {
       return;
     }
     postToHost({ type: "sendMessage", text: message });
+    requestFollow();
     if (history[history.length - 1] !== message) ownSent.current.push(message);
     setText("");
     setError("");

@@ -72,7 +72,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           ) : null}
         </div>
       ) : null}
-      {item.exec ? <ExecOutput exec={item.exec} running={active} /> : null}
+      {item.exec ? <ExecOutput exec={item.exec} running={item.status === "running"} /> : null}
       {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} /> : null}
       {item.status === "awaiting_approval" && !item.proposal ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} /> : null}
       {item.children?.length ? (

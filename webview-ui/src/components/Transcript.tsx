@@ -1,8 +1,9 @@
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Virtuoso, type VirtuosoHandle } from "react-virtuoso";
 import type { TaskStatus, TranscriptItem } from "../../../src/protocol";
 import { TranscriptItemView } from "./TranscriptItemView";
 import { WorkingIndicator } from "./WorkingIndicator";
+import { onFollowRequest } from "../lib/follow";
 
 interface Props {
   items: TranscriptItem[];
@@ -50,11 +51,12 @@ export function Transcript({ items, status, prepended }: Props) {
   const setScroller = useCallback((el: HTMLElement | Window | null) => {
     scroller.current = el instanceof HTMLElement ? el : null;
   }, []);
-  const jump = () => {
+  const jump = useCallback(() => {
     atBottomRef.current = true;
     list.current?.scrollToIndex({ index: "LAST", align: "end" });
     setAtBottom(true);
-  };
+  }, []);
+  useEffect(() => onFollowRequest(jump), [jump]);
 
   const working = status === "running";
   return (
