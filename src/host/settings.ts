@@ -11,7 +11,7 @@ export interface FathomSettings {
   baseUrl: string;
   maxSteps: number;
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
-  commands: { allow: string[]; deny: string[] };
+  commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
 }
 
 /** What `vscode.WorkspaceConfiguration` offers that we use. */
@@ -21,6 +21,7 @@ export interface ConfigSource {
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const DEFAULT_MAX_STEPS = 100;
+export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 120;
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
@@ -29,6 +30,7 @@ function strings(value: unknown): string[] {
 export function readSettings(config: ConfigSource): FathomSettings {
   const provider = config.get<string>("provider", "openai");
   const maxSteps = config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
+  const timeout = config.get<number>("commands.timeoutSeconds", DEFAULT_COMMAND_TIMEOUT_SECONDS);
   return {
     provider: PROVIDERS.includes(provider as Provider) ? (provider as Provider) : "openai",
     model: String(config.get<string>("model", "") ?? "").trim(),
@@ -39,7 +41,11 @@ export function readSettings(config: ConfigSource): FathomSettings {
       edit: config.get<boolean>("autoApprove.edit", false) === true,
       execute: config.get<boolean>("autoApprove.execute", false) === true,
     },
-    commands: { allow: strings(config.get<unknown>("commands.allow", [])), deny: strings(config.get<unknown>("commands.deny", [])) },
+    commands: {
+      allow: strings(config.get<unknown>("commands.allow", [])),
+      deny: strings(config.get<unknown>("commands.deny", [])),
+      timeoutSeconds: Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
+    },
   };
 }
 

@@ -22,6 +22,7 @@ export interface SessionEnv {
     approvalPolicy: ApprovalPolicy;
     commands: CommandPatterns;
     maxSteps: number;
+    executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;
   }): Agent;
@@ -279,6 +280,7 @@ export class ChatSession {
       approvalPolicy: policy,
       commands,
       maxSteps: setup.settings.maxSteps,
+      executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
       middleware: [
         sessionMiddleware({
           onLiveState: (state) => (this.live = state),

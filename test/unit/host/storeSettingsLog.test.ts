@@ -76,6 +76,10 @@ describe("settings", () => {
     assert.equal(s.maxSteps, 100);
     assert.deepEqual(s.commands.allow, ["npm test*"]);
     assert.deepEqual(s.autoApprove, { read: true, edit: false, execute: false });
+    assert.equal(s.commands.timeoutSeconds, 120);
+    assert.equal(from({ "commands.timeoutSeconds": 0 }).commands.timeoutSeconds, 120, "a nonsensical timeout falls back");
+    assert.equal(from({ "commands.timeoutSeconds": 99999 }).commands.timeoutSeconds, 3600);
+    assert.equal(from({ "commands.timeoutSeconds": 30 }).commands.timeoutSeconds, 30);
   });
 
   it("asks for a key only for official endpoints", () => {
