@@ -1,39 +1,16 @@
-import { lookupModel, type Agent, type AgentEvent, type ApprovalGate, type ApprovalPolicy, type ChatModel, type CommandPatterns, type Middleware, type RunState } from "../../core";
+import { lookupModel, type AgentEvent, type RunState } from "../../core";
 import type { ChatState, HostToWebviewChat } from "../../protocol";
-import type { Logger } from "../log";
-import { approvalFor, type FathomSettings, type SetupProblem } from "../settings";
-import { guardedGate, type SessionGate } from "./sessionGate";
+import { approvalFor } from "../settings";
+import { guardedGate } from "./sessionGate";
+import type { SessionEnv } from "./sessionEnv";
 import { logAgentEvent } from "./eventLog";
 import { initialChatState } from "./chatState";
 import { ChatStateReducer, errorBanner } from "./chatStateReducer";
 import { loggedModel } from "./loggedModel";
 import { sessionMiddleware } from "./sessionMiddleware";
 import { closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
-import type { TaskStore } from "./taskStore";
 
-/** What a task needs from its surroundings (VS Code in the extension, fakes in unit tests). */
-export interface SessionEnv {
-  /** Settings and key as they are now; `problem` when a task cannot start. */
-  readSetup(): Promise<{ settings: FathomSettings; apiKey?: string; problem: SetupProblem | null }>;
-  createModel(settings: FathomSettings, apiKey: string | undefined): ChatModel;
-  createAgent(options: {
-    model: ChatModel;
-    approvalGate: ApprovalGate;
-    approvalPolicy: ApprovalPolicy;
-    commands: CommandPatterns;
-    maxSteps: number;
-    executeTimeoutMs: number;
-    middleware: Middleware[];
-    systemPrompt?: string;
-  }): Agent;
-  isTrusted(): boolean;
-  /** A demo: the model is a recording (`npm run demo`), and the view says so. */
-  demo?: boolean;
-  store: TaskStore;
-  gate: SessionGate;
-  log: Logger;
-  now?(): number;
-}
+export type { SessionEnv } from "./sessionEnv";
 
 const RESTRICTED_PROMPT =
   "The workspace is in VS Code's Restricted Mode: write_file, edit_file and execute will be refused. Read, search and answer; describe changes instead of making them.";

@@ -1,0 +1,29 @@
+import type { Agent, ApprovalGate, ApprovalPolicy, ChatModel, CommandPatterns, Middleware } from "../../core";
+import type { Logger } from "../log";
+import type { FathomSettings, SetupProblem } from "../settings";
+import type { SessionGate } from "./sessionGate";
+import type { TaskStore } from "./taskStore";
+
+/** What a task needs from its surroundings (VS Code in the extension, fakes in unit tests). */
+export interface SessionEnv {
+  /** Settings and key as they are now; `problem` when a task cannot start. */
+  readSetup(): Promise<{ settings: FathomSettings; apiKey?: string; problem: SetupProblem | null }>;
+  createModel(settings: FathomSettings, apiKey: string | undefined): ChatModel;
+  createAgent(options: {
+    model: ChatModel;
+    approvalGate: ApprovalGate;
+    approvalPolicy: ApprovalPolicy;
+    commands: CommandPatterns;
+    maxSteps: number;
+    executeTimeoutMs: number;
+    middleware: Middleware[];
+    systemPrompt?: string;
+  }): Agent;
+  isTrusted(): boolean;
+  /** A demo: the model is a recording (`npm run demo`), and the view says so. */
+  demo?: boolean;
+  store: TaskStore;
+  gate: SessionGate;
+  log: Logger;
+  now?(): number;
+}
