@@ -29,34 +29,47 @@ const itemContent = (_index: number, item: TranscriptItem) => (
 export function Transcript({ items, status, prepended }: Props) {
   const list = useRef<VirtuosoHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
-  const atBottomRef = useRef(true);
+  // Following stops only when the person scrolls away themselves (wheel, touch, keys, the
+  // scrollbar), never because cards above changed size while a task streamed.
+  const userAway = useRef(false);
   const scroller = useRef<HTMLElement | null>(null);
-  const listHeight = useRef(0);
 
-  const onAtBottom = useCallback((bottom: boolean) => {
-    atBottomRef.current = bottom;
-    setAtBottom(bottom);
-  }, []);
-  // Streaming text grows the last item without adding one: keep following it, but only if the
-  // view was at the end before it grew (not when items above were measured as the person
-  // scrolled up).
-  const onHeightChanged = useCallback((height: number) => {
-    const grew = Math.max(0, height - listHeight.current);
-    listHeight.current = height;
+  const distanceFromEnd = () => {
     const el = scroller.current;
-    if (!el || !atBottomRef.current) return;
-    const distanceBefore = el.scrollHeight - grew - el.scrollTop - el.clientHeight;
-    if (distanceBefore < 48) list.current?.scrollToIndex({ index: "LAST", align: "end" });
+    return el ? el.scrollHeight - el.scrollTop - el.clientHeight : 0;
+  };
+  const onAtBottom = useCallback((bottom: boolean) => {
+    if (bottom) userAway.current = false;
+    setAtBottom(bottom || !userAway.current);
   }, []);
-  const setScroller = useCallback((el: HTMLElement | Window | null) => {
-    scroller.current = el instanceof HTMLElement ? el : null;
+  const follow = useCallback(() => {
+    if (!userAway.current) list.current?.scrollToIndex({ index: "LAST", align: "end" });
   }, []);
   const jump = useCallback(() => {
-    atBottomRef.current = true;
+    userAway.current = false;
     list.current?.scrollToIndex({ index: "LAST", align: "end" });
     setAtBottom(true);
   }, []);
   useEffect(() => onFollowRequest(jump), [jump]);
+
+  const setScroller = useCallback((el: HTMLElement | Window | null) => {
+    scroller.current = el instanceof HTMLElement ? el : null;
+    if (!scroller.current) return;
+    const target = scroller.current;
+    // After the person's own scroll gesture, see where it left the view.
+    const judge = () =>
+      requestAnimationFrame(() => {
+        userAway.current = distanceFromEnd() > 48;
+        setAtBottom(!userAway.current);
+      });
+    const onKey = (event: KeyboardEvent) => {
+      if (["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "].includes(event.key)) judge();
+    };
+    target.addEventListener("wheel", judge, { passive: true });
+    target.addEventListener("touchmove", judge, { passive: true });
+    target.addEventListener("pointerup", judge); // dragging the scrollbar
+    target.addEventListener("keydown", onKey);
+  }, []);
 
   const working = status === "running";
   return (
@@ -73,10 +86,10 @@ export function Transcript({ items, status, prepended }: Props) {
         computeItemKey={itemKey}
         itemContent={itemContent}
         initialTopMostItemIndex={{ index: "LAST", align: "end" }}
-        followOutput={(bottom) => (bottom && atBottomRef.current ? "auto" : false)}
+        followOutput={() => (userAway.current ? false : "auto")}
         atBottomStateChange={onAtBottom}
         atBottomThreshold={48}
-        totalListHeightChanged={onHeightChanged}
+        totalListHeightChanged={follow}
         increaseViewportBy={{ top: 400, bottom: 200 }}
         defaultItemHeight={90}
         components={{ Footer: working ? WorkingIndicator : undefined }}
