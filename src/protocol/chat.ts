@@ -160,3 +160,27 @@ export const ChatStateSchema = z.object({
   restricted: z.boolean(),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
+
+export function emptyUsageView(contextWindow = 0): UsageView {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0, contextWindow };
+}
+
+/** A chat with no task: what a new task starts from, and what the webview shows before the host's first `state`. */
+export function initialChatState(): ChatState {
+  return {
+    taskId: null,
+    title: "",
+    status: "idle",
+    items: [],
+    todos: [],
+    usage: emptyUsageView(),
+    model: { provider: "", model: "" },
+    queued: [],
+    setupProblem: null,
+    banner: null,
+    history: [],
+    alwaysAllowed: [],
+    demo: false,
+    restricted: false,
+  };
+}

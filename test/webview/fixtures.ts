@@ -1,24 +1,15 @@
 // Chat states and items for the webview tests, typed by the protocol so they stay honest.
-import type { ChatState, Proposal, ToolItem, TranscriptItem } from "../../src/protocol";
+import { emptyUsageView, initialChatState, type ChatState, type Proposal, type ToolItem, type TranscriptItem } from "../../src/protocol";
 
 const T0 = Date.UTC(2026, 10, 22, 9, 30);
 
 export function baseState(overrides: Partial<ChatState> = {}): ChatState {
   return {
+    ...initialChatState(),
     taskId: "task-1",
     title: "Fix the slugify bug",
-    status: "idle",
-    items: [],
-    todos: [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0, contextWindow: 128_000 },
+    usage: { ...emptyUsageView(128_000) },
     model: { provider: "openai", model: "gpt-4.1" },
-    queued: [],
-    setupProblem: null,
-    banner: null,
-    history: [],
-    alwaysAllowed: [],
-    demo: false,
-    restricted: false,
     ...overrides,
   };
 }

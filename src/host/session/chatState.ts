@@ -1,4 +1,4 @@
-import type { ChatState, HostToWebviewChat, ToolItem, TranscriptItem, UsageView } from "../../protocol";
+import type { ChatState, HostToWebviewChat, ToolItem, TranscriptItem } from "../../protocol";
 
 /**
  * The host's copy of the chat view model and the one way it changes: by applying the same
@@ -9,28 +9,7 @@ import type { ChatState, HostToWebviewChat, ToolItem, TranscriptItem, UsageView 
 /** Most characters of command output a card keeps (the oldest are dropped). */
 export const MAX_CARD_OUTPUT_CHARS = 200_000;
 
-export function emptyUsageView(contextWindow = 0): UsageView {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0, contextWindow };
-}
-
-export function initialChatState(): ChatState {
-  return {
-    taskId: null,
-    title: "",
-    status: "idle",
-    items: [],
-    todos: [],
-    usage: emptyUsageView(),
-    model: { provider: "", model: "" },
-    queued: [],
-    setupProblem: null,
-    banner: null,
-    history: [],
-    alwaysAllowed: [],
-    demo: false,
-    restricted: false,
-  };
-}
+export { emptyUsageView, initialChatState } from "../../protocol";
 
 /** The item `id`, searching subagent activity too (newest first: where streaming happens). */
 export function findItem(items: readonly TranscriptItem[], id: string): TranscriptItem | undefined {

@@ -1,25 +1,7 @@
-import type { ChatState, HostToWebviewChat, ToolItem, TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type ChatState, type HostToWebviewChat, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
-
-/** What the webview shows before the host's first `state` arrives. */
-export const initialChatState: ChatState = {
-  taskId: null,
-  title: "",
-  status: "idle",
-  items: [],
-  todos: [],
-  usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, contextTokens: 0, contextWindow: 0 },
-  model: { provider: "", model: "" },
-  queued: [],
-  setupProblem: null,
-  banner: null,
-  history: [],
-  alwaysAllowed: [],
-  demo: false,
-  restricted: false,
-};
 
 export interface ViewState {
   chat: ChatState;
@@ -83,7 +65,7 @@ function appendExec(tool: ToolItem, chunk: string): ToolItem {
 /** A host message, or the older items of the last `state`, validated after its first paint. */
 export type ChatAction = HostToWebviewChat | { type: "olderItems"; items: TranscriptItem[] };
 
-export const emptyView: ViewState = { chat: initialChatState, connected: false, mentions: null, generation: 0, prepended: 0 };
+export const emptyView: ViewState = { chat: initialChatState(), connected: false, mentions: null, generation: 0, prepended: 0 };
 
 /** Applies one host message to the view state (pure). */
 export function reduce(view: ViewState, message: ChatAction): ViewState {
