@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import * as esbuild from "esbuild";
+import { execFileSync } from "node:child_process";
 import { assistant, baseState, manyItems } from "../test/webview/fixtures";
 import { startHarness } from "../test/webview/harness";
 
@@ -14,24 +14,9 @@ const ITEMS = 5_000;
 const TOKENS_PER_SECOND = 500;
 const STREAM_SECONDS = 6;
 
-/** The webview bundle exactly as `scripts/build.mjs --production` makes it, in a temp dir (dist/ is left alone). */
+/** The webview bundle exactly as `npm run package` makes it, in a temp dir (dist/ is left alone). */
 async function buildProductionWebview(outdir: string): Promise<void> {
-  await esbuild.build({
-    absWorkingDir: root,
-    bundle: true,
-    minify: true,
-    sourcemap: false,
-    legalComments: "none",
-    logLevel: "warning",
-    platform: "browser",
-    format: "iife",
-    target: ["chrome120"],
-    entryPoints: { webview: "webview-ui/src/main.tsx" },
-    outdir,
-    loader: { ".ttf": "file" },
-    assetNames: "[name]",
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
-  });
+  execFileSync(process.execPath, ["scripts/build.mjs", "--production", "--only", "webview", "--outdir", outdir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 function kb(bytes: number): string {

@@ -7,11 +7,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 
-const args = new Set(process.argv.slice(2));
+// Flags: --watch, --production; --only <bundle> and --outdir <dir> build one bundle elsewhere
+// (the webview benchmark measures exactly what ships without touching dist/).
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const flagValue = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const watch = args.has("--watch");
 const production = args.has("--production");
+const only = flagValue("--only");
 const root = path.resolve(import.meta.dirname, "..");
-const dist = path.join(root, "dist");
+const dist = path.resolve(flagValue("--outdir") ?? path.join(root, "dist"));
 
 // zod ships error messages in ~50 languages and re-exports them all; Fathom's messages are
 // English, so bundles get only the English locale (about 70 KB less gzipped per bundle).
@@ -60,7 +65,9 @@ const builds = [
     assetNames: "[name]",
     define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
   },
-].filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
+]
+  .filter((options) => !only || only in options.entryPoints)
+  .filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
 
 function emitCoreTypes() {
   execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.core.json"], {
@@ -82,10 +89,10 @@ if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
   console.log("Watching for changes…");
 } else {
-  rmSync(dist, { recursive: true, force: true });
+  if (!only) rmSync(dist, { recursive: true, force: true });
   const started = Date.now();
   await Promise.all(builds.map((options) => esbuild.build(options)));
-  emitCoreTypes();
+  if (!only) emitCoreTypes();
   console.log(`Built ${builds.length} bundles in ${Date.now() - started} ms${production ? " (production)" : ""}:`);
   printSizes();
 }
