@@ -10,6 +10,7 @@ import {
 import type { Logger } from "./log";
 import type { ChatSession } from "./session/chatSession";
 import { renderWebviewHtml } from "./webviewHtml";
+import { rankPaths } from "./session/fuzzyFiles";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 
@@ -99,13 +100,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
+  private fileList: { at: number; paths: Promise<string[]> } | undefined;
+
+  /** `@` mentions: the workspace's files (listed at most every 15 s), fuzzy-ranked for the query. */
   private async searchFiles(requestId: number, query: string): Promise<void> {
-    const safe = query.replace(/[^\w./-]/g, "");
-    const pattern = safe ? `**/*${safe.split("").join("*")}*` : "**/*";
-    const uris = await vscode.workspace.findFiles(pattern, "**/{node_modules,.git}/**", 50);
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const files = uris.map((uri) => ({ path: root ? `/${path.relative(root, uri.fsPath).split(path.sep).join("/")}` : uri.fsPath }));
+    if (!this.fileList || Date.now() - this.fileList.at > 15_000) {
+      this.fileList = { at: Date.now(), paths: this.listWorkspaceFiles() };
+    }
+    const files = rankPaths(await this.fileList.paths, query).map((p) => ({ path: p }));
     this.post({ type: "mentionResults", requestId, files });
+  }
+
+  private async listWorkspaceFiles(): Promise<string[]> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const uris = await vscode.workspace.findFiles("**/*", "**/{node_modules,.git}/**", 20_000);
+    return uris.map((uri) => (root ? `/${path.relative(root, uri.fsPath).split(path.sep).join("/")}` : uri.fsPath));
   }
 
   /** Opens a workspace file the chat names (virtual `/src/a.ts` paths); nothing outside the root. */
