@@ -146,9 +146,9 @@ export async function runFilesystemBench(opts: FilesystemBenchOptions = {}): Pro
     const r = await p;
     if (r.error) throw new Error(r.error);
   };
-  await cmp("grep rare (files_with_matches)", () => check(b.grep(RARE, "/", undefined, { outputMode: "files_with_matches" })), rawRg(rg, tree, ["-F", "-l", RARE, "./"]));
+  await cmp("grep rare (files_with_matches)", () => check(b.grep(RARE, "/", undefined, { outputMode: "files_with_matches" })), rawRg(rg, tree, ["-F", "-l", "--null", RARE, "./"]));
   await cmp("grep rare (content)", () => check(b.grep(RARE, "/", undefined, { outputMode: "content" })), rawRg(rg, tree, ["-F", "-n", RARE, "./"]));
-  await cmp("grep common (files_with_matches)", () => check(b.grep(COMMON, "/", undefined, { outputMode: "files_with_matches", maxResults: 500 })), rawRg(rg, tree, ["-F", "-l", COMMON, "./"]));
+  await cmp("grep common (files_with_matches)", () => check(b.grep(COMMON, "/", undefined, { outputMode: "files_with_matches", maxResults: 500 })), rawRg(rg, tree, ["-F", "-l", "--null", COMMON, "./"]));
   await cmp("grep common (content)", () => check(b.grep(COMMON, "/", undefined, { outputMode: "content", maxResults: 300 })), rawRg(rg, tree, ["-F", "-n", COMMON, "./"]));
   await cmp("glob **/*.ts", () => check(b.glob("**/*.ts", "/")), rawRg(rg, tree, ["--files", "-g", "*.ts", "./"]));
 

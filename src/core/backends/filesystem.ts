@@ -377,7 +377,11 @@ export class FilesystemBackend implements BackendProtocol {
       const skip = sc.startRel === "" ? 0 : sc.startRel.length + 1;
       const ignoreOk = sc.keep;
       // The pattern is checked with the ignore rules, as paths arrive (while rg is still walking).
-      sc.keep = skip === 0 ? (rel) => ignoreOk(rel) && mm.match(rel) : (rel) => ignoreOk(rel) && mm.match(rel.slice(skip));
+      // `**/*.ext`, the commonest glob: with `dot`, minimatch matches exactly the paths ending in
+      // `.ext` (`**` takes any folders, `*` any name, even an empty one), so skip its matcher.
+      const ext = /^\*\*\/\*(\.[A-Za-z0-9_]+)$/.exec(pat)?.[1];
+      if (ext) sc.keep = (rel) => ignoreOk(rel) && rel.endsWith(ext);
+      else sc.keep = skip === 0 ? (rel) => ignoreOk(rel) && mm.match(rel) : (rel) => ignoreOk(rel) && mm.match(rel.slice(skip));
       const last = pat.slice(pat.lastIndexOf("/") + 1);
       // A simple last segment (`*.ts`, `*.{ts,tsx}`) must match the file name: let rg narrow by it.
       if (/^[A-Za-z0-9_.*{},-]+$/.test(last) && !last.includes("**")) sc.nameGlob = last;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { findRipgrep } from "../../../src/core/backends/search/ripgrep";
 import type { GrepOutputMode } from "../../../src/core/backends/protocol";
+import { Minimatch } from "minimatch";
 import { makeSandbox } from "./helpers";
 
 const s = makeSandbox({
@@ -149,5 +150,47 @@ describe("search engines", () => {
     const r = await small.glob("**/*");
     assert.equal(r.files?.length, 3);
     assert.equal(r.truncated, true);
+  });
+});
+
+describe("ripgrep candidates are checked in path order", () => {
+  // rg -l lists files whose NUL byte comes far after the first match, and files over the size
+  // limit; both are dropped when read, so a small cap must look past the first cap + 1 paths.
+  const far = (): Buffer => Buffer.concat([Buffer.from("needle first\n"), Buffer.alloc(200_000, 0x61), Buffer.from("\n\0\n")]);
+  const files: Record<string, string | Buffer> = {};
+  for (let i = 0; i < 6; i++) files[`a${i}.bin`] = far();
+  for (let i = 0; i < 4; i++) files[`b${i}.txt`] = "needle\n" + "y".repeat(80_000) + "\n";
+  for (let i = 0; i < 30; i++) files[`c${String(i).padStart(2, "0")}.txt`] = `needle ${i}\nneedle again\n`;
+  const s = makeSandbox(files);
+  after(s.cleanup);
+  const rgPath = findRipgrep(undefined);
+  it("gives what the Node engine gives, for every cap", { skip: !rgPath }, async () => {
+    const rg = new FilesystemBackend({ rootDir: s.root, ripgrepPath: rgPath, maxFileSizeMb: 0.05 });
+    const node = new FilesystemBackend({ rootDir: s.root, ripgrepPath: null, maxFileSizeMb: 0.05 });
+    for (const mode of ["content", "files_with_matches", "count"] as GrepOutputMode[]) {
+      for (const cap of [1, 2, 5, 9, 16, 29, 30, 31, 59, 60, 61, 100]) {
+        const a = await rg.grep("needle", "/", undefined, { outputMode: mode, maxResults: cap });
+        assert.deepEqual(a, await node.grep("needle", "/", undefined, { outputMode: mode, maxResults: cap }), `${mode} ${cap}`);
+        assert.equal(a.matches?.[0]?.path, "/c00.txt", `${mode} ${cap}`);
+      }
+    }
+  });
+});
+
+describe("glob **/*.ext", () => {
+  const names = [".ts", "a.ts", "a.ts.bak", "a.TS", "ats", ".hidden/b.ts", "d/.c.ts", "d/e/f.ts", "d/e.ts/g.js", "d/e.ts/h.ts", "sp ace/ü.ts", "x.tsx"];
+  const s = makeSandbox(Object.fromEntries(names.map((n) => [n, "x\n"])));
+  after(s.cleanup);
+  it("lists what minimatch (dot: true) matches, with either engine, from the root or a folder", async () => {
+    const rgPath = findRipgrep(undefined);
+    for (const ripgrepPath of [rgPath, null]) {
+      const b = new FilesystemBackend({ rootDir: s.root, ripgrepPath });
+      for (const [pat, base] of [["**/*.ts", "/"], ["**/*.ts", "/d"], ["**/*.tsx", "/"]] as const) {
+        const mm = new Minimatch(pat, { dot: true });
+        const prefix = base === "/" ? "" : base.slice(1) + "/";
+        const want = names.filter((n) => n.startsWith(prefix) && mm.match(n.slice(prefix.length))).map((n) => "/" + n).sort();
+        assert.deepEqual((await b.glob(pat, base)).files?.map((f) => f.path), want, `${pat} ${base} ${ripgrepPath}`);
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { promises as fsp, type Dirent } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readFileSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 import type { Ignore } from "ignore";
 import type { GrepMatch } from "../protocol";
@@ -94,6 +94,21 @@ export async function readSmallFile(realPath: string, maxBytes: number): Promise
     return null;
   } finally {
     await fh?.close().catch(() => undefined);
+  }
+}
+
+/** `readSmallFile`, synchronously. */
+export function readSmallFileSync(realPath: string, maxBytes: number): Buffer | null {
+  let fd = -1;
+  try {
+    fd = openSync(realPath, fsConstants.O_RDONLY | O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== -1) closeSync(fd);
   }
 }
 

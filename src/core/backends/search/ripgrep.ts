@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as nodePath from "node:path";
-import type { GrepMatch } from "../protocol";
+import type { GrepOutputMode } from "../protocol";
 import { FATHOM_IGNORE } from "../ignoreRules";
-import { cleanLine, type MatchCollector, type SearchScope } from "./collect";
+import { sortedHead, type MatchCollector, type SearchScope } from "./collect";
+import { readSmallFile, readSmallFileSync, searchBuffer } from "./nodeSearch";
 
 /**
  * The ripgrep search engine. Flags pin down the behaviour that `nodeSearch.ts` reproduces:
@@ -99,88 +100,75 @@ export async function rgListFiles(rg: string, scope: SearchScope): Promise<strin
 }
 
 /**
- * Literal search with `rg --json`; files in which rg met a NUL byte are dropped (binary).
- * rg prints, per file with matches, a `begin` line, one `match` line per matching line and an
- * `end` line (which tells whether the file was binary). Only what the result needs is decoded:
- * the path once per file, and a match's text only when it can be kept (every match in `content`
- * mode, the first per file otherwise).
+ * Literal search. rg only finds the candidates: `rg -l` lists the files with a match, stopping
+ * at each file's first match (so it reads far less than a full search and prints only paths).
+ * The list is a superset of what the Node engine keeps: rg drops a file when it meets a NUL
+ * byte before or near the first match, but not one further on, and does not check the size
+ * limit. So the candidates are taken in path order and each one is read and searched by the
+ * Node engine's own `searchBuffer` (which drops files with a NUL byte anywhere) until the
+ * collector has more than it keeps: `cap` + 1 files, or in `content` mode `cap` + 1 matches.
+ * Results come after in path order only, so nothing after that point could be kept.
  */
-export async function rgGrep(rg: string, scope: SearchScope, pattern: string, collector: MatchCollector, content = true): Promise<{ error: string } | null> {
+export async function rgGrep(rg: string, scope: SearchScope, pattern: string, collector: MatchCollector, mode: GrepOutputMode, cap: number): Promise<{ error: string } | null> {
   // No `--max-filesize`: it makes rg stat every file, which profiled at about +40% wall time on a
-  // 100,000-file tree. Files over the limit are dropped here instead, from the byte count rg
-  // reports for each file with matches (the whole file: binary files, which rg stops reading
-  // early, are dropped anyway). The cost: an over-limit file with matches is still read by rg.
+  // 100,000-file tree. Over-limit files are dropped when read below.
   const args = [
-    "--json", "--fixed-strings", "--case-sensitive", "--encoding", "none",
+    "--files-with-matches", "--null", "--fixed-strings", "--case-sensitive", "--encoding", "none",
     ...baseArgs(scope), "-e", pattern, "--", startArg(scope),
   ];
-  let current: string | null = null; // root-relative path of the file being reported; null: skip it
-  let pending: GrepMatch[] = [];
-  let count = 0;
-  const r = await run(rg, args, scope, "\n", (line) => {
-    const kind = line.charCodeAt(9); // {"type":"b... / "m... / "e...
-    if (kind === 98 /* b */ && line.startsWith('{"type":"begin"')) {
-      const path = (JSON.parse(line) as { data: { path: RgData } }).data.path.text;
-      // A path that is not valid UTF-8 cannot be named by the Node engine either.
-      current = path === undefined || path.includes("\uFFFD") ? null : relOf(path);
-      if (current !== null && !scope.keep(current)) current = null;
-      pending = [];
-      count = 0;
-    } else if (kind === 109 /* m */) {
-      if (current === null) return;
-      count++;
-      if (!content && count > 1) return;
-      const m = parseMatch(line);
-      if (content && !collector.wants(current, m.line_number)) return;
-      pending.push({ path: current, line: m.line_number, text: cleanLine(textOf(m.lines)) });
-    } else if (kind === 101 /* e */ && line.startsWith('{"type":"end"')) {
-      if (current !== null && line.includes('"binary_offset":null') && bytesSearched(line) <= scope.maxFileBytes) {
-        collector.addSummary(current, pending, count);
-      }
-      current = null;
-      pending = [];
-      count = 0;
-    }
+  const found: string[] = [];
+  const r = await run(rg, args, scope, "\0", (p) => {
+    const rel = relOf(p);
+    // A path that is not valid UTF-8 cannot be named by the Node engine either.
+    if (!rel.includes("\uFFFD") && scope.keep(rel)) found.push(rel);
   });
   if (r.code !== 0 && r.code !== 1 && !scope.signal?.aborted) {
     return { error: `ripgrep failed: ${r.stderr.trim() || `exit ${r.code}`}` };
   }
+  if (scope.signal?.aborted) return null;
+  await verifyInOrder(scope, found, Buffer.from(pattern, "utf8"), collector, mode, cap);
   return null;
 }
 
-interface RgData { text?: string; bytes?: string }
-interface RgMatch { lines: RgData; line_number: number }
-
-const MATCH_HEAD = '{"type":"match","data":{"path":';
-
 /**
- * Reads `lines` and `line_number` of a `match` line without parsing the rest (path again,
- * offsets, submatches). Safe to cut on `,"lines":` and `,"line_number":`: inside a JSON string
- * every `"` is escaped, so these sequences only occur as keys. Falls back to a full parse.
+ * Reads and searches `paths` in path order until `collector` has enough. Reads are synchronous
+ * in short slices, yielding to the event loop between them (a cached read of a small file is a
+ * few syscalls, while the async calls cost far more in thread-pool and promise overhead:
+ * profiled at about 50 ms against 20 ms for 500 files); once a slice is slow (network drives,
+ * cold caches) the rest is read with async calls, so the event loop is never blocked for long.
  */
-function parseMatch(line: string): RgMatch {
-  if (line.startsWith(MATCH_HEAD)) {
-    const li = line.indexOf(',"lines":', MATCH_HEAD.length);
-    const ln = li === -1 ? -1 : line.indexOf(',"line_number":', li);
-    const end = ln === -1 ? -1 : line.indexOf(",", ln + 15);
-    if (end !== -1) {
-      const n = Number(line.slice(ln + 15, end));
-      if (Number.isInteger(n)) return { lines: JSON.parse(line.slice(li + 9, ln)) as RgData, line_number: n };
+async function verifyInOrder(scope: SearchScope, paths: string[], needle: Buffer, collector: MatchCollector, mode: GrepOutputMode, cap: number): Promise<void> {
+  const firstOnly = mode === "files_with_matches";
+  // Usually the first cap + 1 paths are all it takes; sort the rest only if they are not.
+  // (The head is the sorted start of the full order, so going on from where it ends is right.)
+  let order = sortedHead(paths.slice(), cap + 1);
+  let kept = 0; // files (or matches in `content` mode) added so far
+  let sync = true;
+  let sliceStart = performance.now();
+  let inSlice = 0;
+  for (let i = 0; kept <= cap; i++) {
+    if (i >= order.length) {
+      if (order.length >= paths.length) break;
+      order = paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     }
+    if (scope.signal?.aborted) return;
+    const rel = order[i] as string;
+    const real = nodePath.join(scope.realRoot, ...rel.split("/"));
+    const buf = sync ? readSmallFileSync(real, scope.maxFileBytes) : await readSmallFile(real, scope.maxFileBytes);
+    if (sync && ++inSlice >= SLICE_FILES) {
+      if (performance.now() - sliceStart > SLOW_SLICE_MS) sync = false;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+      inSlice = 0;
+    }
+    if (!buf) continue;
+    const ms = searchBuffer(buf, needle, rel, firstOnly);
+    if (ms.length === 0) continue;
+    collector.addFile(rel, ms);
+    kept += mode === "content" ? ms.length : 1;
   }
-  return (JSON.parse(line) as { data: RgMatch }).data;
 }
 
-/** `stats.bytes_searched` of an `end` line (Infinity if absent, so the file is dropped). */
-function bytesSearched(line: string): number {
-  const key = '"bytes_searched":';
-  const at = line.indexOf(key);
-  if (at === -1) return Infinity;
-  const n = parseInt(line.slice(at + key.length, at + key.length + 20), 10);
-  return Number.isFinite(n) ? n : Infinity;
-}
-
-function textOf(d: RgData): string {
-  if (d.text !== undefined) return d.text;
-  return Buffer.from(d.bytes ?? "", "base64").toString("utf8");
-}
+const SLICE_FILES = 32;
+/** A slice slower than this means the file system is not answering from a cache. */
+const SLOW_SLICE_MS = 8;

@@ -23,7 +23,7 @@ export async function grepFiles(
 ): Promise<GrepResult> {
   let collector = new MatchCollector(mode, cap);
   if (rg) {
-    const err = await rgGrep(rg, scope, pattern, collector, mode === "content");
+    const err = await rgGrep(rg, scope, pattern, collector, mode, cap);
     if (!err) return collector.result();
     collector = new MatchCollector(mode, cap);
   }
