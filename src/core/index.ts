@@ -28,3 +28,4 @@ export { compactDiff } from "./middleware/approvals";
 export { LARGE_RESULTS_DIR } from "./middleware/eviction";
 export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText";
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
+export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";

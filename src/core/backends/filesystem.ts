@@ -14,6 +14,7 @@ import { findRipgrep } from "./search/ripgrep";
 import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/searchFiles";
 import { sortedHead, type SearchScope } from "./search/collect";
 import { lstatMany } from "./statMany";
+import { editByPreparing, writeByPreparing } from "./preparedChanges";
 
 export interface FilesystemBackendOptions {
   rootDir: string;
@@ -302,17 +303,12 @@ export class FilesystemBackend implements BackendProtocol {
     return !("error" in cur) && cur.text === before;
   }
 
-  async write(path: string, content: string): Promise<WriteResult> {
-    const p = await this.prepareWrite(path, content);
-    if ("error" in p) return p;
-    return this.commitChange(p.path, p.before, p.after);
+  write(path: string, content: string): Promise<WriteResult> {
+    return writeByPreparing(this, path, content);
   }
 
-  async edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
-    const p = await this.prepareEdit(path, oldString, newString, replaceAll);
-    if ("error" in p) return p;
-    const w = await this.commitChange(p.path, p.before, p.after);
-    return w.error ? w : { path: p.path, occurrences: p.occurrences };
+  edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
+    return editByPreparing(this, path, oldString, newString, replaceAll);
   }
 
   private async scope(t: Target, extra?: (rel: string) => boolean, signal?: AbortSignal): Promise<SearchScope> {

@@ -7,6 +7,7 @@ import { normalizeVirtualPath } from "./pathGuard";
 import { formatTextWindow, splitLines } from "./format";
 import { applyTextEdit } from "./textEdit";
 import { MatchCollector, cleanLine } from "./search/collect";
+import { editByPreparing, writeByPreparing } from "./preparedChanges";
 
 /**
  * Files kept in memory: for tests, scratch space and evicted large tool results
@@ -102,16 +103,12 @@ export class StateBackend implements BackendProtocol {
     return { path: v };
   }
 
-  async write(path: string, content: string): Promise<WriteResult> {
-    const p = await this.prepareWrite(path, content);
-    return "error" in p ? p : this.commitChange(p.path, p.before, p.after);
+  write(path: string, content: string): Promise<WriteResult> {
+    return writeByPreparing(this, path, content);
   }
 
-  async edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
-    const p = await this.prepareEdit(path, oldString, newString, replaceAll);
-    if ("error" in p) return p;
-    const w = await this.commitChange(p.path, p.before, p.after);
-    return w.error ? w : { path: p.path, occurrences: p.occurrences };
+  edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
+    return editByPreparing(this, path, oldString, newString, replaceAll);
   }
 
   private under(path: string | undefined): string | { error: string } {

@@ -4,6 +4,7 @@ import type {
 } from "../../core/backends/protocol";
 import { eolStyle, hasBom, sameAsEditorText, stripBom } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
+import { editByPreparing, writeByPreparing } from "../../core";
 
 export interface EditorAwareBackendOptions {
   log: vscode.LogOutputChannel;
@@ -47,16 +48,12 @@ export class EditorAwareBackend implements BackendProtocol {
     return this.inner.prepareEdit(path, oldString, newString, replaceAll);
   }
 
-  async write(path: string, content: string): Promise<WriteResult> {
-    const p = await this.prepareWrite(path, content);
-    return "error" in p ? p : this.commitChange(p.path, p.before, p.after);
+  write(path: string, content: string): Promise<WriteResult> {
+    return writeByPreparing(this, path, content);
   }
 
-  async edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
-    const p = await this.prepareEdit(path, oldString, newString, replaceAll);
-    if ("error" in p) return p;
-    const w = await this.commitChange(p.path, p.before, p.after);
-    return w.error !== undefined ? w : { path: w.path ?? p.path, occurrences: p.occurrences };
+  edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
+    return editByPreparing(this, path, oldString, newString, replaceAll);
   }
 
   /** Notes about the last write of `path` for the model (for example: save settings changed it). */
