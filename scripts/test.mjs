@@ -45,6 +45,11 @@ async function stage(name, command, args) {
 const npx = (bin) => path.join(root, "node_modules", ".bin", bin);
 
 const unitOnly = process.argv.includes("--unit");
+if (!unitOnly && process.platform === "linux") {
+  // Chromium, build tools, ripgrep, the sandbox: installed when root, else one `sudo apt-get` line.
+  const setup = await run("bash", [path.join(root, "scripts/debian-packages.sh"), "ensure", "--tests"]);
+  if (setup.code !== 0) process.exit(1);
+}
 if (!unitOnly) {
   await stage("type check", npx("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
   await stage("type check (webview)", npx("tsc"), ["-p", "webview-ui/tsconfig.json", "--noEmit"]);

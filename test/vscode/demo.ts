@@ -6,14 +6,15 @@
 //
 // code-server gets FATHOM_DEMO=1, which its extension host inherits: Fathom then marks the chat
 // as a demo. The scripted model server and code-server listen on 127.0.0.1 only and Ctrl+C stops
-// both. Port: 8080, or FATHOM_PORT / --port N, as for `npm start`.
+// both. Port: 8090 (so it runs beside `npm start` on 8080), or FATHOM_PORT / --port N; the next
+// free one when that is taken.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadDemoRecording, playDemo } from '../fixtures/demo/recording.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scriptedModelServer.js';
 import { onCleanup } from './harness/cleanup.js';
 import { cacheDir } from './harness/paths.js';
-import { portFromArgs, runMain, serveFathom, untilStopped, type Served, type ServeOptions } from './start.js';
+import { choosePort, runMain, serveFathom, untilStopped, type Served, type ServeOptions } from './start.js';
 
 export interface Demo extends Served {
   /** The recorded model (OpenAI-compatible); its `requests` are what Fathom sent. */
@@ -60,7 +61,7 @@ export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { lab
 }
 
 async function main(): Promise<void> {
-  const port = await portFromArgs('npm run demo');
+  const port = await choosePort('npm run demo', 8090, 'demo');
   const demo = await startDemo({ port, stateDir: path.join(cacheDir, 'demo') });
   console.log(`
   Fathom demo in VS Code: ${demo.server.folderUrl()}

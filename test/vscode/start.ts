@@ -1,15 +1,17 @@
 // `npm start`: a real VS Code in the browser with Fathom installed, for people.
-// Packages Fathom, starts code-server on http://127.0.0.1:8080 (FATHOM_PORT or --port N) with
+// Packages Fathom, starts code-server on http://127.0.0.1:8080 (FATHOM_PORT or --port N; the
+// next free port when that one is taken) with
 // a copy of test/fixtures/sample-workspace, prints the URL and stays up until Ctrl+C.
 // State (settings, secrets such as the API key, the workspace copy) is kept in
 // <cache>/start between runs; --fresh starts over. FATHOM_SKIP_PACKAGE=1 reuses the newest
 // fathom-*.vsix; FATHOM_VSIX=<file> installs that one.
 // `serveFathom` is shared with `npm run demo` (demo.ts).
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isStopping, runCleanups } from './harness/cleanup.js';
-import { isPortFree, startCodeServer, type CodeServer } from './harness/codeServer.js';
+import { startCodeServer, type CodeServer } from './harness/codeServer.js';
 import { cacheDir, copySampleWorkspace, ensureCodeServer, packageFathom, repoRoot, type CodeServerInstall } from './harness/paths.js';
 
 export function option(name: string): string | undefined {
@@ -20,14 +22,37 @@ export function option(name: string): string | undefined {
   return inline?.slice(name.length + 1);
 }
 
-/** The port from --port or FATHOM_PORT (default 8080), checked to be free on 127.0.0.1. */
-export async function portFromArgs(command: string): Promise<number> {
-  const port = Number(option('--port') ?? process.env.FATHOM_PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`bad port: ${String(port)}`);
-  if (!(await isPortFree(port))) {
-    throw new Error(`127.0.0.1:${port} is in use. Stop what runs there or pick another port: FATHOM_PORT=8081 ${command} (or ${command} -- --port 8081)`);
+/** Why 127.0.0.1:`port` cannot be listened on (`EADDRINUSE`, `EACCES`, …), or null when it can. */
+export function portProblem(port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(null)));
+  });
+}
+
+/**
+ * The port from --port or FATHOM_PORT, else `defaultPort`. When it is taken (another `npm start`,
+ * a demo, anything), says so and takes the next free one, so start and demo run side by side.
+ */
+export async function choosePort(command: string, defaultPort: number, label: string): Promise<number> {
+  const asked = option('--port') ?? process.env.FATHOM_PORT;
+  const port = Number(asked ?? defaultPort);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`"${String(asked)}" is not a port number (1-65535): for example FATHOM_PORT=8081 ${command}`);
   }
-  return port;
+  for (let candidate = port; candidate <= Math.min(port + 50, 65535); candidate++) {
+    const problem = await portProblem(candidate);
+    if (problem === null) {
+      if (candidate !== port) console.log(`[${label}] 127.0.0.1:${port} is in use; using ${candidate} instead`);
+      return candidate;
+    }
+    if (problem !== 'EADDRINUSE') {
+      const why = problem === 'EACCES' ? 'permission denied (ports below 1024 need root)' : problem;
+      throw new Error(`cannot listen on 127.0.0.1:${candidate}: ${why}. Pick another port: FATHOM_PORT=8081 ${command}`);
+    }
+  }
+  throw new Error(`127.0.0.1:${port} and the 50 ports after it are in use. Pick a free one: FATHOM_PORT=9000 ${command}`);
 }
 
 export interface ServeOptions {
@@ -94,7 +119,7 @@ export function runMain(label: string, main: () => Promise<void>): void {
 }
 
 async function main(): Promise<void> {
-  const port = await portFromArgs('npm start');
+  const port = await choosePort('npm start', 8080, 'start');
   const { server, workspaceDir } = await serveFathom({
     label: 'start',
     port,

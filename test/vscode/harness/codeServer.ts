@@ -82,14 +82,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 function baseArgs(o: CodeServerOptions): string[] {
   // An explicit --config keeps code-server from writing ~/.config/code-server/config.yaml.
   const config = path.join(o.userDataDir, 'code-server.yaml');
