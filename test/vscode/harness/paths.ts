@@ -74,7 +74,10 @@ export async function packageFathom(): Promise<string> {
   if (process.env.FATHOM_SKIP_PACKAGE !== '1' && !process.env.FATHOM_VSIX) {
     console.log('[harness] npm run package');
     try {
-      await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'package']);
+      // What `npm run package` runs, without a nested npm (which would warn about the npm
+      // config it inherits from the npm script that started us).
+      await run(process.execPath, ['scripts/build.mjs', '--production']);
+      await run(process.execPath, ['scripts/package.mjs']);
     } catch (err) {
       throw new Error(`${err instanceof Error ? err.message : String(err)} (FATHOM_SKIP_PACKAGE=1 tests the newest fathom-*.vsix as it is)`, { cause: err });
     }
