@@ -136,6 +136,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     options = parseCli(argv, process.env, process.cwd());
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
+    // A --json caller parses stdout, so the usage error is an event there too.
+    if (argv.includes("--json")) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: error.message })}\n`);
     process.stderr.write(`fathom: ${error.message}\nRun "fathom --help" for usage.\n`);
     return EXIT.usage;
   }
@@ -162,6 +164,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+    surface: "cli",
   });
   const interactive = process.stdin.isTTY === true && !opts.json;
   const gate: ApprovalGate | undefined = opts.yes

@@ -38,6 +38,8 @@ export function summarizeArgs(args: unknown): string {
  */
 export function humanRenderer(target: RenderTarget, options: { verboseOutput?: boolean } = {}): (event: AgentEvent) => void {
   let midLine = false;
+  // The run's final error arrives as an error event and again as the done message: print it once.
+  let lastError: string | undefined;
   const out = (text: string) => {
     if (!text) return;
     target.out.write(redact(text, target.secrets));
@@ -79,6 +81,7 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
         if (event.code !== "model_retry" || !prefix) note(`${prefix}warning: ${event.message}`);
         break;
       case "error":
+        if (!prefix) lastError = event.message;
         note(`${prefix}error: ${event.message}`);
         break;
       case "subagent":
@@ -89,7 +92,7 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
         const { usage, costUsd } = event.state;
         const tokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
         const cost = costUsd > 0 ? `, $${costUsd.toFixed(4)}` : "";
-        if (event.reason !== "completed" && event.message) note(event.message);
+        if (event.reason !== "completed" && event.message && event.message !== lastError) note(event.message);
         note(`(${event.reason}: ${event.state.steps} steps, ${tokens} in / ${usage.outputTokens} out tokens${cost})`);
         break;
       }

@@ -8,14 +8,12 @@
  *   ...; server.requests[0].body.messages; await server.close();
  *
  * As a process (for the VS Code tests):
- *   node --import tsx test/support/scriptedModelServer.ts --script turns.json --port 0
+ *   node --import tsx test/support/scriptedModelServerMain.ts --script turns.json --port 0
  * prints its URL on stdout and exits when stdin closes (unless --keep-alive) or on SIGTERM. Turns can also be
  * added over HTTP: POST /__script (JSON array of turns), GET /__requests, POST /__reset.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { openaiStream, anthropicStream, errorBody, type Wire, type SseWriter } from "./scriptedWire";
 
 export interface ScriptedToolCall {
@@ -277,43 +275,3 @@ export const faults = {
   stall: (text?: string): FaultTurn => ({ fault: "stall", text }),
   truncate: (text?: string): FaultTurn => ({ fault: "truncate", text }),
 };
-
-// ---- standalone process ----
-
-function argValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-async function main(args: string[]): Promise<void> {
-  // Handlers first: a SIGTERM that arrives while starting must not kill us uncleanly.
-  const state: { server?: ScriptedModelServer } = {};
-  const stop = () => {
-    if (!state.server) process.exit(0);
-    void state.server.close().then(() => process.exit(0));
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  // With --keep-alive, only a signal stops it (for a parent that cannot keep stdin open).
-  if (!args.includes("--keep-alive")) {
-    process.stdin.on("end", stop);
-    process.stdin.on("close", stop);
-    process.stdin.resume();
-  }
-  const scriptFile = argValue(args, "--script");
-  const turns: StaticTurn[] = scriptFile ? (JSON.parse(readFileSync(scriptFile, "utf8")) as StaticTurn[]) : [];
-  const server = await startScriptedModelServer(turns, {
-    port: Number(argValue(args, "--port") ?? 0),
-    host: argValue(args, "--host") ?? "127.0.0.1",
-    ref: true,
-  });
-  state.server = server;
-  process.stdout.write(`${server.url}\n`);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`scripted model server: ${String(err)}\n`);
-    process.exit(1);
-  });
-}

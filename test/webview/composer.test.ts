@@ -136,6 +136,16 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     await view.page.getByRole("heading", { name: "Set up Fathom" }).waitFor();
     await view.page.getByRole("button", { name: "Open Settings" }).click();
     assert.deepEqual(await view.waitForPosted("runCommand"), { type: "runCommand", command: "fathom.openSettings" });
+    // A message sent before the key is set says what it waits for, next to the set-up view.
+    await view.send({ type: "queued", queued: ["Fix the bug"] });
+    await view.page.getByRole("region", { name: "Queued (1), waiting for an API key" }).getByText("Fix the bug").waitFor();
+    // In a task that already has messages, the queue itself offers the fix.
+    await view.send({ type: "state", state: baseState({ items: [user("u1", "Fix the bug")], queued: ["Then the README"], setupProblem: { message: "No API key for Anthropic.", action: "fathom.setApiKey" } }) });
+    const waiting = view.page.getByRole("region", { name: "Queued (1), waiting for an API key" });
+    await waiting.getByText("No API key for Anthropic. It is sent as soon as that is done.").waitFor();
+    await view.clearPosted();
+    await waiting.getByRole("button", { name: "Set API Key" }).click();
+    assert.deepEqual(await view.waitForPosted("runCommand"), { type: "runCommand", command: "fathom.setApiKey" });
     await view.page.context().close();
   });
 

@@ -37,7 +37,7 @@ export function App() {
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <TodoList todos={chat.todos} />
         {body}
-        <QueuedList queued={chat.queued} />
+        <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
         <Composer running={running} sent={sent} mentions={mentions} />
         <LiveRegion message={announcement} />
       </main>

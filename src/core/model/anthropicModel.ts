@@ -13,7 +13,7 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { ErrorContext } from "./errors";
+import { knobs, type ErrorContext, type Surface } from "./errors";
 import { defaultMaxOutputTokens } from "./modelTable";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
@@ -29,6 +29,7 @@ export interface AnthropicModelOptions {
   retry?: Partial<RetryOptions>;
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
+  surface?: Surface;
 }
 
 function parseInput(args: string): Record<string, unknown> {
@@ -115,7 +116,7 @@ export class AnthropicModel implements ChatModel {
     this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
     this.retry = opts.retry ?? {};
     this.hasKey = !!opts.apiKey;
-    this.ctx = { provider: "anthropic", model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey };
+    this.ctx = { provider: "anthropic", model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
     this.client = new Anthropic({
       // Always explicit, so the SDK never goes looking for credentials on disk.
       apiKey: opts.apiKey || "no-key",
@@ -133,7 +134,7 @@ export class AnthropicModel implements ChatModel {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (!this.hasKey && this.baseUrl === ANTHROPIC_BASE_URL) {
       return failWith(
-        new ModelError("auth", 'No Anthropic API key is set. Run "Fathom: Set API Key" or set ANTHROPIC_API_KEY.'),
+        new ModelError("auth", `No Anthropic API key is set. ${knobs(this.ctx).setKey}.`),
       );
     }
     return withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);

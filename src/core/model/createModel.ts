@@ -4,6 +4,7 @@
 import { AnthropicModel } from "./anthropicModel";
 import { contextWindowOf } from "./modelTable";
 import { OpenAIModel } from "./openaiModel";
+import type { Surface } from "./errors";
 import type { RetryOptions } from "./retry";
 import type { ChatModel } from "./types";
 
@@ -28,6 +29,8 @@ export interface CreateModelOptions {
   /** Anything else about retrying (tests inject `sleep`). */
   retry?: Partial<RetryOptions>;
   fetch?: typeof fetch;
+  /** Where the person sets the model (hints name VS Code settings or CLI flags); default vscode. */
+  surface?: Surface;
   /** Extra HTTP headers (e.g. OpenRouter's HTTP-Referer). Never put the key here. */
   defaultHeaders?: Record<string, string>;
 }
@@ -52,6 +55,7 @@ export function createModel(opts: CreateModelOptions): ChatModel {
     retry,
     fetch: opts.fetch,
     defaultHeaders: opts.defaultHeaders,
+    surface: opts.surface,
   };
   switch (opts.provider) {
     case "anthropic":

@@ -12,6 +12,18 @@ export interface ErrorContext {
   baseUrl: string;
   /** The secret to scrub from any text we pass on. */
   apiKey?: string;
+  /** Where the person sets things, so hints name their knobs (VS Code settings or CLI flags). */
+  surface?: Surface;
+}
+
+export type Surface = "vscode" | "cli";
+
+/** The names a hint uses for model, base URL and key, on each surface. */
+export function knobs(ctx: { provider: ErrorContext["provider"]; surface?: Surface }): { model: string; baseUrl: string; setKey: string } {
+  const env = ctx.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  return ctx.surface === "cli"
+    ? { model: "--model", baseUrl: "--base-url", setKey: `Set ${env}` }
+    : { model: "fathom.model", baseUrl: "fathom.baseUrl", setKey: `Run "Fathom: Set API Key" or set ${env}` };
 }
 
 export interface Classified {
@@ -163,25 +175,22 @@ export function classify(err: unknown, apiKey?: string): Classified {
   return { kind: "unknown", retryable: false, reason: "error", detail };
 }
 
-function keyEnvVar(ctx: ErrorContext): string {
-  return ctx.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-}
-
 /** The ModelError a person sees when we give up. `tries` counts requests made. */
 export function toModelError(c: Classified, ctx: ErrorContext, tries: number): ModelError {
   const st = c.status !== undefined ? ` (${c.status})` : "";
   const after = tries > 1 ? ` after ${tries} tries` : "";
   const said = c.detail ? `: ${c.detail}` : "";
+  const names = knobs(ctx);
   let text: string;
   switch (c.kind) {
     case "auth":
       text =
         c.status === 403
           ? `Access was denied (403)${said}. Check that your API key may use model "${ctx.model}".`
-          : `The API key was refused${st}. Run "Fathom: Set API Key" or set ${keyEnvVar(ctx)}.`;
+          : `The API key was refused${st}. ${names.setKey}.`;
       break;
     case "not_found":
-      text = `Model "${ctx.model}" was not found at ${ctx.baseUrl}${st}. Check fathom.model and fathom.baseUrl.`;
+      text = `Model "${ctx.model}" was not found at ${ctx.baseUrl}${st}. Check ${names.model} and ${names.baseUrl}.`;
       break;
     case "bad_request":
       text = `The model server refused the request${st}${said}.`;
@@ -193,7 +202,7 @@ export function toModelError(c: Classified, ctx: ErrorContext, tries: number): M
       text = `The model server is overloaded or failing${st}${after}${said}. Try again later.`;
       break;
     case "network":
-      text = `Could not get an answer from ${ctx.baseUrl}${after} (${c.detail || "network error"}). Check your network and fathom.baseUrl${
+      text = `Could not get an answer from ${ctx.baseUrl}${after} (${c.detail || "network error"}). Check your network and ${names.baseUrl}${
         ctx.provider === "openai-compatible" ? ", and that the server is running" : ""
       }.`;
       break;

@@ -9,7 +9,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { ErrorContext } from "./errors";
+import { knobs, type ErrorContext, type Surface } from "./errors";
 import { defaultMaxOutputTokens } from "./modelTable";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
@@ -26,6 +26,7 @@ export interface OpenAIModelOptions {
   retry?: Partial<RetryOptions>;
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
+  surface?: Surface;
 }
 
 /** Our messages in chat-completions shape. */
@@ -85,7 +86,7 @@ export class OpenAIModel implements ChatModel {
     this.contextWindow = opts.contextWindow;
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
-    this.ctx = { provider: opts.provider, model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey };
+    this.ctx = { provider: opts.provider, model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
     this.client = new OpenAI({
       // Local servers need no key, but the client insists on one.
       apiKey: opts.apiKey || "no-key",
@@ -102,7 +103,7 @@ export class OpenAIModel implements ChatModel {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (this.provider === "openai" && !this.ctx.apiKey && this.baseUrl === OPENAI_BASE_URL) {
       return failWith(
-        new ModelError("auth", 'No OpenAI API key is set. Run "Fathom: Set API Key" or set OPENAI_API_KEY.'),
+        new ModelError("auth", `No OpenAI API key is set. ${knobs(this.ctx).setKey}.`),
       );
     }
     return withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);

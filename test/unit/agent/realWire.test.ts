@@ -24,7 +24,7 @@ async function setup(provider: Provider, turns: ScriptedTurn[]) {
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-wire-"));
   const model = createModel({
     provider,
-    model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-4.1",
+    model: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-4.1",
     baseUrl: provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI,
     apiKey: KEY,
     retryBaseDelayMs: 1,

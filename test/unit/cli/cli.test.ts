@@ -135,6 +135,25 @@ test("exit 1: a refused key ends with a readable error and never prints the key"
   assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY));
 });
 
+test("exit 1: an unreachable server is reported once, with the flag to fix", async () => {
+  // A port that was just free: nothing listens there.
+  const s = await startScriptedModelServer([]);
+  const url = s.baseUrlOpenAI;
+  await s.close();
+  const run = await cli(["run", "--provider", "openai-compatible", "--base-url", url, "--cwd", workspace(), "hi"], cleanEnv({ FATHOM_RETRY_BASE_DELAY_MS: "1" }));
+  assert.equal(run.code, 1, run.stderr);
+  const mentions = run.stderr.split("\n").filter((line) => line.includes("Could not get an answer"));
+  assert.equal(mentions.length, 1, run.stderr);
+  assert.match(mentions[0]!, /--base-url/);
+  assert.doesNotMatch(run.stderr, /fathom\.baseUrl/);
+});
+
+test("--json: a usage error is a JSON event on stdout as well", async () => {
+  const run = await cli(["run", "--json", "--max-steps", "zero", "x"]);
+  assert.equal(run.code, 2);
+  assert.deepEqual(events(run.stdout), [{ type: "error", kind: "usage", message: '--max-steps must be a whole number from 1 to 10000 (got "zero").' }]);
+});
+
 test("exit 1 at the step limit; a server error then success recovers", async () => {
   const s = await server([
     faults.serverError(503),

@@ -61,7 +61,7 @@ describe("scripted model server", () => {
     const dir = mkdtempSync(join(tmpdir(), "fathom-scripted-"));
     const file = join(dir, "script.json");
     writeFileSync(file, JSON.stringify([{ text: "from the file" }]));
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServer.ts", "--script", file, "--port", "0"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServerMain.ts", "--script", file, "--port", "0"], {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -84,7 +84,7 @@ describe("scripted model server", () => {
   });
 
   it("exits on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServer.ts"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServerMain.ts"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
     try {
       await firstLine(child);
       const exit = exited(child);

@@ -24,7 +24,7 @@ type Wire = 'openai' | 'anthropic';
 
 const WIRES: Record<Wire, { label: string; provider: string; model: string; baseUrl: (s: ScriptedModelServer) => string }> = {
   openai: { label: 'OpenAI-compatible', provider: 'openai-compatible', model: 'gpt-4.1', baseUrl: (s) => s.baseUrlOpenAI },
-  anthropic: { label: 'Anthropic', provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: (s) => s.baseUrlAnthropic },
+  anthropic: { label: 'Anthropic', provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: (s) => s.baseUrlAnthropic },
 };
 
 /** Workbench settings read only when the window loads: the terminal's DOM renderer lets the test read its text. */
