@@ -20,6 +20,7 @@ export async function atomicWrite(realRoot: string, realTarget: string, data: Bu
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") return `Cannot write: ${describe(e)}.`;
   }
+  await removeStaleTempFiles(dir);
   const tmp = nodePath.join(dir, `.${nodePath.basename(realTarget).slice(0, 100)}.fathom-${randomBytes(6).toString("hex")}.tmp`);
   let fh: fsp.FileHandle | undefined;
   let created = false;
@@ -63,25 +64,65 @@ export async function atomicWrite(realRoot: string, realTarget: string, data: Bu
  * Creates the missing folders of `realDir` one at a time (never through a link), checking after
  * each that it is still inside the root. Returns an error message or null.
  */
-export async function mkdirInside(realRoot: string, realDir: string): Promise<string | null> {
-  if (!isInside(realRoot, realDir)) return "That folder is outside the workspace.";
+export async function mkdirInside(realRoot: string, realDir: string): Promise<{ created: string[] } | { error: string }> {
+  if (!isInside(realRoot, realDir)) return { error: "That folder is outside the workspace." };
   const rel = nodePath.relative(realRoot, realDir);
+  const created: string[] = [];
+  const fail = async (error: string) => {
+    await removeEmptyFolders(created);
+    return { error };
+  };
   let cur = realRoot;
   for (const seg of rel ? rel.split(nodePath.sep) : []) {
     cur = nodePath.join(cur, seg);
     try {
       await fsp.mkdir(cur);
+      created.push(cur);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") return `Cannot create folder: ${describe(e)}.`;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") return fail(`Cannot create folder: ${describe(e)}.`);
     }
     try {
       const st = await fsp.lstat(cur);
-      if (!st.isDirectory()) return `Cannot create folder: '${seg}' exists and is not a folder.`;
+      if (!st.isDirectory()) return fail(`Cannot create folder: '${seg}' exists and is not a folder.`);
     } catch (e) {
-      return `Cannot create folder: ${describe(e)}.`;
+      return fail(`Cannot create folder: ${describe(e)}.`);
     }
   }
-  return null;
+  return { created };
+}
+
+/** Undoes `mkdirInside` after a failed write: removes the folders it made, deepest first, if still empty. */
+export async function removeEmptyFolders(created: readonly string[]): Promise<void> {
+  for (const dir of [...created].reverse()) {
+    try {
+      await fsp.rmdir(dir);
+    } catch {
+      return; // not empty (someone else wrote there) or gone: leave it and its parents
+    }
+  }
+}
+
+const TEMP_NAME = /^\..*\.fathom-[0-9a-f]{12}\.tmp$/;
+/** A temp file this old was left by a killed write (a live write finishes in well under this). */
+const STALE_TEMP_MS = 60_000;
+
+/**
+ * Removes temp files a killed Fathom left in `dir` (regular files named like ours, older than a
+ * minute). Called before each write to that folder; costs one readdir.
+ */
+export async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const file = nodePath.join(dir, name);
+    const st = await fsp.lstat(file).catch(() => null);
+    if (st?.isFile() && now - st.mtimeMs > STALE_TEMP_MS) await fsp.unlink(file).catch(() => undefined);
+  }
 }
 
 export function describe(e: unknown): string {

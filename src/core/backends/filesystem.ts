@@ -8,7 +8,8 @@ import type {
 import { O_NOFOLLOW, fdIsInside, normalizeVirtualPath, resolveInRoot, type Checked } from "./pathGuard";
 import { looksBinary, readWindow } from "./readWindow";
 import { applyTextEdit } from "./textEdit";
-import { atomicWrite, describe, mkdirInside } from "./atomicWrite";
+import { checkWindowArgs } from "./format";
+import { atomicWrite, describe, mkdirInside, removeEmptyFolders } from "./atomicWrite";
 import { FATHOM_IGNORE, IgnoreRules, inGitDir } from "./ignoreRules";
 import { findRipgrep } from "./search/ripgrep";
 import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/searchFiles";
@@ -29,7 +30,8 @@ export interface FilesystemBackendOptions {
   maxGrepResults?: number;
 }
 
-interface Target { vpath: string; rel: string; real: string; exists: boolean; shown: string }
+/** `rel` is the path as asked for; `realRel` is where it leads once links are resolved. */
+interface Target { vpath: string; rel: string; realRel: string; real: string; exists: boolean; shown: string }
 
 /** A file version as the agent last saw it. */
 const fingerprint = (st: BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
@@ -98,7 +100,7 @@ export class FilesystemBackend implements BackendProtocol {
     if (realRel !== "" && (await this.ignores?.isHidden(realRel, isDir))) {
       return { error: `'${shown}' is excluded by ${FATHOM_IGNORE} and cannot be used.` };
     }
-    return { vpath: v, rel, real: r.real, exists: r.exists, shown };
+    return { vpath: v, rel, realRel, real: r.real, exists: r.exists, shown };
   }
 
   private shownOf(rel: string): string {
@@ -168,6 +170,8 @@ export class FilesystemBackend implements BackendProtocol {
   }
 
   async read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
+    const bad = checkWindowArgs(offset, limit);
+    if (bad) return { error: bad };
     const t = await this.target(path);
     if ("error" in t) return t;
     const o = await this.openRegular(t);
@@ -217,8 +221,11 @@ export class FilesystemBackend implements BackendProtocol {
 
   private writable(t: Target): string | null {
     if (t.rel === "") return "The workspace root is a folder, not a file.";
-    if (inGitDir(t.rel)) return `${t.shown} is inside .git, which the agent may not change.`;
-    if (t.rel === FATHOM_IGNORE) return `${FATHOM_IGNORE} controls what the agent may touch; only a person may change it.`;
+    // Both the path asked for and where its links lead: `docs/config -> ../.git/config` is .git.
+    for (const rel of [t.rel, t.realRel]) {
+      if (inGitDir(rel)) return `${t.shown} is inside .git${rel === t.rel ? "" : " (through a link)"}, which the agent may not change.`;
+      if (rel.toLowerCase() === FATHOM_IGNORE) return `${FATHOM_IGNORE} controls what the agent may touch; only a person may change it.`;
+    }
     return null;
   }
 
@@ -274,14 +281,16 @@ export class FilesystemBackend implements BackendProtocol {
       return { error: `${t.shown} changed on disk after the change was prepared; nothing was written. Read it again and redo the change.` };
     }
     const root = (await this.realRoot()) as string;
-    const dirErr = await mkdirInside(root, nodePath.dirname(t.real));
-    if (dirErr) return { error: `${dirErr} (${t.shown})` };
+    const made = await mkdirInside(root, nodePath.dirname(t.real));
+    if ("error" in made) return { error: `${made.error} (${t.shown})` };
     // The folders now exist: resolve again so a link planted meanwhile is caught.
     const again = await this.target(path);
-    if ("error" in again) return again;
-    if (again.real !== t.real) return { error: `${t.shown} changed while writing; nothing was written.` };
-    const err = await atomicWrite(root, t.real, Buffer.from(after, "utf8"));
-    if (err) return { error: `${err} (${t.shown})` };
+    const err =
+      "error" in again ? again.error : again.real !== t.real ? `${t.shown} changed while writing; nothing was written.` : await atomicWrite(root, t.real, Buffer.from(after, "utf8"));
+    if (err) {
+      await removeEmptyFolders(made.created);
+      return { error: err.includes(t.shown) ? err : `${err} (${t.shown})` };
+    }
     try {
       this.seen.set(t.real, fingerprint(await fsp.lstat(t.real, { bigint: true })));
     } catch {

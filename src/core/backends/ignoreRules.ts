@@ -100,5 +100,7 @@ export class IgnoreRules {
 
 /** Whether a root-relative posix path lies in a `.git` folder (searches skip it; writes refuse it). */
 export function inGitDir(rel: string): boolean {
-  return rel === ".git" || rel.startsWith(".git/") || rel.includes("/.git/") || rel.endsWith("/.git");
+  // Any case: on case-insensitive file systems `.GIT/config` is `.git/config`.
+  const r = rel.toLowerCase();
+  return r === ".git" || r.startsWith(".git/") || r.includes("/.git/") || r.endsWith("/.git");
 }

@@ -64,7 +64,8 @@ export function normalizeVirtualPath(input: unknown, realRoots: readonly string[
 export function isInside(root: string, child: string): boolean {
   if (child === root) return true;
   const rel = nodePath.relative(root, child);
-  return rel !== "" && !rel.startsWith("..") && !nodePath.isAbsolute(rel);
+  // `..` as a whole segment only: `..eslintrc.json.tmp` is a file inside.
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(rel);
 }
 
 export interface Resolved {

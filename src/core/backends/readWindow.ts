@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import {
   DEFAULT_READ_LIMIT,
   EMPTY_FILE_REMINDER,
+  checkWindowArgs,
   formatNumberedLines,
   offsetPastEnd,
 } from "./format";
@@ -169,6 +170,9 @@ export async function readWindow(
   offset = 0,
   limit = DEFAULT_READ_LIMIT,
 ): Promise<WindowResult> {
+  // Checked here too, not only by callers: a bad offset must never reach the shared line index.
+  const bad = checkWindowArgs(offset, limit);
+  if (bad) return { error: bad };
   if (size === 0) return offset === 0 ? { content: EMPTY_FILE_REMINDER } : { error: offsetPastEnd(offset, 0) };
   const idx = getIndex(versionKey);
   const start = await seekLine(fh, size, idx, offset);
