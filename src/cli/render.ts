@@ -80,6 +80,9 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
       case "warning":
         if (event.code !== "model_retry" || !prefix) note(`${prefix}warning: ${event.message}`);
         break;
+      case "rules_loaded":
+        note(`${prefix}rules: ${event.files.join(", ")}`);
+        break;
       case "error":
         if (!prefix) lastError = event.message;
         note(`${prefix}error: ${event.message}`);

@@ -133,7 +133,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     danglingToolCallsMiddleware(),
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
-    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot })]),
+    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
     ...(options.middleware ?? []),
   ];
 

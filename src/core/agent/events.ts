@@ -53,6 +53,8 @@ export type AgentEvent =
   /** `usage` is this model call; `total` and `costUsd` are the whole run so far (subagents included). */
   | { type: "usage"; usage: Usage; total: Usage; costUsd: number }
   | { type: "warning"; code: WarningCode; message: string }
+  /** Project rules files added to the system prompt this run (virtual paths). */
+  | { type: "rules_loaded"; files: string[] }
   | { type: "error"; kind: ModelErrorKind | "internal"; message: string }
   /** An event from inside a subagent started by the `task` call `toolCallId`. */
   | { type: "subagent"; toolCallId: string; subagentType: string; event: AgentEvent }

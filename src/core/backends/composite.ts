@@ -1,6 +1,6 @@
 import type {
   BackendProtocol, EditResult, FileInfo, GlobResult, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, WriteResult,
+  PreparedChange, ReadResult, TextResult, WriteResult,
 } from "./protocol";
 import { normalizeVirtualPath } from "./pathGuard";
 import { compareMatch } from "./search/collect";
@@ -76,6 +76,11 @@ export class CompositeBackend implements BackendProtocol {
   async read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
     const r = this.route(path);
     return "error" in r ? r : r.backend.read(r.inner, offset, limit);
+  }
+
+  async readText(path: string, maxBytes: number): Promise<TextResult> {
+    const r = this.route(path);
+    return "error" in r ? r : r.backend.readText(r.inner, maxBytes);
   }
 
   async write(path: string, content: string): Promise<WriteResult> {

@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import { Minimatch } from "minimatch";
 import type {
   BackendProtocol, EditResult, FileInfo, GlobResult, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, WriteResult,
+  PreparedChange, ReadResult, TextResult, WriteResult,
 } from "./protocol";
 import { O_NOFOLLOW, fdIsInside, normalizeVirtualPath, resolveInRoot, type Checked } from "./pathGuard";
 import { looksBinary, readWindow } from "./readWindow";
@@ -193,6 +193,26 @@ export class FilesystemBackend implements BackendProtocol {
       return { error: `Cannot read ${t.shown}: ${describe(e)}.` };
     } finally {
       await fh.close().catch(() => undefined);
+    }
+  }
+
+  async readText(path: string, maxBytes: number): Promise<TextResult> {
+    if (!Number.isInteger(maxBytes) || maxBytes < 1) return { error: "maxBytes must be a whole number, 1 or more." };
+    const t = await this.target(path);
+    if ("error" in t) return t;
+    const o = await this.openRegular(t);
+    if ("error" in o) return o;
+    try {
+      const size = Number(o.st.size);
+      const buf = Buffer.alloc(Math.min(size, maxBytes));
+      const { bytesRead } = await o.fh.read(buf, 0, buf.length, 0);
+      const bytes = buf.subarray(0, bytesRead);
+      if (bytes.includes(0)) return { error: `${t.shown} is a binary file.` };
+      return { text: bytes.toString("utf8"), truncated: size > maxBytes };
+    } catch (e) {
+      return { error: `Cannot read ${t.shown}: ${describe(e)}.` };
+    } finally {
+      await o.fh.close().catch(() => undefined);
     }
   }
 

@@ -40,6 +40,7 @@ export interface GrepResult {
   error?: string;
   truncated?: boolean;
 }
+export interface TextResult { text?: string; truncated?: boolean; error?: string }
 export interface GlobResult { files?: FileInfo[]; error?: string; truncated?: boolean }
 
 /** A whole-file change computed without writing anything (for review before it is applied). */
@@ -57,6 +58,11 @@ export interface BackendProtocol {
   ls(path: string): Promise<LsResult>;
   /** `cat -n` style window; see `formatWindow`. */
   read(path: string, offset?: number, limit?: number): Promise<ReadResult>;
+  /**
+   * The raw text of a regular file, at most `maxBytes` of it, under the same rules as `read`
+   * (path guard, ignore files, no devices or pipes). For files Fathom itself loads (AGENTS.md).
+   */
+  readText(path: string, maxBytes: number): Promise<TextResult>;
   /** Create a file, or overwrite one the agent has read and that has not changed since. */
   write(path: string, content: string): Promise<WriteResult>;
   edit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<EditResult>;

@@ -1,7 +1,7 @@
 import { Minimatch } from "minimatch";
 import type {
   BackendProtocol, EditResult, FileInfo, GlobResult, GrepMatch, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, WriteResult,
+  PreparedChange, ReadResult, TextResult, WriteResult,
 } from "./protocol";
 import { normalizeVirtualPath } from "./pathGuard";
 import { formatTextWindow, splitLines } from "./format";
@@ -65,6 +65,15 @@ export class StateBackend implements BackendProtocol {
     const r = formatTextWindow(f.content, offset ?? 0, limit ?? undefined);
     if (r.content !== undefined) this.seen.set(v, f.version);
     return r;
+  }
+
+  async readText(path: string, maxBytes: number): Promise<TextResult> {
+    const v = normalizeVirtualPath(path);
+    if (typeof v !== "string") return v;
+    const f = this.files.get(v);
+    if (!f) return { error: `File not found: ${v}.` };
+    const bytes = Buffer.from(f.content, "utf8");
+    return bytes.length > maxBytes ? { text: bytes.subarray(0, maxBytes).toString("utf8"), truncated: true } : { text: f.content, truncated: false };
   }
 
   async prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {

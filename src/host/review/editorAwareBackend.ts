@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type {
-  BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, WriteResult,
+  BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult,
 } from "../../core/backends/protocol";
 import { eolStyle, hasBom, sameAsEditorText, stripBom } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
@@ -34,6 +34,9 @@ export class EditorAwareBackend implements BackendProtocol {
   }
   read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
     return this.inner.read(path, offset, limit);
+  }
+  readText(path: string, maxBytes: number): Promise<TextResult> {
+    return this.inner.readText(path, maxBytes);
   }
   grep(pattern: string, path?: string, glob?: string, options?: GrepOptions): Promise<GrepResult> {
     return this.inner.grep(pattern, path, glob, options);

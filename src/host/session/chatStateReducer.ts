@@ -173,6 +173,12 @@ export class ChatStateReducer {
       case "usage":
         this.onUsage(event, scope);
         return;
+      case "rules_loaded": {
+        // Once per task, not on every message: the person needs to know, not to be reminded.
+        const text = `Project rules loaded from ${event.files.join(", ")}.`;
+        if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text === text)) this.notice("info", text);
+        return;
+      }
       case "warning":
         if (event.code === "model_retry") {
           this.setBanner({ level: "warning", message: event.message, retryable: false });
