@@ -3,7 +3,7 @@
 // arguments checked at the public API so a bad call cannot poison later reads.
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { mkdirInside, removeEmptyFolders } from "../../../src/core/backends/atomicWrite";
