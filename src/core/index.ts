@@ -1,6 +1,6 @@
 export * from "./tools/tool";
 export * from "./model/types";
-export { createModel, DEFAULT_MODELS, type CreateModelOptions, type Provider } from "./model/createModel";
+export { createModel, DEFAULT_MODELS, OPENAI_COMPATIBLE_DEFAULT_BASE_URL, type CreateModelOptions, type Provider } from "./model/createModel";
 export { OpenAIModel, type OpenAIModelOptions } from "./model/openaiModel";
 export { AnthropicModel, type AnthropicModelOptions } from "./model/anthropicModel";
 export { costOf, contextWindowOf, lookupModel, promptTokensOf, defaultMaxOutputTokens, type ModelInfo } from "./model/modelTable";

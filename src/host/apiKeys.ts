@@ -1,4 +1,6 @@
 import * as vscode from "vscode";
+import { z } from "zod";
+import { endpointOrigin, readSettings } from "./settings";
 
 export type KeyedProvider = "openai" | "anthropic" | "openai-compatible";
 
@@ -9,27 +11,75 @@ const ENV_FALLBACK: Record<KeyedProvider, string | undefined> = {
   "openai-compatible": "OPENAI_API_KEY",
 };
 
+/** A key and the endpoint origins the person has agreed to send it to. */
+export interface ProviderKey {
+  key: string;
+  /** Where it may go; empty for a key from the environment (see `get`). */
+  origins: string[];
+  source: "stored" | "env";
+}
+
+const StoredKeySchema = z.object({ key: z.string().min(1), origins: z.array(z.string()) });
+
 /**
- * API keys live in VS Code's SecretStorage, one per provider, with the environment variable
- * as a fallback. Keys never go to settings, logs, the webview or saved tasks.
+ * API keys live in VS Code's SecretStorage, one per provider, each bound to the endpoint origin
+ * it was saved for (and any the person confirmed since), with the environment variable as a
+ * fallback. Keys never go to settings, logs, the webview or saved tasks.
  */
 export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    /** The origin a key saved before keys were bound is taken to belong to. */
+    private readonly legacyOrigin: (provider: KeyedProvider) => string = () => "",
+  ) {}
 
-  async get(provider: KeyedProvider): Promise<string | undefined> {
-    const stored = await this.secrets.get(secretName(provider));
-    if (stored) return stored;
+  /**
+   * The stored key, or the environment's. An environment key is the person's own set-up, and
+   * the base URL it goes to is a user-level setting a workspace cannot change, so it is not bound.
+   */
+  async get(provider: KeyedProvider): Promise<ProviderKey | undefined> {
+    const raw = await this.secrets.get(secretName(provider));
+    if (raw) {
+      const parsed = parseStored(raw);
+      if (parsed) return { ...parsed, source: "stored" };
+      // A plain key from before keys were bound to an origin.
+      const origin = this.legacyOrigin(provider);
+      return { key: raw, origins: origin ? [origin] : [], source: "stored" };
+    }
     const envName = ENV_FALLBACK[provider];
-    return envName ? process.env[envName] || undefined : undefined;
+    const env = envName ? process.env[envName] : undefined;
+    return env ? { key: env, origins: [], source: "env" } : undefined;
   }
 
-  async set(provider: KeyedProvider, key: string): Promise<void> {
-    await this.secrets.store(secretName(provider), key);
+  async set(provider: KeyedProvider, key: string, origin: string): Promise<void> {
+    await this.secrets.store(secretName(provider), JSON.stringify({ key, origins: [origin] }));
+  }
+
+  /** Records the person's "yes" to sending the stored key to `origin` too. */
+  async allowOrigin(provider: KeyedProvider, origin: string): Promise<void> {
+    const current = await this.get(provider);
+    if (!current || current.source !== "stored" || current.origins.includes(origin)) return;
+    await this.secrets.store(secretName(provider), JSON.stringify({ key: current.key, origins: [...current.origins, origin] }));
   }
 
   async clear(provider: KeyedProvider): Promise<void> {
     await this.secrets.delete(secretName(provider));
   }
+}
+
+function parseStored(raw: string): { key: string; origins: string[] } | undefined {
+  if (!raw.startsWith("{")) return undefined;
+  try {
+    const parsed = StoredKeySchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a key may be sent to `origin` without asking: an environment key, or a confirmed origin. */
+export function keyAllowedFor(key: ProviderKey, origin: string): boolean {
+  return key.source === "env" || key.origins.includes(origin);
 }
 
 function secretName(provider: KeyedProvider): string {
@@ -62,7 +112,33 @@ export async function promptForApiKey(store: ApiKeyStore, log: vscode.LogOutputC
     void vscode.window.showInformationMessage(`Fathom: removed the API key for ${picked.label}.`);
     return;
   }
-  await store.set(picked.provider, key.trim());
-  log.info(`Stored an API key for ${picked.provider}`);
-  void vscode.window.showInformationMessage(`Fathom: saved the API key for ${picked.label}.`);
+  // Bound to where the person's own settings send requests now.
+  const origin = endpointOrigin(picked.provider, readSettings(vscode.workspace.getConfiguration("fathom")).baseUrl);
+  await store.set(picked.provider, key.trim(), origin);
+  log.info(`Stored an API key for ${picked.provider}, for ${origin}`);
+  void vscode.window.showInformationMessage(`Fathom: saved the API key for ${picked.label}; it is sent only to ${origin} unless you allow another host.`);
+}
+
+/**
+ * "Send Key to This Host": the person's one-time yes to sending a stored key to a host other
+ * than the one it was saved for. Modal, and says where it was saved for.
+ */
+export async function confirmKeyForHost(store: ApiKeyStore, log: vscode.LogOutputChannel): Promise<boolean> {
+  const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
+  const origin = endpointOrigin(settings.provider, settings.baseUrl);
+  const current = await store.get(settings.provider);
+  if (!current || keyAllowedFor(current, origin)) return true;
+  const send = "Send Key to This Host";
+  const answer = await vscode.window.showWarningMessage(
+    `Send your ${settings.provider} API key to ${origin}?`,
+    {
+      modal: true,
+      detail: `The key was saved for ${current.origins.join(", ") || "another host"}. Your Base Url setting now points to ${origin}. Only send it if you chose this server yourself.`,
+    },
+    send,
+  );
+  if (answer !== send) return false;
+  await store.allowOrigin(settings.provider, origin);
+  log.info(`The ${settings.provider} key may now be sent to ${origin}`);
+  return true;
 }

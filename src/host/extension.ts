@@ -1,11 +1,12 @@
 import * as vscode from "vscode";
 import { ChildProcessExecutor } from "../core";
-import { ApiKeyStore, promptForApiKey } from "./apiKeys";
+import { ApiKeyStore, confirmKeyForHost, promptForApiKey } from "./apiKeys";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chatViewProvider";
 import { Log } from "./log";
 import { ReviewGate, registerReviewCommands } from "./review";
 import { ChatSession } from "./session/chatSession";
 import { createHostEnv } from "./session/hostEnv";
+import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 
 /**
@@ -29,7 +30,10 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const started = Date.now();
   const channel = vscode.window.createOutputChannel("Fathom", { log: true });
   const log = new Log(channel);
-  const keys = new ApiKeyStore(context.secrets);
+  // A key saved before keys were bound to an origin belongs to where the person's settings sent it.
+  const keys = new ApiKeyStore(context.secrets, (provider) =>
+    endpointOrigin(provider, provider === "openai-compatible" ? readSettings(vscode.workspace.getConfiguration("fathom")).baseUrl : ""),
+  );
   const view = new ChatViewProvider(context.extensionUri, log);
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
   const gate = new ReviewGate({ log: channel });
@@ -65,6 +69,9 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     vscode.commands.registerCommand("fathom.cancel", () => session.cancel()),
     vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
+    vscode.commands.registerCommand("fathom.allowKeyForHost", async () => {
+      if (await confirmKeyForHost(keys, channel)) refresh();
+    }),
     vscode.commands.registerCommand("fathom.openSettings", () =>
       vscode.commands.executeCommand("workbench.action.openSettings", `@ext:${context.extension.id}`),
     ),

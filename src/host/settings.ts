@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, CommandPatterns, Provider } from "../core";
+import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, type ApprovalPolicy, type CommandPatterns, type Provider } from "../core";
 
 /**
  * The `fathom.*` settings, read afresh at each task start so a change applies without a reload.
@@ -12,11 +12,35 @@ export interface FathomSettings {
   maxSteps: number;
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
+  /** Settings a workspace tried to set that only the person's user settings may set. */
+  ignoredFromWorkspace: string[];
 }
 
 /** What `vscode.WorkspaceConfiguration` offers that we use. */
 export interface ConfigSource {
   get<T>(key: string, defaultValue: T): T;
+  /** Where each value comes from; without it (tests, the CLI) every value counts as the person's. */
+  inspect?<T>(key: string): { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined;
+}
+
+/**
+ * Settings that widen what Fathom may do unasked, or decide where the person's key and code are
+ * sent. A cloned repository's `.vscode/settings.json` must not set them, so only the user value
+ * counts (package.json also declares them `application`-scoped, which hides them from the
+ * workspace tab of the Settings editor).
+ */
+export const USER_ONLY_SETTINGS = ["baseUrl", "autoApprove.read", "autoApprove.edit", "autoApprove.execute", "commands.allow"] as const;
+
+/** The person's own value of a user-only setting (a workspace value never counts). */
+function userValue<T>(config: ConfigSource, key: string, fallback: T): T {
+  if (!config.inspect) return config.get(key, fallback);
+  const value = config.inspect<T>(key)?.globalValue;
+  return value === undefined ? fallback : value;
+}
+
+function workspaceValues<T>(config: ConfigSource, key: string): T[] {
+  const info = config.inspect?.<T>(key);
+  return info ? [info.workspaceValue, info.workspaceFolderValue].filter((v): v is T => v !== undefined) : [];
 }
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
@@ -27,26 +51,59 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
 }
 
+/** The person's choice; a workspace may only turn auto-approval off (that narrows). */
+function autoApproved(config: ConfigSource, key: string, fallback: boolean): boolean {
+  return userValue<boolean>(config, key, fallback) === true && !workspaceValues<boolean>(config, key).includes(false);
+}
+
+const validSteps = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1;
+
 export function readSettings(config: ConfigSource): FathomSettings {
   const provider = config.get<string>("provider", "openai");
-  const maxSteps = config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
+  // A workspace may lower the step limit (it costs the person money), never raise it.
+  const userSteps = config.inspect ? userValue<number>(config, "maxSteps", DEFAULT_MAX_STEPS) : config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
+  const steps = [userSteps, ...workspaceValues<number>(config, "maxSteps")].filter(validSteps);
   const timeout = config.get<number>("commands.timeoutSeconds", DEFAULT_COMMAND_TIMEOUT_SECONDS);
+  // A workspace may add deny patterns (that only narrows), so they are all kept.
+  const deny = config.inspect
+    ? [config.inspect<unknown>("commands.deny")?.globalValue, ...workspaceValues<unknown>(config, "commands.deny")].flatMap(strings)
+    : strings(config.get<unknown>("commands.deny", []));
   return {
     provider: PROVIDERS.includes(provider as Provider) ? (provider as Provider) : "openai",
     model: String(config.get<string>("model", "") ?? "").trim(),
-    baseUrl: String(config.get<string>("baseUrl", "") ?? "").trim(),
-    maxSteps: Number.isInteger(maxSteps) && maxSteps >= 1 ? Math.min(maxSteps, 1000) : DEFAULT_MAX_STEPS,
+    baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
+    maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
     autoApprove: {
-      read: config.get<boolean>("autoApprove.read", true) !== false,
-      edit: config.get<boolean>("autoApprove.edit", false) === true,
-      execute: config.get<boolean>("autoApprove.execute", false) === true,
+      read: autoApproved(config, "autoApprove.read", true),
+      edit: autoApproved(config, "autoApprove.edit", false),
+      execute: autoApproved(config, "autoApprove.execute", false),
     },
     commands: {
-      allow: strings(config.get<unknown>("commands.allow", [])),
-      deny: strings(config.get<unknown>("commands.deny", [])),
+      allow: strings(userValue<unknown>(config, "commands.allow", [])),
+      deny: [...new Set(deny)],
       timeoutSeconds: Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
     },
+    ignoredFromWorkspace: USER_ONLY_SETTINGS.filter((key) => {
+      // Only a value that would have widened something is worth telling the person about.
+      const tried = workspaceValues<unknown>(config, key);
+      return key.startsWith("autoApprove.") ? tried.some((v) => v !== false) : tried.length > 0;
+    }).map((key) => `fathom.${key}`),
   };
+}
+
+const OFFICIAL_BASE_URLS: Record<Provider, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+  "openai-compatible": OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
+};
+
+/** The origin (scheme, host, port) requests go to, which a stored key is bound to. */
+export function endpointOrigin(provider: Provider, baseUrl: string): string {
+  try {
+    return new URL(baseUrl || OFFICIAL_BASE_URLS[provider]).origin;
+  } catch {
+    return new URL(OFFICIAL_BASE_URLS[provider]).origin;
+  }
 }
 
 const PROVIDER_NAMES: Record<Provider, string> = {
@@ -66,7 +123,7 @@ export function providerName(provider: Provider): string {
 
 export interface SetupProblem {
   message: string;
-  action?: "fathom.setApiKey" | "fathom.openSettings";
+  action?: "fathom.setApiKey" | "fathom.openSettings" | "fathom.allowKeyForHost";
   actionLabel?: string;
 }
 

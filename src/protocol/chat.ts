@@ -124,7 +124,7 @@ export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 export const SetupProblemSchema = z.object({
   message: z.string(),
   /** A command the webview offers as a button ("fathom.setApiKey", "fathom.openSettings"). */
-  action: z.enum(["fathom.setApiKey", "fathom.openSettings"]).optional(),
+  action: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.allowKeyForHost"]).optional(),
   actionLabel: z.string().optional(),
 });
 

@@ -56,7 +56,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
-  z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog"]) }),
+  z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),
   z.object({ type: z.literal("openFile"), path: z.string().max(4096) }),
 ]);
 export type WebviewToHostChat = z.infer<typeof WebviewToHostChatSchema>;

@@ -9,10 +9,10 @@ import {
   type Executor,
   type Middleware,
 } from "../../core";
-import type { ApiKeyStore } from "../apiKeys";
+import { keyAllowedFor, type ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
-import { readSettings, setupProblemFor } from "../settings";
+import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
@@ -49,6 +49,16 @@ function fileBackend(): BackendProtocol {
 
 /** The session's surroundings in VS Code: settings, SecretStorage, trust, the terminal, diff review. */
 export function createHostEnv(o: HostEnvOptions): SessionEnv {
+  const warnedIgnored = new Set<string>();
+  /** Once per window: a workspace tried to set what only the person may set. */
+  const warnIgnored = (settings: FathomSettings) => {
+    const fresh = settings.ignoredFromWorkspace.filter((key) => !warnedIgnored.has(key));
+    if (fresh.length === 0) return;
+    for (const key of fresh) warnedIgnored.add(key);
+    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands or change where requests (and your key) go.`;
+    o.log.warn(message);
+    void vscode.window.showWarningMessage(message);
+  };
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
   return {
     store,
@@ -59,11 +69,21 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     demo: process.env.FATHOM_DEMO === "1",
     async readSetup() {
       const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
-      const apiKey = await o.keys.get(settings.provider);
-      o.log.addSecret(apiKey);
+      warnIgnored(settings);
+      const stored = await o.keys.get(settings.provider);
+      o.log.addSecret(stored?.key);
+      const origin = endpointOrigin(settings.provider, settings.baseUrl);
+      // A stored key goes only where it was saved for, or where the person has said yes to.
+      const apiKey = stored && keyAllowedFor(stored, origin) ? stored.key : undefined;
       const problem = !workspaceRoot()
         ? { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." }
-        : setupProblemFor(settings, Boolean(apiKey));
+        : stored && !apiKey
+          ? {
+              message: `Your ${providerName(settings.provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
+              action: "fathom.allowKeyForHost" as const,
+              actionLabel: `Send Key to ${new URL(origin).host}`,
+            }
+          : setupProblemFor(settings, Boolean(apiKey));
       return { settings, ...(apiKey ? { apiKey } : {}), problem };
     },
     createModel(settings, apiKey) {

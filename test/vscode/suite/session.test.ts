@@ -182,7 +182,7 @@ suite('Chat session (scripted model)', function () {
   });
 
   test('the API key appears in no log, setting, webview message or saved task', async () => {
-    await fathom.keys.set('openai-compatible', KEY);
+    await fathom.keys.set('openai-compatible', KEY, new URL(server.baseUrlOpenAI).origin);
     const sent: HostToWebviewChat[] = [];
     const stop = fathom.session.onMessage((m) => sent.push(m));
     server.push({ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: '/README.md' } }] }, { text: 'Done.' });
