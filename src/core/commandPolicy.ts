@@ -1,8 +1,17 @@
 import { minimatch } from "minimatch";
+import { analyzeCommand, type SimpleCommand } from "./shellCommand";
 
 /**
- * Allow/deny patterns for `execute`. Patterns are globs over the whole command line
- * (`npm test*`, `git push*`, `*rm -rf*`). Deny wins over allow; a denied command never runs.
+ * Allow/deny patterns for `execute`: globs over one command with its arguments (`npm test*`,
+ * `git push*`, `rm -rf*`). They are matched against each command the shell would run, read by
+ * a real parser (./shellCommand.ts): quotes and escapes removed, whitespace collapsed, commands
+ * inside substitutions, groups, `sh -c` and `eval` included.
+ *
+ * Deny wins and fails safe: any command anywhere in the line, with or without its folder
+ * (`/bin/rm` is `rm`), in any case, matching a deny pattern refuses the line. Allow fails
+ * closed: it auto-runs only a line that is provably simple (plain commands joined by `&&`,
+ * `||`, `;` or `|`, no substitutions, no redirects to files, no VAR=…, no wrappers or shells)
+ * and whose every command matches an allow pattern. Anything else is asked.
  */
 export interface CommandPatterns {
   allow?: readonly string[];
@@ -10,75 +19,74 @@ export interface CommandPatterns {
 }
 
 export type CommandVerdict =
-  | { verdict: "deny"; pattern: string }
+  /** `why` is set when the line was refused because deny patterns cannot check part of it. */
+  | { verdict: "deny"; pattern: string; why?: string }
   | { verdict: "allow"; pattern: string }
-  | { verdict: "ask" };
+  /** `why`: what kept an allow pattern from applying, for the person (empty when none matched). */
+  | { verdict: "ask"; why?: string };
 
 const MATCH_OPTIONS = { dot: true, nocomment: true, nonegate: true, noglobstar: false } as const;
 
-function matches(command: string, pattern: string): boolean {
+function matches(command: string, pattern: string, nocase: boolean): boolean {
   // `*` must cross `/` in a command line, so match with `/` treated as plain text.
   const escapedCommand = command.replaceAll("/", "\u2215");
-  const escapedPattern = pattern.trim().replaceAll("/", "\u2215");
-  return minimatch(escapedCommand, escapedPattern, MATCH_OPTIONS);
+  const escapedPattern = pattern.trim().replace(/\s+/g, " ").replaceAll("/", "\u2215");
+  return minimatch(escapedCommand, escapedPattern, { ...MATCH_OPTIONS, nocase });
+}
+
+export function checkCommand(command: string, patterns: CommandPatterns): CommandVerdict {
+  const analysis = analyzeCommand(command);
+  const whole = command.trim().replace(/\s+/g, " ");
+  const denyCandidates = [whole, ...analysis.commands.flatMap((c) => [c.text, c.bareText])];
+  for (const pattern of patterns.deny ?? []) {
+    // Case-insensitive: on macOS and Windows `/BIN/RM` is rm; denying too much is safe.
+    if (denyCandidates.some((c) => matches(c, pattern, true))) return { verdict: "deny", pattern };
+  }
+  const deny = patterns.deny ?? [];
+  if (deny.length > 0 && analysis.unreadable.length > 0) {
+    return { verdict: "deny", pattern: deny[0]!, why: `it runs ${analysis.unreadable.join(" and ")}, which your deny patterns cannot be checked against` };
+  }
+  const allow = patterns.allow ?? [];
+  if (allow.length === 0) return { verdict: "ask" };
+  const firstMatch = (c: SimpleCommand) => allow.find((p) => matches(c.text, p, false));
+  const matched = analysis.commands.map(firstMatch);
+  if (matched.some((m) => m === undefined) || analysis.commands.length === 0) return { verdict: "ask" };
+  if (analysis.notSimple.length > 0) return { verdict: "ask", why: `An allow pattern matches, but ${analysis.notSimple.join("; ")}.` };
+  return { verdict: "allow", pattern: matched[0]! };
+}
+
+/** Tools whose first argument (or two) names what they do: `git push`, `npm run build`. */
+const SUBCOMMAND_TOOLS = new Set([
+  "git", "npm", "pnpm", "yarn", "bun", "deno", "npx", "pnpx", "cargo", "go", "docker", "podman", "kubectl", "helm", "pip", "pip3",
+  "uv", "poetry", "pipenv", "dotnet", "gradle", "./gradlew", "mvn", "./mvnw", "make", "just", "brew", "apt", "apt-get", "gh", "terraform",
+  "composer", "bundle", "rake", "mix", "swift", "flutter", "dart", "rustup", "conda", "nx", "turbo", "lerna",
+]);
+const RUNS_A_NAMED_THING = new Set(["run", "run-script", "exec", "x", "dlx"]);
+
+/** The rule "Always allow" records for one command: program and subcommand (`npm test`, `ls`). */
+function ruleFor(argv: readonly string[]): string {
+  const [program = "", first, second] = argv;
+  if (!SUBCOMMAND_TOOLS.has(program) || first === undefined || first.startsWith("-")) return program;
+  if (program === "npx" || program === "pnpx") return `${program} ${first}`;
+  if (RUNS_A_NAMED_THING.has(first) && second !== undefined && !second.startsWith("-")) return `${program} ${first} ${second}`;
+  return `${program} ${first}`;
 }
 
 /**
- * Checks the whole command and each part of a compound command (`a && b`, `a; b`, `a | b`),
- * so `ls && rm -rf /` is caught by a deny pattern `rm -rf*`. Allow needs every part allowed.
+ * What "Always allow" on this command would allow for the rest of the task: one rule per
+ * command (`npm test`, `git status`), or null when the line is not provably simple (then the
+ * card offers no "Always allow": a line with `$(…)` is approved one at a time).
  */
-export function checkCommand(command: string, patterns: CommandPatterns): CommandVerdict {
-  const whole = command.trim();
-  const parts = splitCommand(whole);
-  const candidates = [whole, ...parts];
-  for (const pattern of patterns.deny ?? []) {
-    if (candidates.some((c) => matches(c, pattern))) return { verdict: "deny", pattern };
-  }
-  const allow = patterns.allow ?? [];
-  if (allow.length > 0) {
-    const wholeAllowed = allow.find((p) => matches(whole, p));
-    if (wholeAllowed && parts.length <= 1) return { verdict: "allow", pattern: wholeAllowed };
-    if (parts.length > 1) {
-      const each = parts.map((part) => allow.find((p) => matches(part, p)));
-      if (each.every((p) => p !== undefined)) return { verdict: "allow", pattern: each.join(", ") };
-    }
-  }
-  return { verdict: "ask" };
+export function alwaysAllowRules(command: string): string[] | null {
+  const analysis = analyzeCommand(command);
+  if (analysis.notSimple.length > 0 || analysis.commands.length === 0) return null;
+  return [...new Set(analysis.commands.map((c) => ruleFor(c.argv)))];
 }
 
-/** Splits on `&&`, `||`, `;`, `|` and newlines outside quotes. Good enough for policy checks. */
-export function splitCommand(command: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i]!;
-    if (quote) {
-      current += ch;
-      if (ch === "\\" && quote === '"' && i + 1 < command.length) current += command[++i];
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"' || ch === "`") {
-      quote = ch;
-      current += ch;
-      continue;
-    }
-    const two = command.slice(i, i + 2);
-    if (two === "&&" || two === "||") {
-      parts.push(current);
-      current = "";
-      i++;
-      continue;
-    }
-    const isRedirect = ch === "&" && (command[i - 1] === ">" || command[i - 1] === "<" || command[i + 1] === ">");
-    if (ch === ";" || ch === "|" || ch === "\n" || (ch === "&" && !isRedirect)) {
-      parts.push(current);
-      current = "";
-      continue;
-    }
-    current += ch;
-  }
-  parts.push(current);
-  return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+/** Whether rules recorded by "Always allow" cover this line: simple, and every command under a rule. */
+export function allowedByRules(command: string, rules: readonly string[]): boolean {
+  if (rules.length === 0) return false;
+  const analysis = analyzeCommand(command);
+  if (analysis.notSimple.length > 0 || analysis.commands.length === 0) return false;
+  return analysis.commands.every((c) => rules.some((rule) => c.text === rule || c.text.startsWith(`${rule} `)));
 }

@@ -17,7 +17,8 @@ export { newRunState, parseRunState, emptyUsage, type AgentEvent, type AgentEven
 export { baseSystemPrompt } from "./agent/systemPrompt";
 export { toJsonSchema, toolSpecOf } from "./agent/jsonSchema";
 export * from "./approval";
-export { checkCommand, splitCommand, type CommandPatterns, type CommandVerdict } from "./commandPolicy";
+export { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns, type CommandVerdict } from "./commandPolicy";
+export { analyzeCommand, type CommandAnalysis, type SimpleCommand } from "./shellCommand";
 export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
 export type { Middleware, RunContext, ModelCall, ModelTurn, ToolCallRequest, AgentToolContext } from "./middleware/types";

@@ -59,6 +59,11 @@ export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
     endedAt: z.number().optional(),
     proposal: ProposalSchema.optional(),
     exec: ExecInfoSchema.optional(),
+    /**
+     * What "Always allow" on this card allows for the rest of the task ("npm test"); null when
+     * it is not offered (a command line that is not provably simple). Absent: the tool's name.
+     */
+    alwaysAllow: z.string().nullable().optional(),
     /** `task` calls: the subagent's own activity. */
     children: z.array(TranscriptItemSchema).optional(),
   }),
@@ -75,6 +80,7 @@ export interface ToolItem {
   endedAt?: number;
   proposal?: Proposal;
   exec?: ExecInfo;
+  alwaysAllow?: string | null;
   children?: TranscriptItem[];
 }
 

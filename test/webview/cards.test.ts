@@ -105,12 +105,15 @@ describe("webview cards", { timeout: 120_000 }, () => {
     await second.getByText("Rejected: “Keep the CLI as it is”").waitFor();
 
     await view.clearPosted();
-    await view.send({ type: "itemAppended", item: execTool("x1", { status: "awaiting_approval", exec: undefined }) });
+    await view.send({ type: "itemAppended", item: execTool("x1", { status: "awaiting_approval", exec: undefined, alwaysAllow: "npm test" }) });
     const card = view.page.getByRole("article", { name: "Running npm test: Needs approval" });
-    await card.getByRole("button", { name: "Always allow execute" }).click();
+    await card.getByRole("button", { name: "Always allow npm test" }).click();
     assert.deepEqual(await view.waitForPosted("approve"), { type: "approve", toolCallId: "x1", alwaysAllow: true });
 
-    await view.send({ type: "itemAppended", item: execTool("x2", { status: "awaiting_approval", exec: undefined, title: "Running `rm -rf build`" }) });
+    await view.send({ type: "itemAppended", item: execTool("x2", { status: "awaiting_approval", exec: undefined, title: "Running `rm -rf build`", alwaysAllow: null }) });
+    // A line that is not provably simple is approved one at a time: no "Always allow".
+    await view.page.getByRole("article", { name: "Running rm -rf build: Needs approval" }).getByRole("button", { name: "Reject" }).waitFor();
+    assert.equal(await view.page.getByRole("article", { name: "Running rm -rf build: Needs approval" }).getByRole("button", { name: /Always allow/ }).count(), 0);
     const reject = view.page.getByRole("article", { name: "Running rm -rf build: Needs approval" }).getByRole("button", { name: "Reject" });
     await reject.focus();
     await view.page.keyboard.press("Enter");

@@ -35,8 +35,10 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         const verdict = checkCommand(command, options.commands ?? {});
         if (verdict.verdict === "deny") {
           return toolError(
-            `Not run: the command matches the deny pattern "${verdict.pattern}" the person set. ` +
-              `Do not try to work around it; use another approach or ask the person.`,
+            verdict.why
+              ? `Not run: ${verdict.why}. Run the commands directly (not through a pipe into a shell), or ask the person.`
+              : `Not run: the command matches the deny pattern "${verdict.pattern}" the person set. ` +
+                  `Do not try to work around it; use another approach or ask the person.`,
             { denied: true, pattern: verdict.pattern },
           );
         }

@@ -1,7 +1,7 @@
-import { lookupModel, type AgentEvent, type RunState } from "../../core";
+import { alwaysAllowRules, lookupModel, type AgentEvent, type RunState } from "../../core";
 import type { ChatState, HostToWebviewChat } from "../../protocol";
 import { approvalFor } from "../settings";
-import { guardedGate } from "./sessionGate";
+import { EXECUTE_RULE, guardedGate } from "./sessionGate";
 import type { SessionEnv } from "./sessionEnv";
 import { logAgentEvent } from "./eventLog";
 import { initialChatState } from "./chatState";
@@ -105,9 +105,14 @@ export class ChatSession {
 
   approve(itemId: string, alwaysAllow = false): void {
     const tool = this.findTool(itemId);
-    if (alwaysAllow && tool && !this.state.alwaysAllowed.includes(tool.toolName)) {
-      this.state.alwaysAllowed = [...this.state.alwaysAllowed, tool.toolName];
-      this.postState();
+    if (alwaysAllow && tool) {
+      // A command allows its program and subcommand ("execute:npm test"), never every command.
+      const rules = tool.toolName === "execute" ? (alwaysAllowRules(tool.exec?.command ?? "") ?? []).map((r) => `${EXECUTE_RULE}${r}`) : [tool.toolName];
+      const added = rules.filter((r) => !this.state.alwaysAllowed.includes(r));
+      if (added.length > 0) {
+        this.state.alwaysAllowed = [...this.state.alwaysAllowed, ...added];
+        this.postState();
+      }
     }
     this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "approve" });
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent, FileChangeProposal, ModelErrorKind } from "../../core";
+import { alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
 import type { Banner, ChatState, HostToWebviewChat, Proposal, ToolItem, TranscriptItem } from "../../protocol";
 import { applyMessage, findItem, openToolItems } from "./chatState";
 import { proposalView } from "./proposalView";
@@ -139,7 +139,7 @@ export class ChatStateReducer {
           title: toolTitle(item.toolName, event.args),
           args: prettyArgs(event.args),
           ...(event.proposal ? { proposal: proposalView(event.proposal, "pending") } : {}),
-          ...(command !== undefined ? { exec: { command, output: "" } } : {}),
+          ...(command !== undefined ? { exec: { command, output: "" }, alwaysAllow: alwaysAllowRules(command)?.join(", ") ?? null } : {}),
         });
         return;
       }

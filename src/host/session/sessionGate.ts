@@ -1,4 +1,7 @@
-import type { ApprovalGate } from "../../core";
+import { allowedByRules, type ApprovalGate } from "../../core";
+
+/** How "Always allow" rules for commands are kept in the task's `alwaysAllowed` list. */
+export const EXECUTE_RULE = "execute:";
 import type { Logger } from "../log";
 
 export type ChatDecision = { type: "approve" } | { type: "reject"; reason?: string };
@@ -33,7 +36,12 @@ export function guardedGate(
         o.log.info(`Refused ${request.toolName}: Restricted Mode`);
         return { type: "reject", reason: RESTRICTED_REASON };
       }
-      if (o.alwaysAllowed().includes(request.toolName)) return { type: "approve" };
+      if (request.kind === "execute") {
+        // Only rules for program and subcommand count; a bare "execute" (saved by older
+        // versions) allows nothing.
+        const rules = o.alwaysAllowed().filter((r) => r.startsWith(EXECUTE_RULE)).map((r) => r.slice(EXECUTE_RULE.length));
+        if (request.command !== undefined && allowedByRules(request.command, rules)) return { type: "approve" };
+      } else if (o.alwaysAllowed().includes(request.toolName)) return { type: "approve" };
       return inner.request(request, signal);
     },
   };

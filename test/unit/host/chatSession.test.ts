@@ -90,6 +90,40 @@ describe("chat session", () => {
     assert.match(JSON.stringify(kit.model.requests.at(-1)!.messages), /not that one/);
   });
 
+  it("Always allow on a command allows its program and subcommand, not every command", async () => {
+    const kit = makeKit([
+      { toolCalls: [{ id: "x1", name: "execute", arguments: { command: "echo one" } }] },
+      { toolCalls: [{ id: "x2", name: "execute", arguments: { command: "echo two" } }] },
+      { toolCalls: [{ id: "x3", name: "execute", arguments: { command: "echo three; rm -f app.ts" } }] },
+      { toolCalls: [{ id: "x4", name: "execute", arguments: { command: "echo $(rm -f app.ts)" } }] },
+      { text: "done" },
+    ]);
+    await kit.session.send("run things");
+    await until(() => kit.gate.waiting.has("x1"));
+    const card = tools(kit.session.state.items).find((t) => t.id === "x1") as { alwaysAllow?: string | null } | undefined;
+    assert.equal(card?.alwaysAllow, "echo");
+    kit.session.approve("x1", true);
+    assert.deepEqual(kit.session.state.alwaysAllowed, ["execute:echo"]);
+    // echo two runs without asking; the compound line and the substitution are asked.
+    await until(() => kit.gate.waiting.has("x3"));
+    assert.equal(tools(kit.session.state.items).find((t) => t.id === "x2")?.status, "done");
+    kit.session.reject("x3");
+    await until(() => kit.gate.waiting.has("x4"));
+    assert.equal((tools(kit.session.state.items).find((t) => t.id === "x4") as { alwaysAllow?: string | null }).alwaysAllow, null);
+    kit.session.reject("x4");
+    await kit.session.whenIdle();
+    assert.equal(readFileSync(path.join(kit.root, "app.ts"), "utf8"), "export const answer = 42;\n");
+  });
+
+  it("a saved task's tool-wide 'execute' entry (older versions) allows no command", async () => {
+    const kit = makeKit([{ toolCalls: [{ id: "x1", name: "execute", arguments: { command: "echo hi" } }] }, { text: "done" }]);
+    kit.session.state.alwaysAllowed = ["execute"];
+    await kit.session.send("run");
+    await until(() => kit.gate.waiting.has("x1"));
+    kit.session.reject("x1");
+    await kit.session.whenIdle();
+  });
+
   it("auto-approved edits still show a diff card", async () => {
     const kit = makeKit([{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "a\nb\n" } }] }, { text: "ok" }], {
       settings: { "autoApprove.edit": true },

@@ -6,10 +6,12 @@ import { requestFollow } from "../lib/follow";
 interface Props {
   toolCallId: string;
   toolName: string;
+  /** What "Always allow" allows ("npm test"); null hides it; absent: the tool. */
+  alwaysAllow?: string | null | undefined;
 }
 
-/** Approve / Reject (with an optional reason) / Always allow this tool for the task. */
-export function ApprovalBar({ toolCallId, toolName }: Props) {
+/** Approve / Reject (with an optional reason) / Always allow (this command's program, or this tool) for the task. */
+export function ApprovalBar({ toolCallId, toolName, alwaysAllow }: Props) {
   const [reason, setReason] = useRemembered(`reason:${toolCallId}`, "");
   const [sent, setSent] = useState(false);
   const bar = useRef<HTMLDivElement>(null);
@@ -41,10 +43,18 @@ export function ApprovalBar({ toolCallId, toolName }: Props) {
           <span className="codicon codicon-close" aria-hidden="true" />
           Reject
         </button>
-        <button type="button" className="button secondary" disabled={sent} onClick={() => decide("always")}>
-          <span className="codicon codicon-check-all" aria-hidden="true" />
-          Always allow {toolName}
-        </button>
+        {alwaysAllow === null ? null : (
+          <button
+            type="button"
+            className="button secondary"
+            disabled={sent}
+            title={alwaysAllow === undefined ? `Run ${toolName} without asking for the rest of this task` : `Run ${alwaysAllow} (any arguments) without asking for the rest of this task`}
+            onClick={() => decide("always")}
+          >
+            <span className="codicon codicon-check-all" aria-hidden="true" />
+            Always allow {alwaysAllow ?? toolName}
+          </button>
+        )}
       </div>
       <label className="reason" htmlFor={reasonId}>
         Reason for rejecting (optional)
