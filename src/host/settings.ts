@@ -10,6 +10,8 @@ export interface FathomSettings {
   model: string;
   baseUrl: string;
   maxSteps: number;
+  /** Subagents running at once. */
+  maxParallelSubagents: number;
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
   /** Settings a workspace tried to set that only the person's user settings may set. */
@@ -45,6 +47,7 @@ function workspaceValues<T>(config: ConfigSource, key: string): T[] {
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const DEFAULT_MAX_STEPS = 100;
+export const DEFAULT_MAX_PARALLEL_SUBAGENTS = 4;
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 120;
 
 function strings(value: unknown): string[] {
@@ -57,6 +60,13 @@ function autoApproved(config: ConfigSource, key: string, fallback: boolean): boo
 }
 
 const validSteps = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1;
+
+/** A limit a workspace may lower but not raise: the lowest valid of the user's and the workspace's values. */
+function lowest(config: ConfigSource, key: string, fallback: number, max: number): number {
+  const user = config.inspect ? userValue<number>(config, key, fallback) : config.get<number>(key, fallback);
+  const values = [user, ...workspaceValues<number>(config, key)].filter(validSteps);
+  return values.length > 0 ? Math.min(...values, max) : fallback;
+}
 
 export function readSettings(config: ConfigSource): FathomSettings {
   const provider = config.get<string>("provider", "openai");
@@ -73,6 +83,7 @@ export function readSettings(config: ConfigSource): FathomSettings {
     model: String(config.get<string>("model", "") ?? "").trim(),
     baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
     maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
+    maxParallelSubagents: lowest(config, "maxParallelSubagents", DEFAULT_MAX_PARALLEL_SUBAGENTS, 16),
     autoApprove: {
       read: autoApproved(config, "autoApprove.read", true),
       edit: autoApproved(config, "autoApprove.edit", false),

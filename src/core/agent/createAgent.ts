@@ -21,6 +21,7 @@ import { newRunState, parseRunState, type AgentEvent, type RunState } from "./ev
 import { toolSpecOf } from "./jsonSchema";
 import { runLoop, type LoopConfig } from "./loop";
 import { baseSystemPrompt } from "./systemPrompt";
+import { TaskBudget } from "./taskBudget";
 
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS = 10;
@@ -48,10 +49,12 @@ export interface AgentOptions {
   commands?: CommandPatterns;
   /** Extra instructions appended to the built-in system prompt. */
   systemPrompt?: string;
-  /** Model calls per run before stopping (default 100). */
+  /** Model calls per run before stopping, subagents' calls included (default 100). */
   maxSteps?: number;
   /** Stop the task when its spend reaches this many US dollars. */
   spendCapUsd?: number;
+  /** Subagents (`task` calls) running at once; more wait their turn (default 4). */
+  maxParallelSubagents?: number;
   /** Price of one call; default from the model table (0 when unknown). */
   costOf?: (usage: Usage) => number;
   /** Custom subagents for `task`; the general-purpose one is added unless disabled. */
@@ -68,6 +71,8 @@ export interface AgentOptions {
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /** A subagent's run spends from its parent's budget (set by the `task` tool, not by callers). */
+  budget?: TaskBudget;
   /** A saved state to continue (from a `done` event or disk). It is copied, not changed. */
   state?: RunState;
 }
@@ -103,7 +108,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
 
   const subagentSystem = (spec: SubagentSpec) => [options.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal) => {
+  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(
@@ -112,7 +117,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       );
       childCache.set(spec.name, child);
     }
-    return child.run(description, { signal });
+    return child.run(description, { signal, budget });
   };
 
   const middleware: Middleware[] = [
@@ -190,7 +195,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       }
       if (input.trim() !== "") state.messages.push({ role: "user", content: input });
 
-      void runLoop(config, state, controller.signal, (event) => channel.push(event)).finally(() => {
+      const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
+      void runLoop(config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();
       });

@@ -3,6 +3,7 @@ import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
 import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
 import { RepetitionGuard } from "./repetitionGuard";
+import type { TaskBudget } from "./taskBudget";
 import { ToolRunner } from "./toolRunner";
 
 export interface LoopConfig {
@@ -35,6 +36,7 @@ export async function runLoop(
   state: RunState,
   signal: AbortSignal,
   emit: (event: AgentEvent) => void,
+  budget: TaskBudget,
 ): Promise<void> {
   const ctx: RunContext = {
     state,
@@ -42,9 +44,12 @@ export async function runLoop(
     signal,
     model: config.model,
     workspaceRoot: config.workspaceRoot,
-    recordUsage(usage, costUsd) {
+    budget,
+    recordUsage(usage, costUsd, alreadyBudgeted = false) {
+      const cost = costUsd ?? config.costOf(usage);
       addUsage(state.usage, usage);
-      state.costUsd += costUsd ?? config.costOf(usage);
+      state.costUsd += cost;
+      if (!alreadyBudgeted) budget.spend(cost);
       emit({ type: "usage", usage, total: { ...state.usage }, costUsd: state.costUsd });
     },
     ...(config.subagentType ? { subagentType: config.subagentType } : {}),
@@ -73,17 +78,15 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
   let consecutiveErrors = 0;
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
-    if (step > config.maxSteps) {
-      return {
-        stop: { reason: "max_steps", message: `Stopped after ${config.maxSteps} model calls (the step limit). Send a message to continue.` },
-        finalText: "",
-      };
-    }
-    const capStop = spendCapStop(config, state);
-    if (capStop) return { stop: capStop, finalText: "" };
+    // Checked before every request: subagents spend from the same budget.
+    const spent = ctx.budget.exhausted();
+    if (spent) return { stop: spent, finalText: "" };
 
     for (const mw of config.middleware) await mw.beforeModel?.(ctx);
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    const spentMeanwhile = ctx.budget.exhausted();
+    if (spentMeanwhile) return { stop: spentMeanwhile, finalText: "" };
+    ctx.budget.takeStep();
     state.steps++;
     emit({ type: "step_started", step: state.steps });
     const turn = await callModel({ system, messages: state.messages, tools: config.toolSpecs });
@@ -95,8 +98,8 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
 
     if (calls.length === 0) return { stop: { reason: "completed" }, finalText: message.content };
 
-    const overCap = spendCapStop(config, state);
-    if (overCap) {
+    const overCap = ctx.budget.exhausted();
+    if (overCap?.reason === "spend_cap") {
       for (const call of calls) {
         state.messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: "Not run: the spend cap was reached.", isError: true });
       }
@@ -190,14 +193,6 @@ function fixToolCallIds(calls: { id: string }[], used: Set<string>, tag: string)
     if (!call.id || used.has(call.id)) call.id = `call_${tag}_${i}`;
     used.add(call.id);
   });
-}
-
-function spendCapStop(config: LoopConfig, state: RunState): Stop | undefined {
-  if (config.spendCapUsd === undefined || state.costUsd < config.spendCapUsd) return undefined;
-  return {
-    reason: "spend_cap",
-    message: `Stopped: this task has cost $${state.costUsd.toFixed(4)}, reaching the spend cap of $${config.spendCapUsd.toFixed(2)}. Raise the cap or send a message to continue.`,
-  };
 }
 
 function cancelled(): Stop {

@@ -4,7 +4,7 @@ import type { Tool, ToolResult } from "../tools/tool";
 import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "../middleware/types";
 import { toolError } from "../middleware/types";
 import type { RepetitionGuard } from "./repetitionGuard";
-import { REPEAT_STOP_AT } from "./repetitionGuard";
+import { CYCLE_STOP_AT, REPEAT_STOP_AT } from "./repetitionGuard";
 
 export type ToolMessage = Extract<ChatMessage, { role: "tool" }>;
 
@@ -52,7 +52,13 @@ export class ToolRunner {
       const run = async (index: number) => {
         const call = calls[index]!;
         const result = await this.runOne(call, calls);
-        if (result.details?.repetitionStop) repetition = `The model repeated the call ${call.name} with the same arguments ${REPEAT_STOP_AT} times.`;
+        if (result.details?.repetitionStop) {
+          const period = result.details.cyclePeriod;
+          repetition =
+            typeof period === "number"
+              ? `The model went round the same ${period} calls ${CYCLE_STOP_AT} times in a row (they undo each other).`
+              : `The model repeated the call ${call.name} with the same arguments ${REPEAT_STOP_AT} times.`;
+        }
         outcomes[index] = {
           message: { role: "tool", toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}) },
           rejected: result.details?.rejected === true,
@@ -99,11 +105,16 @@ export class ToolRunner {
       const verdict = this.guard.record(call.name, args);
       if (verdict.verdict === "stop") {
         result = toolError(
-          `Not run: you have made this exact call ${verdict.count} times and its result will not change. The task stops here.`,
-          { repetitionStop: true },
+          verdict.period
+            ? `Not run: you have made the same ${verdict.period} calls ${verdict.count} times in a row; they undo each other. The task stops here.`
+            : `Not run: you have made this exact call ${verdict.count} times and its result will not change. The task stops here.`,
+          { repetitionStop: true, ...(verdict.period ? { cyclePeriod: verdict.period } : {}) },
         );
       } else {
-        if (verdict.verdict === "warn") {
+        if (verdict.verdict === "warn" && verdict.period) {
+          warning = `Your last ${verdict.period * verdict.count} calls are the same ${verdict.period} calls made ${verdict.count} times in a row: they undo each other, so nothing moves. Stop and rethink: read the current state, decide what the end result must be, and make one change towards it. If it happens again the task stops.`;
+          ctx.emit({ type: "warning", code: "repetition", message: `The same ${verdict.period} calls were made ${verdict.count} times in a row` });
+        } else if (verdict.verdict === "warn") {
           warning = `You have made this exact call ${verdict.count} times; repeating it will not give a different result. Try a different approach. At ${REPEAT_STOP_AT} the task stops.`;
           ctx.emit({ type: "warning", code: "repetition", message: `${call.name} called ${verdict.count} times with the same arguments` });
         }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool, type ToolResult } from "../tools/tool";
 import type { ChatModel } from "../model/types";
 import type { AgentEvent } from "../agent/events";
+import { MAX_QUEUED_SUBAGENTS, type TaskBudget } from "../agent/taskBudget";
 import type { Middleware, RunContext } from "./types";
 import { runContextOf, toolError } from "./types";
 
@@ -25,8 +26,11 @@ export const GENERAL_PURPOSE_SUBAGENT: SubagentSpec = {
     "You are a subagent doing one delegated task. Work independently with your tools, then reply with a concise, complete report: findings, changes made (paths), anything left undone. That reply is all the main agent sees.",
 };
 
-/** Runs a subagent with a fresh history and todo list; yields its events (ending with `done`). */
-export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+/**
+ * Runs a subagent with a fresh history and todo list, spending from `budget`; yields its events
+ * (ending with `done`).
+ */
+export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget) => AsyncIterable<AgentEvent>;
 
 export interface SubagentsOptions {
   subagents: readonly SubagentSpec[];
@@ -71,16 +75,30 @@ async function runTask(
   toolCallId: string,
   signal: AbortSignal,
 ): Promise<ToolResult> {
+  const spent = parent.budget.exhausted();
+  if (spent) return toolError(`Not started: the task's budget is spent (${spent.message}). Do not start more subagents; finish with what you have.`);
+  const release = await parent.budget.subagentSlot(signal);
+  if (!release) {
+    return toolError(
+      `Not started: ${MAX_QUEUED_SUBAGENTS} subagents are already running or waiting, the most one task may have. ` +
+        "Wait for their reports, then start fewer tasks at a time, or combine them.",
+    );
+  }
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
-  for await (const event of runSubagent(spec, description, signal)) {
-    if (event.type === "done") {
-      done = event;
-      continue;
+  try {
+    for await (const event of runSubagent(spec, description, signal, parent.budget)) {
+      if (event.type === "done") {
+        done = event;
+        continue;
+      }
+      parent.emit({ type: "subagent", toolCallId, subagentType: spec.name, event });
     }
-    parent.emit({ type: "subagent", toolCallId, subagentType: spec.name, event });
+  } finally {
+    release();
   }
   if (!done) return toolError(`Error: the ${spec.name} subagent ended without a result.`);
-  parent.recordUsage(done.state.usage, done.state.costUsd);
+  // Its requests already counted against the shared budget as they were made.
+  parent.recordUsage(done.state.usage, done.state.costUsd, true);
   const details = { subagentType: spec.name, reason: done.reason, steps: done.state.steps };
   if (done.reason === "completed") {
     return { content: done.finalText.trim() || "(The subagent finished without a report.)", details };

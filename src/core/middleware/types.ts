@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
 import type { FileChangeProposal, Tool, ToolContext, ToolResult } from "../tools/tool";
 import type { AgentEvent, RunState } from "../agent/events";
+import type { TaskBudget } from "../agent/taskBudget";
 
 /**
  * A middleware is one feature of the agent (DeepAgents style): it may add tools, add a section
@@ -32,7 +33,9 @@ export interface RunContext {
    * Counts a model call made outside the loop (a summary, a subagent) toward the task's usage
    * and spend; `costUsd` defaults to the price of `usage` on this run's model.
    */
-  recordUsage(usage: Usage, costUsd?: number): void;
+  recordUsage(usage: Usage, costUsd?: number, alreadyBudgeted?: boolean): void;
+  /** The steps, dollars and subagent slots this run shares with its subagents. */
+  readonly budget: TaskBudget;
 }
 
 export interface ModelCall {

@@ -262,6 +262,7 @@ export class ChatSession {
       approvalPolicy: policy,
       commands,
       maxSteps: setup.settings.maxSteps,
+      maxParallelSubagents: setup.settings.maxParallelSubagents,
       executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
       middleware: [
         sessionMiddleware({

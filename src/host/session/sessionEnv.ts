@@ -15,6 +15,7 @@ export interface SessionEnv {
     approvalPolicy: ApprovalPolicy;
     commands: CommandPatterns;
     maxSteps: number;
+    maxParallelSubagents: number;
     executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;

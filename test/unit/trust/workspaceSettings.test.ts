@@ -50,9 +50,11 @@ describe("workspace settings cannot widen trust", () => {
     assert.deepEqual(s.ignoredFromWorkspace, ["fathom.baseUrl"]);
   });
   it("lets a workspace narrow: more deny patterns, fewer steps, reads asked", () => {
-    const s = readSettings(config({ user: { "commands.deny": ["git push*"], maxSteps: 200 }, workspace: { "commands.deny": ["rm *"], maxSteps: 20, "autoApprove.read": false } }));
+    const s = readSettings(config({ user: { "commands.deny": ["git push*"], maxSteps: 200 }, workspace: { "commands.deny": ["rm *"], maxSteps: 20, maxParallelSubagents: 1, "autoApprove.read": false } }));
     assert.deepEqual(s.commands.deny, ["git push*", "rm *"]);
     assert.equal(s.maxSteps, 20);
+    assert.equal(s.maxParallelSubagents, 1);
+    assert.equal(readSettings(config({ workspace: { maxParallelSubagents: 16 } })).maxParallelSubagents, 4, "a workspace cannot raise it");
     assert.equal(s.autoApprove.read, false);
     assert.deepEqual(s.ignoredFromWorkspace, [], "narrowing is not reported as ignored");
   });
