@@ -15,6 +15,8 @@ import { findRipgrep } from "./search/ripgrep";
 import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/searchFiles";
 import { sortedHead, type SearchScope } from "./search/collect";
 import { lstatMany } from "./statMany";
+import { statThroughFolders, verifyGrep } from "./search/verifyInside";
+import { listFolder } from "./listFolder";
 import { editByPreparing, writeByPreparing } from "./preparedChanges";
 
 export interface FilesystemBackendOptions {
@@ -136,37 +138,7 @@ export class FilesystemBackend implements BackendProtocol {
     if ("error" in t) return t;
     if (!t.exists) return { error: `Folder not found: ${t.shown}. Use ls / to start from the root.` };
     const root = (await this.realRoot()) as string;
-    try {
-      const st = await fsp.stat(t.real);
-      if (!st.isDirectory()) return { error: `${t.shown} is a file, not a folder. Use read_file to read it.` };
-      const files: FileInfo[] = [];
-      for (const e of await fsp.readdir(t.real, { withFileTypes: true })) {
-        const rel = t.rel ? `${t.rel}/${e.name}` : e.name;
-        if (await this.ignores?.isHidden(rel, e.isDirectory())) continue;
-        const shown = this.shownOf(rel);
-        let real = nodePath.join(t.real, e.name);
-        if (e.isSymbolicLink()) {
-          const r = await resolveInRoot(root, "/" + rel);
-          if ("error" in r || !r.exists) {
-            files.push({ path: shown });
-            continue;
-          }
-          real = r.real;
-        }
-        try {
-          const s = await fsp.stat(real);
-          files.push(s.isDirectory()
-            ? { path: shown + "/", is_dir: true, modified_at: s.mtime.toISOString() }
-            : { path: shown, is_dir: false, size: s.size, modified_at: s.mtime.toISOString() });
-        } catch {
-          files.push({ path: shown });
-        }
-      }
-      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      return { files };
-    } catch (e) {
-      return { error: `Cannot list ${t.shown}: ${describe(e)}.` };
-    }
+    return listFolder(root, t, (rel, isDir) => this.ignores?.isHidden(rel, isDir) ?? false, (rel) => this.shownOf(rel));
   }
 
   async read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
@@ -369,7 +341,7 @@ export class FilesystemBackend implements BackendProtocol {
         }
         r = await grepFiles(this.rg, sc, pattern, mode, cap);
       }
-      return this.virtualizeGrep(r);
+      return this.virtualizeGrep(await verifyGrep((await this.realRoot()) as string, r, this.maxFileBytes, mode === "content"));
     } catch (e) {
       return { error: `Search failed: ${describe(e)}.` };
     }
@@ -415,7 +387,8 @@ export class FilesystemBackend implements BackendProtocol {
       const truncated = hits.length > this.maxGlob;
       // Only the files returned are stat'ed (size, date).
       const kept = sortedHead(hits, this.maxGlob);
-      const stats = await lstatMany(kept.map((rel) => nodePath.join(sc.realRoot, rel)));
+      // Stat'ed through the real folders: a name listed via a swapped-in link is missing there.
+      const stats = await statThroughFolders(sc.realRoot, kept, lstatMany);
       const files: FileInfo[] = [];
       kept.forEach((rel, i) => {
         const s = stats[i];
