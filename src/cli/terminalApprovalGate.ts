@@ -63,7 +63,8 @@ function describe(request: ApprovalRequest, color: boolean): string {
     return `${request.toolName}${who} wants to ${verb} ${path}:\n${body}`;
   }
   if (request.command !== undefined) return `${request.toolName}${who} wants to run:\n  $ ${request.command}`;
-  return `${request.toolName}${who} wants to run with ${JSON.stringify(request.args, null, 2)}`;
+  const why = request.reason ? ` ${request.reason}` : "";
+  return `${request.toolName}${who} wants to run with ${JSON.stringify(request.args, null, 2)}${why}`;
 }
 
 function paint(line: string): string {

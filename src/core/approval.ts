@@ -15,6 +15,8 @@ export interface ApprovalRequest {
   proposal?: FileChangeProposal;
   /** `execute`: the command line, for display. */
   command?: string;
+  /** Why this call is asked although its kind is auto-approved (a secret file). */
+  reason?: string;
   /** Set when a subagent asks (its `subagent_type`). */
   subagentType?: string;
 }

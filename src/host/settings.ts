@@ -12,6 +12,8 @@ export interface FathomSettings {
   maxSteps: number;
   /** Subagents running at once. */
   maxParallelSubagents: number;
+  /** Additions to and `!` removals from the built-in secret-file list (user settings only). */
+  secretFiles: string[];
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
   /** Settings a workspace tried to set that only the person's user settings may set. */
@@ -84,6 +86,8 @@ export function readSettings(config: ConfigSource): FathomSettings {
     baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
     maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
     maxParallelSubagents: lowest(config, "maxParallelSubagents", DEFAULT_MAX_PARALLEL_SUBAGENTS, 16),
+    // A workspace may add secret files (that narrows) but not exempt any.
+    secretFiles: [...strings(userValue<unknown>(config, "secretFiles", [])), ...workspaceValues<unknown>(config, "secretFiles").flatMap(strings).filter((p) => !p.trim().startsWith("!"))],
     autoApprove: {
       read: autoApproved(config, "autoApprove.read", true),
       edit: autoApproved(config, "autoApprove.edit", false),

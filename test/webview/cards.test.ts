@@ -123,6 +123,29 @@ describe("webview cards", { timeout: 120_000 }, () => {
     await view.page.context().close();
   });
 
+  it("shows hidden characters and line breaks in what the person approves", async () => {
+    const view = await harness.open();
+    await view.send({ type: "state", state: baseState({ items: [user("u1", "Run the tests")] }) });
+    // Looks like `npm test` on one line; really a right-to-left override, a zero-width space and a second line.
+    const command = "npm test \u202E#\u200B\nrm -rf ~/project";
+    await view.send({
+      type: "itemAppended",
+      item: execTool("x9", { status: "awaiting_approval", title: "Running `npm test \u202E#\u200B ↵ rm -rf ~/project`", exec: { command, output: "" }, alwaysAllow: null }),
+    });
+    const card = view.page.getByRole("article", { name: /Needs approval/ });
+    const shown = card.locator(".exec-command");
+    await shown.waitFor();
+    assert.equal(await shown.locator(".invisible-char[title^='U+202E']").count(), 1);
+    assert.equal(await shown.locator(".invisible-char[title^='U+200B']").count(), 1);
+    assert.equal(await shown.locator("br").count(), 1, "the second line starts on a line of its own");
+    const text = await shown.innerText();
+    assert.match(text, /U\+202E/);
+    assert.match(text, /↵\s*\nrm -rf ~\/project/);
+    const title = card.locator(".tool-title");
+    assert.match(await title.innerText(), /U\+202E.*U\+200B.*↵ rm -rf/s);
+    await view.page.context().close();
+  });
+
   it("shows the todo list with each status as icon and text, updated live", async () => {
     const view = await openWith({ todos: [{ content: "Read the code", status: "in_progress" }, { content: "Fix it", status: "pending" }] });
     const list = view.page.getByRole("list", { name: "Todos" });

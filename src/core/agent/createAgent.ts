@@ -15,6 +15,7 @@ import { summarizationMiddleware, type SummarizationOptions } from "../middlewar
 import { todosMiddleware } from "../middleware/todos";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
+import { secretFileMatcher } from "../secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
 import { newRunState, parseRunState, type AgentEvent, type RunState } from "./events";
@@ -67,6 +68,8 @@ export interface AgentOptions {
   maxConsecutiveToolErrors?: number;
   /** Read AGENTS.md from the workspace root (default true). */
   rules?: boolean;
+  /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
+  secretFiles?: readonly string[];
 }
 
 export interface RunOptions {
@@ -101,7 +104,8 @@ export function createAgent(options: AgentOptions): Agent {
 
 function buildAgent(options: AgentOptions, internal: Internal): Agent {
   const isSubagent = internal.subagentType !== undefined;
-  const fileTools = options.fileTools ?? (options.backend ? createFileTools(options.backend) : []);
+  const isSecret = secretFileMatcher(options.secretFiles);
+  const fileTools = options.fileTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []);
   const subagentSpecs = isSubagent
     ? []
     : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? [])];
@@ -125,6 +129,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
       ...(options.commands ? { commands: options.commands } : {}),
+      isSecret,
     }),
     todosMiddleware(),
     filesystemMiddleware({

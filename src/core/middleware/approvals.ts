@@ -7,6 +7,7 @@ import {
   type ApprovalRequest,
 } from "../approval";
 import { checkCommand, type CommandPatterns } from "../commandPolicy";
+import type { SecretFileMatcher } from "../secretFiles";
 import type { FileChangeProposal, ToolResult } from "../tools/tool";
 import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "./types";
 import { toolError } from "./types";
@@ -16,6 +17,8 @@ export interface ApprovalsOptions {
   policy?: ApprovalPolicy;
   /** Allow/deny patterns for `execute`. Deny wins, and a denied command never runs. */
   commands?: CommandPatterns;
+  /** Reading a file this matches is always asked, whatever the policy for reads. */
+  isSecret?: SecretFileMatcher;
 }
 
 /**
@@ -44,6 +47,8 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         }
         if (verdict.verdict === "allow") mode = "auto";
       }
+      const secret = tool.kind === "read" && typeof call.args.file_path === "string" ? options.isSecret?.(call.args.file_path) : undefined;
+      if (secret) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;
       if (tool.proposeChange) {
@@ -63,6 +68,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         args: call.args,
         ...(proposal ? { proposal } : {}),
         ...(command !== undefined ? { command } : {}),
+        ...(secret ? { reason: `It reads a file that may hold secrets (matches ${secret}).` } : {}),
         ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
       };
       ctx.emit({ type: "approval_requested", toolCallId: call.id, toolName: call.name, kind: tool.kind, args: call.args, ...(proposal ? { proposal } : {}) });

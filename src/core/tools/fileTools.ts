@@ -1,3 +1,4 @@
+import type { SecretFileMatcher } from "../secretFiles";
 import { z } from "zod";
 import type { BackendProtocol, GrepOutputMode } from "../backends/protocol";
 import { defineTool, type FileChangeProposal, type Tool, type ToolResult } from "./tool";
@@ -8,6 +9,8 @@ export interface FileToolsOptions {
   /** Most grep matches in `content` mode (default 300) and files/entries listed (default 500). */
   maxGrepMatches?: number;
   maxListed?: number;
+  /** Secret files (./secretFiles.ts): grep leaves them out; reading one is asked by the approvals middleware. */
+  isSecret?: SecretFileMatcher;
 }
 
 const err = (content: string): ToolResult => ({ content, isError: true });
@@ -161,13 +164,17 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
       const cap = mode === "content" ? maxMatches : maxListed;
       const r = await backend.grep(args.pattern, args.path, args.glob, { outputMode: mode, maxResults: cap, signal: ctx.signal });
       if (r.error !== undefined) return err(r.error);
-      const ms = r.matches ?? [];
-      if (ms.length === 0) return { content: `No matches for "${args.pattern}".` };
+      const all = r.matches ?? [];
+      const ms = options.isSecret ? all.filter((m) => !options.isSecret!(m.path)) : all;
+      const hidden = new Set(all.filter((m) => !ms.includes(m)).map((m) => m.path));
+      const note = hidden.size > 0 ? `(${hidden.size} secret file${hidden.size === 1 ? "" : "s"} such as ${[...hidden][0]} left out; read_file one to ask the person.)` : "";
+      if (ms.length === 0) return { content: `No matches for "${args.pattern}".${note ? ` ${note}` : ""}` };
       let lines: string[];
       if (mode === "content") lines = ms.map((m) => `${m.path}:${m.line}:${m.text}`);
       else if (mode === "count") lines = ms.map((m) => `${m.path}:${r.counts?.[m.path] ?? 1}`);
       else lines = ms.map((m) => m.path);
       if (r.truncated) lines.push(`(Results truncated at ${cap}; narrow with path or glob.)`);
+      if (note) lines.push(note);
       return { content: capOutput(lines.join("\n"), maxChars, "Narrow with path or glob."), details: { count: ms.length, truncated: r.truncated ?? false } };
     }),
   });

@@ -263,6 +263,7 @@ export class ChatSession {
       commands,
       maxSteps: setup.settings.maxSteps,
       maxParallelSubagents: setup.settings.maxParallelSubagents,
+      secretFiles: setup.settings.secretFiles,
       executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
       middleware: [
         sessionMiddleware({

@@ -16,6 +16,7 @@ export interface SessionEnv {
     commands: CommandPatterns;
     maxSteps: number;
     maxParallelSubagents: number;
+    secretFiles: string[];
     executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;

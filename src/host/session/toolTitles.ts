@@ -11,7 +11,8 @@ function str(args: Args, key: string): string | undefined {
 }
 
 function oneLine(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  // A line break stays visible (↵): a command on two lines must not read as one.
+  const line = text.trim().replace(/\s*\n\s*/g, " ↵ ").replace(/[ \t\f\v]+/g, " ");
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -19,6 +19,7 @@ describe("AgentEvent → chat state", () => {
   it("titles tool calls in words", () => {
     assert.equal(toolTitle("read_file", { file_path: "/src/app.ts" }), "Reading /src/app.ts");
     assert.equal(toolTitle("execute", { command: "npm test" }), "Running `npm test`");
+    assert.equal(toolTitle("execute", { command: "npm test\nrm -rf x" }), "Running `npm test ↵ rm -rf x`", "a second line stays visible");
     assert.equal(toolTitle("grep", { pattern: "TODO", path: "/src" }), "Searching for `TODO` in /src");
     assert.equal(toolTitle("task", { subagent_type: "general-purpose", description: "Find the bug" }), "Asking the general-purpose subagent: Find the bug");
     assert.equal(toolTitle("read_file", {}), "Reading a file");

@@ -1,3 +1,4 @@
+import { revealInvisible } from "../lib/invisible";
 import type { Proposal, ToolStatus } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 import { ApprovalBar } from "./ApprovalBar";
@@ -28,7 +29,7 @@ export function DiffCard({ toolCallId, toolName, proposal, status }: Props) {
       <div className="diff-header">
         <span className="codicon codicon-diff" aria-hidden="true" />
         <button type="button" className="link-button diff-path" title="Open file" onClick={() => postToHost({ type: "openFile", path: proposal.path })}>
-          {proposal.path}
+          {revealInvisible(proposal.path)}
         </button>
         {proposal.isNewFile ? <span className="tag">new file</span> : null}
         <span className="diff-counts" title={`${proposal.added} lines added, ${proposal.removed} removed`}>

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from "react";
 import type { ExecInfo } from "../../../src/protocol";
+import { revealInvisible } from "../lib/invisible";
 
 /** Characters of output rendered; the full text stays in the terminal. */
 const SHOWN_CHARS = 20_000;
@@ -29,7 +30,7 @@ export function ExecOutput({ exec, running }: { exec: ExecInfo; running: boolean
     <div className="exec">
       <div className="exec-header">
         <span className="codicon codicon-terminal" aria-hidden="true" />
-        <code className="exec-command">{exec.command}</code>
+        <code className="exec-command">{revealInvisible(exec.command)}</code>
         <span className={`exit exit-${exit.kind}`}>
           <span className={`codicon codicon-${exit.icon}`} aria-hidden="true" />
           {exit.text}
