@@ -1,7 +1,7 @@
 // One build for every bundle: the extension host (Node, CommonJS, `vscode` external), the chat
 // webview (browser), the core's public API (+ .d.ts) and the headless CLI.
 import { execFileSync } from "node:child_process";
-import { existsSync, statSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, readdirSync, rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -43,7 +43,10 @@ const common = {
   legalComments: "none",
 };
 
-const nodeTarget = { ...common, platform: "node", format: "cjs", target: "node20" };
+// The sandbox runtime (an ES module) finds its seccomp helper next to `import.meta.url`; in a
+// CommonJS bundle that is the bundle's own file, and the helper is copied beside it (dist/vendor).
+const importMetaShim = 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;';
+const nodeTarget = { ...common, platform: "node", format: "cjs", target: "node20", define: { "import.meta.url": "__importMetaUrl" }, banner: { js: importMetaShim } };
 
 const builds = [
   { ...nodeTarget, entryPoints: { extension: "src/host/extension.ts" }, external: ["vscode"], outdir: dist },
@@ -52,7 +55,7 @@ const builds = [
     ...nodeTarget,
     entryPoints: { cli: "src/cli/main.ts" },
     outdir: dist,
-    banner: { js: "#!/usr/bin/env node" },
+    banner: { js: `#!/usr/bin/env node\n${importMetaShim}` },
   },
   {
     ...common,
@@ -76,6 +79,19 @@ function emitCoreTypes() {
   });
 }
 
+/** The sandbox's seccomp helper (Linux x64 and arm64), where the bundled runtime looks for it. */
+function copySandboxHelpers() {
+  const from = path.join(root, "node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp");
+  for (const arch of ["x64", "arm64"]) {
+    const source = path.join(from, arch, "apply-seccomp");
+    if (!existsSync(source)) continue;
+    const target = path.join(dist, "vendor/seccomp", arch, "apply-seccomp");
+    mkdirSync(path.dirname(target), { recursive: true });
+    copyFileSync(source, target);
+    chmodSync(target, 0o755);
+  }
+}
+
 function printSizes() {
   for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
     const bytes = statSync(path.join(dist, file)).size;
@@ -93,6 +109,7 @@ if (watch) {
   const started = Date.now();
   await Promise.all(builds.map((options) => esbuild.build(options)));
   if (!only) emitCoreTypes();
+  if (!only) copySandboxHelpers();
   console.log(`Built ${builds.length} bundles in ${Date.now() - started} ms${production ? " (production)" : ""}:`);
   printSizes();
 }

@@ -3,7 +3,9 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
-import { rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
+import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
+import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
+import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { createModel, type Provider } from "../core/model/createModel";
@@ -25,11 +27,16 @@ Options:
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much
   --yes                 approve writes and commands without asking
+  --no-sandbox          run commands with your full rights, not in the OS sandbox
+  --allow-domain D      let sandboxed commands reach domain D (repeatable)
   --json                print every event as one JSON line
   -h, --help            show this help
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
-write and command; with no terminal to ask on, those calls are rejected.
+write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
+sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
+folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
+agent asks to run outside it is always asked, even with --yes.
 Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
@@ -46,6 +53,8 @@ interface CliOptions {
   spendCapUsd?: number;
   yes: boolean;
   json: boolean;
+  sandbox: boolean;
+  allowDomains: string[];
   prompt: string;
 }
 
@@ -64,6 +73,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         "max-steps": { type: "string" },
         "spend-cap": { type: "string" },
         yes: { type: "boolean", short: "y" },
+        "no-sandbox": { type: "boolean" },
+        "allow-domain": { type: "string", multiple: true },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -105,6 +116,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     apiKey,
     yes: values.yes === true,
     json: values.json === true,
+    sandbox: values["no-sandbox"] !== true,
+    allowDomains: values["allow-domain"] ?? [],
     prompt,
   };
   if (values["max-steps"] !== undefined) {
@@ -117,6 +130,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
     options.spendCapUsd = n;
   }
+  for (const domain of options.allowDomains) {
+    if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(domain)) throw new UsageError(`--allow-domain "${domain}" is not a domain; for example registry.npmjs.org or *.github.com`);
+  }
   if (options.baseUrl) {
     try {
       new URL(options.baseUrl);
@@ -126,6 +142,19 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   }
   return options;
 }
+
+/** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
+function cliSandbox(opts: CliOptions): CommandSandbox | null {
+  const problem = sandboxUnavailable();
+  if (problem) {
+    process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`);
+    return null;
+  }
+  return new CommandSandbox({ allowedDomains: opts.allowDomains });
+}
+
+const NO_TTY_OUTSIDE_SANDBOX =
+  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox, or report what you need.";
 
 const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
@@ -167,17 +196,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     surface: "cli",
   });
   const interactive = process.stdin.isTTY === true && !opts.json;
-  const gate: ApprovalGate | undefined = opts.yes
-    ? undefined
-    : interactive
-      ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
-      : rejectAll(NO_TTY_REASON);
-  const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: "auto", other: "auto" } : {};
+  const asker: ApprovalGate = interactive
+    ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
+    : { request: (r, signal) => (r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+  // --yes approves what the policy asks about, but never what must reach the person.
+  const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
+  const sandbox = opts.sandbox ? cliSandbox(opts) : undefined;
+  // Without the sandbox they asked for, commands are never run unasked.
+  const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
+  const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
+  const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
   const agent = createAgent({
     model,
     workspaceRoot: opts.cwd,
     backend: new FilesystemBackend({ rootDir: opts.cwd }),
-    executor: new ChildProcessExecutor(),
+    executor,
     approvalPolicy: policy,
     ...(gate ? { approvalGate: gate } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
@@ -198,6 +231,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
+    if (sandbox) {
+      (executor as SandboxedExecutor).dispose();
+      await sandbox.dispose();
+    }
   }
   if (!done) return EXIT.failed;
   if (done.reason === "completed") return EXIT.done;

@@ -15,8 +15,10 @@ export interface ApprovalRequest {
   proposal?: FileChangeProposal;
   /** `execute`: the command line, for display. */
   command?: string;
-  /** Why this call is asked although its kind is auto-approved (a secret file). */
+  /** Why this call is asked although its kind is auto-approved (a secret file, leaving the sandbox). */
   reason?: string;
+  /** Must reach the person: no "Always allow" rule answers it (running outside the sandbox). */
+  mustAsk?: boolean;
   /** Set when a subagent asks (its `subagent_type`). */
   subagentType?: string;
 }

@@ -14,6 +14,8 @@ export interface ExecOptions {
   onOutput?: (chunk: string) => void;
   /** Keep at most this many characters: the head and the tail, with a note between. */
   maxOutputChars?: number;
+  /** Run outside the OS sandbox (only after the person approved exactly that). */
+  unsandboxed?: boolean;
 }
 
 export interface ExecResult {
@@ -33,6 +35,8 @@ export interface ExecResult {
    */
   stillRunning?: boolean;
   handle?: string;
+  /** Facts for the model about how it ran ("Ran in the OS sandbox: …", what was refused). */
+  notes?: string[];
 }
 
 /** A command left running past its timeout, as seen when the model checks on it. */
@@ -46,6 +50,8 @@ export interface BackgroundCommandStatus {
 
 export interface Executor {
   run(command: string, options: ExecOptions): Promise<ExecResult>;
+  /** Commands run in the OS sandbox (and `unsandboxed` leaves it). */
+  readonly sandboxed?: boolean;
   /** Executors that leave commands running (`stillRunning`) let the model check on them... */
   readBackground?(handle: string): Promise<BackgroundCommandStatus | undefined>;
   /** ...and stop them (interrupt first, then kill). */

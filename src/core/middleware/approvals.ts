@@ -49,6 +49,9 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       }
       const secret = tool.kind === "read" && typeof call.args.file_path === "string" ? options.isSecret?.(call.args.file_path) : undefined;
       if (secret) mode = "ask";
+      // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it.
+      const leavesSandbox = command !== undefined && call.args.sandbox === false;
+      if (leavesSandbox) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;
       if (tool.proposeChange) {
@@ -69,6 +72,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         ...(proposal ? { proposal } : {}),
         ...(command !== undefined ? { command } : {}),
         ...(secret ? { reason: `It reads a file that may hold secrets (matches ${secret}).` } : {}),
+        ...(leavesSandbox ? { reason: "It asks to run outside the OS sandbox, with your full rights (files, keys, network).", mustAsk: true } : {}),
         ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
       };
       ctx.emit({ type: "approval_requested", toolCallId: call.id, toolName: call.name, kind: tool.kind, args: call.args, ...(proposal ? { proposal } : {}) });

@@ -19,6 +19,10 @@ export interface FilesystemMiddlewareOptions {
 const ExecuteSchema = z.object({
   command: z.string().min(1).describe("Shell command line"),
   timeout: z.number().int().min(1).max(MAX_EXECUTE_TIMEOUT_S).optional().describe("Seconds (default 120)"),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe("Commands run in an OS sandbox (workspace writes only, no network). false asks the person to run this one outside it; say why first"),
 });
 
 /** `execute`: one shell command in the workspace root, through the host's Executor. */
@@ -26,15 +30,17 @@ export function createExecuteTool(executor: Executor, workspaceRoot: string, def
   return defineTool({
     name: "execute",
     description:
-      "Run a shell command in the workspace root (non-interactive: no stdin). Returns output (head and tail when long) and the exit code.",
+      "Run a shell command in the workspace root (non-interactive: no stdin). Returns output (head and tail when long) and the exit code." +
+      (executor.sandboxed ? " It runs in an OS sandbox: it can write only in the workspace and $TMPDIR, cannot read secret folders, and has no network unless a domain is allowed." : ""),
     schema: ExecuteSchema,
     kind: "execute",
-    async run({ command, timeout }, ctx) {
+    async run({ command, timeout, sandbox }, ctx) {
       const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
       const result = await executor.run(command, {
         cwd: workspaceRoot,
         timeoutMs,
         signal: ctx.signal,
+        ...(sandbox === false ? { unsandboxed: true } : {}),
         ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
       });
       const notes: string[] = [];
@@ -46,6 +52,7 @@ export function createExecuteTool(executor: Executor, workspaceRoot: string, def
       if (result.cancelled) notes.push("Cancelled by the person; the process tree was killed.");
       if (result.truncated) notes.push("Output was long: the middle is omitted. Narrow the command (grep, head, tail) to see a part.");
       if (!result.stillRunning) notes.push(`Exit code: ${result.exitCode ?? "unknown"}`);
+      notes.push(...(result.notes ?? []));
       const output = result.output.trim() === "" ? "(no output)" : result.output.replace(/\s+$/, "");
       return {
         content: `${output}\n\n${notes.map((n) => `[${n}]`).join("\n")}`,

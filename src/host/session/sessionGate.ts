@@ -36,6 +36,7 @@ export function guardedGate(
         o.log.info(`Refused ${request.toolName}: Restricted Mode`);
         return { type: "reject", reason: RESTRICTED_REASON };
       }
+      if (request.mustAsk) return inner.request(request, signal);
       if (request.kind === "execute") {
         // Only rules for program and subcommand count; a bare "execute" (saved by older
         // versions) allows nothing.

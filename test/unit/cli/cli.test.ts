@@ -165,11 +165,12 @@ test("exit 1 at the step limit; a server error then success recovers", async () 
   assert.match(run.stderr, /step limit/);
 });
 
+// Outside the sandbox: inside it the command sees its own PID namespace, so its pid means nothing here.
 test("exit 130: Ctrl+C during a long execute kills the command's process tree", { skip: process.platform === "win32" }, async () => {
   const dir = workspace();
   const pidFile = path.join(dir, "grandchild.pid");
   const s = await server([{ toolCalls: [{ name: "execute", arguments: { command: `sh -c 'echo $$ > ${pidFile}; exec sleep 60'` } }] }, { text: "never" }]);
-  const { child, done } = startCli(["run", "--yes", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "wait"], cleanEnv({ OPENAI_API_KEY: KEY }));
+  const { child, done } = startCli(["run", "--yes", "--no-sandbox", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "wait"], cleanEnv({ OPENAI_API_KEY: KEY }));
   const deadline = Date.now() + 15_000;
   while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
     if (Date.now() > deadline) throw new Error("the command never started");

