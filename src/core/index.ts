@@ -21,6 +21,8 @@ export { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns, t
 export { analyzeCommand, type CommandAnalysis, type SimpleCommand } from "./shellCommand";
 export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
+export { CommandSandbox, defaultDenyRead, sandboxUnavailable, type SandboxOptions } from "./executor/sandbox";
+export { SandboxedExecutor } from "./executor/sandboxedExecutor";
 export type { Middleware, RunContext, ModelCall, ModelTurn, ToolCallRequest, AgentToolContext } from "./middleware/types";
 export { runContextOf } from "./middleware/types";
 export { GENERAL_PURPOSE_SUBAGENT, type SubagentSpec } from "./middleware/subagents";

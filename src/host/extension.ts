@@ -8,6 +8,7 @@ import { ChatSession } from "./session/chatSession";
 import { createHostEnv } from "./session/hostEnv";
 import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
+import { HostSandbox } from "./terminal/hostSandbox";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -37,12 +38,17 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const view = new ChatViewProvider(context.extensionUri, log);
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
   const gate = new ReviewGate({ log: channel });
+  // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
+  const sandbox = new HostSandbox(executor, {
+    log: channel,
+    privateFolders: () => [context.globalStorageUri.fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+  });
 
   let session: ChatSession;
   let unwatch: (() => void) | undefined;
   const open = (isTrusted?: () => boolean) => {
     unwatch?.();
-    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, gate, ...(isTrusted ? { isTrusted } : {}) }));
+    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, gate, ...(isTrusted ? { isTrusted } : {}) }));
     view.attach(session);
     let running = false;
     unwatch = session.onMessage((message) => {
@@ -60,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     view,
     executor,
     gate,
+    sandbox,
     { dispose: () => session.dispose() },
     registerReviewCommands(gate),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {

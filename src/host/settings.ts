@@ -14,6 +14,8 @@ export interface FathomSettings {
   maxParallelSubagents: number;
   /** Additions to and `!` removals from the built-in secret-file list (user settings only). */
   secretFiles: string[];
+  /** The OS sandbox for commands (user settings only). */
+  sandbox: { enabled: boolean; autoApprove: boolean; allowedDomains: string[]; denyRead: string[] };
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
   /** Settings a workspace tried to set that only the person's user settings may set. */
@@ -33,7 +35,16 @@ export interface ConfigSource {
  * counts (package.json also declares them `application`-scoped, which hides them from the
  * workspace tab of the Settings editor).
  */
-export const USER_ONLY_SETTINGS = ["baseUrl", "autoApprove.read", "autoApprove.edit", "autoApprove.execute", "commands.allow"] as const;
+export const USER_ONLY_SETTINGS = [
+  "baseUrl",
+  "autoApprove.read",
+  "autoApprove.edit",
+  "autoApprove.execute",
+  "commands.allow",
+  "sandbox.enabled",
+  "sandbox.autoApprove",
+  "sandbox.allowedDomains",
+] as const;
 
 /** The person's own value of a user-only setting (a workspace value never counts). */
 function userValue<T>(config: ConfigSource, key: string, fallback: T): T {
@@ -86,6 +97,12 @@ export function readSettings(config: ConfigSource): FathomSettings {
     baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
     maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
     maxParallelSubagents: lowest(config, "maxParallelSubagents", DEFAULT_MAX_PARALLEL_SUBAGENTS, 16),
+    sandbox: {
+      enabled: userValue<boolean>(config, "sandbox.enabled", true) !== false,
+      autoApprove: userValue<boolean>(config, "sandbox.autoApprove", false) === true,
+      allowedDomains: strings(userValue<unknown>(config, "sandbox.allowedDomains", [])),
+      denyRead: strings(userValue<unknown>(config, "sandbox.denyRead", [])),
+    },
     // A workspace may add secret files (that narrows) but not exempt any.
     secretFiles: [...strings(userValue<unknown>(config, "secretFiles", [])), ...workspaceValues<unknown>(config, "secretFiles").flatMap(strings).filter((p) => !p.trim().startsWith("!"))],
     autoApprove: {
@@ -167,8 +184,21 @@ export function setupProblemFor(settings: FathomSettings, hasKey: boolean): Setu
  * always go to the gate (which refuses them), and the allow list is ignored so nothing runs
  * unasked.
  */
-export function approvalFor(settings: FathomSettings, restricted: boolean): { policy: ApprovalPolicy; commands: CommandPatterns } {
+export type SandboxState = "on" | "off" | "unavailable";
+
+/**
+ * `sandbox`: "on" when commands run in the OS sandbox, "off" when the person turned it off,
+ * "unavailable" when it is on but cannot run here: then every command is asked (never
+ * unsandboxed auto-approval), whatever auto-approve and the allow list say.
+ */
+export function approvalFor(settings: FathomSettings, restricted: boolean, sandbox: SandboxState = "off"): { policy: ApprovalPolicy; commands: CommandPatterns } {
   const mode = (auto: boolean) => (auto ? "auto" : "ask") as "auto" | "ask";
+  if (!restricted && sandbox === "unavailable") {
+    return {
+      policy: { read: mode(settings.autoApprove.read), edit: mode(settings.autoApprove.edit), execute: "ask", other: "auto" },
+      commands: { allow: [], deny: settings.commands.deny },
+    };
+  }
   if (restricted) {
     return {
       policy: { read: mode(settings.autoApprove.read), edit: "ask", execute: "ask", other: "auto" },
@@ -179,7 +209,7 @@ export function approvalFor(settings: FathomSettings, restricted: boolean): { po
     policy: {
       read: mode(settings.autoApprove.read),
       edit: mode(settings.autoApprove.edit),
-      execute: mode(settings.autoApprove.execute),
+      execute: mode(settings.autoApprove.execute || (sandbox === "on" && settings.sandbox.autoApprove)),
       other: "auto",
     },
     commands: { allow: settings.commands.allow, deny: settings.commands.deny },

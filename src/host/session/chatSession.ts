@@ -251,7 +251,7 @@ export class ChatSession {
     this.save();
     this.postHistory();
 
-    const { policy, commands } = approvalFor(setup.settings, restricted);
+    const { policy, commands } = approvalFor(setup.settings, restricted, this.env.sandboxState?.(setup.settings) ?? "off");
     const agent = this.env.createAgent({
       model,
       approvalGate: guardedGate(this.env.gate, {
@@ -264,6 +264,7 @@ export class ChatSession {
       maxSteps: setup.settings.maxSteps,
       maxParallelSubagents: setup.settings.maxParallelSubagents,
       secretFiles: setup.settings.secretFiles,
+      sandbox: setup.settings.sandbox,
       executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
       middleware: [
         sessionMiddleware({

@@ -13,6 +13,7 @@ import { keyAllowedFor, type ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
+import type { HostSandbox } from "../terminal/hostSandbox";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
@@ -23,6 +24,8 @@ export interface HostEnvOptions {
   log: Log;
   channel: vscode.LogOutputChannel;
   executor: Executor;
+  /** Runs commands in the OS sandbox when the settings say so. */
+  sandbox?: HostSandbox;
   gate: SessionGate;
   /** Tests: pretend the workspace is (not) trusted. */
   isTrusted?: () => boolean;
@@ -89,11 +92,13 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     createModel(settings, apiKey) {
       return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
     },
+    sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     createAgent(options) {
       const root = workspaceRoot()!;
       const backend = new EditorAwareBackend(fileBackend(), { log: o.channel });
       const middleware: Middleware[] = [editFeedbackMiddleware({ notes: backend }), ...options.middleware];
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor: o.executor });
+      const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox) : o.executor;
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor });
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Agent, ApprovalGate, ApprovalPolicy, ChatModel, CommandPatterns, Middleware } from "../../core";
 import type { Logger } from "../log";
-import type { FathomSettings, SetupProblem } from "../settings";
+import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
 import type { TaskStore } from "./taskStore";
 
@@ -17,11 +17,14 @@ export interface SessionEnv {
     maxSteps: number;
     maxParallelSubagents: number;
     secretFiles: string[];
+    sandbox: FathomSettings["sandbox"];
     executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;
   }): Agent;
   isTrusted(): boolean;
+  /** Whether commands will run in the OS sandbox (default: off). */
+  sandboxState?(settings: FathomSettings): SandboxState;
   /** A demo: the model is a recording (`npm run demo`), and the view says so. */
   demo?: boolean;
   store: TaskStore;

@@ -20,6 +20,9 @@ const common: esbuild.BuildOptions = {
   // mocha is bundled in: mocha 12 is an ES module package, and the bundle must run from
   // folders (an installed extension) where node_modules cannot be resolved.
   external: ['vscode'],
+  // As in scripts/build.mjs: ES modules bundled into CommonJS (the sandbox runtime) read import.meta.url.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
   // mocha's parallel mode (never used here) resolves worker files at run time.
   logOverride: { 'require-resolve-not-external': 'silent' },

@@ -1,0 +1,90 @@
+import * as vscode from "vscode";
+import { CommandSandbox, SandboxedExecutor, sandboxUnavailable, type Executor } from "../../core";
+import type { FathomSettings, SandboxState } from "../settings";
+
+type SandboxSettings = FathomSettings["sandbox"];
+
+/**
+ * The OS sandbox in VS Code: one sandbox for the window, rebuilt when its settings change; the
+ * terminal executor wrapped so every command (terminal, child-process fallback, background)
+ * runs inside it; a connection to a domain nobody allowed is asked about (this task, always,
+ * or no), and "always" goes to the user settings only.
+ */
+export class HostSandbox implements vscode.Disposable {
+  private current: { key: string; sandbox: CommandSandbox; executor: SandboxedExecutor } | undefined;
+  private readonly allowedThisWindow = new Set<string>();
+  private unavailableSaid = false;
+  private readonly problem = sandboxUnavailable();
+
+  constructor(
+    private readonly inner: Executor,
+    private readonly o: { privateFolders: () => string[]; log: vscode.LogOutputChannel },
+  ) {}
+
+  state(settings: SandboxSettings): SandboxState {
+    if (!settings.enabled) return "off";
+    if (this.problem) {
+      if (!this.unavailableSaid) {
+        this.unavailableSaid = true;
+        this.o.log.warn(this.problem);
+        void vscode.window.showWarningMessage(`Fathom: ${this.problem} Until then Fathom asks before every command.`);
+      }
+      return "unavailable";
+    }
+    return "on";
+  }
+
+  /** The executor for a task: sandboxed when the sandbox is on, the plain one otherwise. */
+  executorFor(settings: SandboxSettings): Executor {
+    if (this.state(settings) !== "on") return this.inner;
+    const key = JSON.stringify(settings);
+    if (this.current?.key !== key) {
+      const old = this.current;
+      this.current = undefined;
+      if (old) {
+        old.executor.dispose();
+        void old.sandbox.dispose();
+      }
+      const sandbox = new CommandSandbox({
+        allowedDomains: settings.allowedDomains,
+        denyRead: settings.denyRead.map((p) => p.replace(/^~(?=\/|$)/, process.env.HOME ?? "~")),
+        privateFolders: this.o.privateFolders(),
+        askDomain: (host) => this.askDomain(host),
+      });
+      this.current = { key, sandbox, executor: new SandboxedExecutor(this.inner, sandbox, { viaScript: true }) };
+      this.o.log.info(`Commands run in the OS sandbox (network: ${settings.allowedDomains.join(", ") || "none"})`);
+    }
+    return this.current.executor;
+  }
+
+  private async askDomain(host: string): Promise<boolean> {
+    if (this.allowedThisWindow.has(host)) return true;
+    const once = "Allow (This Session)";
+    const always = "Always Allow";
+    const answer = await vscode.window.showWarningMessage(
+      `A sandboxed command wants to connect to ${host}. Allow it?`,
+      { detail: "Commands run without network unless you allow a domain. Package registries are not allowed silently." },
+      once,
+      always,
+      "Deny",
+    );
+    if (answer === always) {
+      const config = vscode.workspace.getConfiguration("fathom");
+      const list = config.inspect<string[]>("sandbox.allowedDomains")?.globalValue ?? [];
+      await config.update("sandbox.allowedDomains", [...new Set([...list, host])], vscode.ConfigurationTarget.Global);
+    }
+    if (answer === once || answer === always) {
+      this.allowedThisWindow.add(host);
+      this.o.log.info(`Sandboxed commands may connect to ${host}${answer === always ? " (always)" : ""}`);
+      return true;
+    }
+    this.o.log.info(`A sandboxed connection to ${host} was refused`);
+    return false;
+  }
+
+  dispose(): void {
+    this.current?.executor.dispose();
+    void this.current?.sandbox.dispose();
+    this.current = undefined;
+  }
+}
