@@ -64,6 +64,8 @@ export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
      * it is not offered (a command line that is not provably simple). Absent: the tool's name.
      */
     alwaysAllow: z.string().nullable().optional(),
+    /** Why the person is asked although this kind of call may be auto-approved. */
+    approvalReason: z.string().optional(),
     /** `task` calls: the subagent's own activity. */
     children: z.array(TranscriptItemSchema).optional(),
   }),
@@ -81,6 +83,7 @@ export interface ToolItem {
   proposal?: Proposal;
   exec?: ExecInfo;
   alwaysAllow?: string | null;
+  approvalReason?: string;
   children?: TranscriptItem[];
 }
 

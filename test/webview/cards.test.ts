@@ -143,6 +143,14 @@ describe("webview cards", { timeout: 120_000 }, () => {
     assert.match(text, /↵\s*\nrm -rf ~\/project/);
     const title = card.locator(".tool-title");
     assert.match(await title.innerText(), /U\+202E.*U\+200B.*↵ rm -rf/s);
+    // A command that asks to leave the sandbox says so, and is never "always allowed".
+    await view.send({
+      type: "itemAppended",
+      item: execTool("x10", { status: "awaiting_approval", title: "Running `make deploy`", exec: { command: "make deploy", output: "" }, alwaysAllow: null, approvalReason: "It asks to run outside the OS sandbox, with your full rights (files, keys, network)." }),
+    });
+    const outside = view.page.getByRole("article", { name: "Running make deploy: Needs approval" });
+    await outside.getByText("It asks to run outside the OS sandbox").waitFor();
+    assert.equal(await outside.getByRole("button", { name: /Always allow/ }).count(), 0);
     await view.page.context().close();
   });
 

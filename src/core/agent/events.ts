@@ -47,6 +47,8 @@ export type AgentEvent =
       kind: ToolKind;
       args: unknown;
       proposal?: FileChangeProposal;
+      /** Why it is asked although its kind may be auto-approved (a secret file, leaving the sandbox). */
+      why?: string;
     }
   | { type: "approval_decided"; toolCallId: string; toolName: string; decision: ApprovalDecision["type"]; reason?: string }
   | { type: "todos_changed"; todos: Todo[] }

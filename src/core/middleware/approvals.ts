@@ -75,7 +75,15 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         ...(leavesSandbox ? { reason: "It asks to run outside the OS sandbox, with your full rights (files, keys, network).", mustAsk: true } : {}),
         ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
       };
-      ctx.emit({ type: "approval_requested", toolCallId: call.id, toolName: call.name, kind: tool.kind, args: call.args, ...(proposal ? { proposal } : {}) });
+      ctx.emit({
+        type: "approval_requested",
+        toolCallId: call.id,
+        toolName: call.name,
+        kind: tool.kind,
+        args: call.args,
+        ...(proposal ? { proposal } : {}),
+        ...(request.reason ? { why: request.reason } : {}),
+      });
       const decision = await ask(options.gate, request, ctx.signal);
       const reason = decision.type === "reject" ? decision.reason : undefined;
       ctx.emit({ type: "approval_decided", toolCallId: call.id, toolName: call.name, decision: decision.type, ...(reason ? { reason } : {}) });

@@ -140,6 +140,9 @@ export class ChatStateReducer {
           args: prettyArgs(event.args),
           ...(event.proposal ? { proposal: proposalView(event.proposal, "pending") } : {}),
           ...(command !== undefined ? { exec: { command, output: "" }, alwaysAllow: alwaysAllowRules(command)?.join(", ") ?? null } : {}),
+          ...(event.why ? { approvalReason: event.why } : {}),
+          // Leaving the sandbox or reading a secret is asked each time.
+          ...(event.why ? { alwaysAllow: null } : {}),
         });
         return;
       }

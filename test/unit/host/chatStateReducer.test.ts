@@ -72,6 +72,21 @@ describe("AgentEvent → chat state", () => {
     assert.deepEqual(card.exec, { command: "npm test", output: "ok 1\nok 2\n", exitCode: 1, via: "terminal (shell integration)" });
   });
 
+  it("says why a call is asked, and offers no Always allow for it", () => {
+    const { reducer, feed } = setup();
+    feed(
+      { type: "tool_call_started", toolCallId: "u", toolName: "execute" },
+      { type: "approval_requested", toolCallId: "u", toolName: "execute", kind: "execute", args: { command: "make deploy", sandbox: false }, why: "It asks to run outside the OS sandbox." },
+      { type: "tool_call_started", toolCallId: "p", toolName: "execute" },
+      { type: "approval_requested", toolCallId: "p", toolName: "execute", kind: "execute", args: { command: "npm test" } },
+    );
+    const [outside, plain] = reducer.state.items as ToolItem[];
+    assert.equal(outside!.approvalReason, "It asks to run outside the OS sandbox.");
+    assert.equal(outside!.alwaysAllow, null);
+    assert.equal(plain!.approvalReason, undefined);
+    assert.equal(plain!.alwaysAllow, "npm test");
+  });
+
   it("shows a proposal as a diff card with counts, and its outcome", () => {
     const view = proposalView({ path: "/a.ts", before: "one\ntwo\n", after: "one\n2\nthree\n" }, "pending");
     assert.equal(view.added, 2);

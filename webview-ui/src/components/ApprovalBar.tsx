@@ -8,10 +8,12 @@ interface Props {
   toolName: string;
   /** What "Always allow" allows ("npm test"); null hides it; absent: the tool. */
   alwaysAllow?: string | null | undefined;
+  /** Why this is asked (leaving the sandbox, a secret file). */
+  reason?: string | undefined;
 }
 
 /** Approve / Reject (with an optional reason) / Always allow (this command's program, or this tool) for the task. */
-export function ApprovalBar({ toolCallId, toolName, alwaysAllow }: Props) {
+export function ApprovalBar({ toolCallId, toolName, alwaysAllow, reason: why }: Props) {
   const [reason, setReason] = useRemembered(`reason:${toolCallId}`, "");
   const [sent, setSent] = useState(false);
   const bar = useRef<HTMLDivElement>(null);
@@ -34,6 +36,11 @@ export function ApprovalBar({ toolCallId, toolName, alwaysAllow }: Props) {
 
   return (
     <div className="approval-bar" ref={bar} role="group" aria-label={`Approval for ${toolName}`}>
+      {why ? (
+        <p className="approval-why">
+          <span className="codicon codicon-shield" aria-hidden="true" /> {why}
+        </p>
+      ) : null}
       <div className="approval-buttons">
         <button type="button" className="button primary" disabled={sent} onClick={() => decide("approve")}>
           <span className="codicon codicon-check" aria-hidden="true" />
