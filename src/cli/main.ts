@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
@@ -6,6 +6,7 @@ import type { AgentEvent } from "../core/agent/events";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
+import { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "../core/mcp/mcpHub";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { createModel, type Provider } from "../core/model/createModel";
@@ -29,6 +30,10 @@ Options:
   --yes                 approve writes and commands without asking
   --no-sandbox          run commands with your full rights, not in the OS sandbox
   --allow-domain D      let sandboxed commands reach domain D (repeatable)
+  --mcp-config FILE     use the MCP servers of FILE (repeatable), besides your user-level
+                        ~/.config/fathom/mcp.json
+  --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
+                        (written by whoever wrote the repository: off unless you pass this)
   --json                print every event as one JSON line
   -h, --help            show this help
 
@@ -55,6 +60,8 @@ interface CliOptions {
   json: boolean;
   sandbox: boolean;
   allowDomains: string[];
+  mcpConfigs: string[];
+  allowWorkspaceMcp: boolean;
   prompt: string;
 }
 
@@ -75,6 +82,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         yes: { type: "boolean", short: "y" },
         "no-sandbox": { type: "boolean" },
         "allow-domain": { type: "string", multiple: true },
+        "mcp-config": { type: "string", multiple: true },
+        "allow-workspace-mcp": { type: "boolean" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -118,6 +127,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     json: values.json === true,
     sandbox: values["no-sandbox"] !== true,
     allowDomains: values["allow-domain"] ?? [],
+    mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
+    allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
     prompt,
   };
   if (values["max-steps"] !== undefined) {
@@ -130,6 +141,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
     options.spendCapUsd = n;
   }
+  for (const file of options.mcpConfigs) {
+    if (!existsSync(file)) throw new UsageError(`--mcp-config ${file} does not exist.`);
+  }
   for (const domain of options.allowDomains) {
     if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(domain)) throw new UsageError(`--allow-domain "${domain}" is not a domain; for example registry.npmjs.org or *.github.com`);
   }
@@ -141,6 +155,24 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     }
   }
   return options;
+}
+
+/** The MCP servers of this run, started (failures said on stderr), or undefined when there are none. */
+async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined): Promise<McpHub | undefined> {
+  const files = [userMcpConfigPath(), ...opts.mcpConfigs];
+  const workspaceFiles = workspaceMcpConfigPaths(opts.cwd);
+  if (opts.allowWorkspaceMcp) files.push(...workspaceFiles);
+  else if (workspaceFiles.length > 0) {
+    process.stderr.write(`fathom: not starting the MCP servers of ${workspaceFiles.join(", ")}: the repository defines them. Pass --allow-workspace-mcp to start them.\n`);
+  }
+  const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: opts.cwd, env: process.env });
+  for (const p of problems) process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
+  if (servers.length === 0) return undefined;
+  const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
+  for (const failure of await hub.start()) process.stderr.write(`fathom: ${failure}\n`);
+  const { dropped } = hub.tools();
+  if (dropped > 0) process.stderr.write(`fathom: ${dropped} MCP tools left out: at most 128 tools can be sent to the model.\n`);
+  return hub;
 }
 
 /** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
@@ -206,11 +238,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
   const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
   const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
+  const mcp = await startMcp(opts, sandbox ?? undefined);
   const agent = createAgent({
     model,
     workspaceRoot: opts.cwd,
     backend: new FilesystemBackend({ rootDir: opts.cwd }),
     executor,
+    ...(mcp ? { tools: mcp.tools().tools } : {}),
     approvalPolicy: policy,
     ...(gate ? { approvalGate: gate } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
@@ -231,6 +265,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
+    await mcp?.stop();
     if (sandbox) {
       (executor as SandboxedExecutor).dispose();
       await sandbox.dispose();

@@ -56,8 +56,8 @@ export const DEFAULT_APPROVAL_POLICY: Required<Omit<ApprovalPolicy, "tools">> = 
   other: "auto",
 };
 
-export function approvalModeFor(policy: ApprovalPolicy, toolName: string, kind: ToolKind): ApprovalMode {
-  return policy.tools?.[toolName] ?? policy[kind] ?? DEFAULT_APPROVAL_POLICY[kind];
+export function approvalModeFor(policy: ApprovalPolicy, toolName: string, kind: ToolKind, toolDefault?: ApprovalMode): ApprovalMode {
+  return policy.tools?.[toolName] ?? toolDefault ?? policy[kind] ?? DEFAULT_APPROVAL_POLICY[kind];
 }
 
 /** A gate for unattended runs: approves everything it is asked. */

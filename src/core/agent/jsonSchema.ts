@@ -31,7 +31,7 @@ const specCache = new WeakMap<Tool, ToolSpec>();
 export function toolSpecOf(tool: Tool): ToolSpec {
   let spec = specCache.get(tool);
   if (!spec) {
-    spec = { name: tool.name, description: tool.description, parameters: toJsonSchema(tool.schema) };
+    spec = { name: tool.name, description: tool.description, parameters: tool.parameters ?? toJsonSchema(tool.schema) };
     specCache.set(tool, spec);
   }
   return spec;

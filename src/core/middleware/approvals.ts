@@ -32,7 +32,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
     name: "approvals",
     async wrapToolCall(call, ctx, next) {
       const { tool } = call;
-      let mode = approvalModeFor(policy, call.name, tool.kind);
+      let mode = approvalModeFor(policy, call.name, tool.kind, tool.approval);
       const command = tool.kind === "execute" && typeof call.args.command === "string" ? call.args.command : undefined;
       if (command !== undefined) {
         const verdict = checkCommand(command, options.commands ?? {});

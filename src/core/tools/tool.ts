@@ -42,6 +42,13 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** Arguments, validated before `run`; the JSON Schema the model sees is derived from it. */
   schema: S;
   kind: ToolKind;
+  /**
+   * Overrides the policy for the tool's kind: "ask" (a tool from an MCP server, whose effects
+   * Fathom cannot know) or "auto" (one the person's config lets run). A per-tool policy wins.
+   */
+  approval?: "auto" | "ask";
+  /** The JSON Schema the model sees, when it is not derived from `schema` (an MCP tool's own). */
+  parameters?: Record<string, unknown>;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /**
    * Edit tools only: compute the change without writing anything, so it can be shown as a diff

@@ -1,0 +1,172 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+
+/**
+ * MCP server configurations in the shapes people already have: the common `mcpServers` object
+ * (Claude Desktop, Cline, Cursor, `.mcp.json`) and VS Code's `.vscode/mcp.json` (`servers` and
+ * `inputs`). Comments and trailing commas are accepted; a syntax error names file, line and
+ * column, and one bad server never keeps the others from loading.
+ */
+export type McpTransport = "stdio" | "http" | "sse";
+
+export interface McpServerConfig {
+  name: string;
+  transport: McpTransport;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  envFile?: string;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  disabled: boolean;
+  /** Per-request timeout for this server. */
+  timeoutMs: number;
+  /** Tools that run without asking (`autoApprove` / `alwaysAllow`). */
+  autoApprove: string[];
+  disabledTools: string[];
+  /** The file it came from, for messages and trust. */
+  source: string;
+}
+
+export interface McpConfigProblem {
+  file: string;
+  line?: number;
+  column?: number;
+  server?: string;
+  message: string;
+}
+
+export interface McpConfigFile {
+  servers: McpServerConfig[];
+  problems: McpConfigProblem[];
+  /** `${input:id}` prompts the file declares (VS Code's `inputs`). */
+  inputs: { id: string; description?: string; password?: boolean }[];
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+const TYPE_SPELLINGS: Record<string, McpTransport> = {
+  stdio: "stdio",
+  http: "http",
+  streamablehttp: "http",
+  "streamable-http": "http",
+  "streamable_http": "http",
+  sse: "sse",
+};
+
+/** Line and column (1-based) of an offset, for messages. */
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+const stringMap = (v: unknown): Record<string, string> =>
+  isRecord(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+
+/** Parses one config file's text. */
+export function parseMcpConfig(text: string, file: string): McpConfigFile {
+  const errors: ParseError[] = [];
+  const data = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  const out: McpConfigFile = { servers: [], problems: [], inputs: [] };
+  for (const e of errors) {
+    out.problems.push({ file, ...position(text, e.offset), message: `JSON syntax error: ${printParseErrorCode(e.error)}` });
+  }
+  if (!isRecord(data)) {
+    if (errors.length === 0) out.problems.push({ file, message: "An MCP configuration must be a JSON object with mcpServers (or servers)." });
+    return out;
+  }
+  const table = isRecord(data.mcpServers) ? data.mcpServers : isRecord(data.servers) ? data.servers : undefined;
+  if (!table) {
+    out.problems.push({ file, message: 'No "mcpServers" (or "servers") object found.' });
+    return out;
+  }
+  for (const [name, raw] of Object.entries(table)) {
+    const server = normalizeServer(name, raw, file);
+    if ("message" in server) out.problems.push(server);
+    else out.servers.push(server);
+  }
+  if (Array.isArray(data.inputs)) {
+    for (const input of data.inputs) {
+      if (isRecord(input) && typeof input.id === "string") {
+        out.inputs.push({ id: input.id, ...(typeof input.description === "string" ? { description: input.description } : {}), password: input.password === true });
+      }
+    }
+  }
+  return out;
+}
+
+function normalizeServer(name: string, raw: unknown, file: string): McpServerConfig | McpConfigProblem {
+  if (!isRecord(raw)) return { file, server: name, message: `Server "${name}" must be an object.` };
+  const typeText = typeof raw.type === "string" ? raw.type : typeof raw.transport === "string" ? raw.transport : undefined;
+  let transport: McpTransport | undefined = typeText ? TYPE_SPELLINGS[typeText.toLowerCase()] : undefined;
+  if (typeText && !transport) {
+    return { file, server: name, message: `Server "${name}" has type "${typeText}"; use stdio, http (streamableHttp) or sse.` };
+  }
+  transport ??= typeof raw.url === "string" ? "http" : "stdio";
+  if (transport === "stdio" && typeof raw.command !== "string") return { file, server: name, message: `Server "${name}" needs a "command" (or a "url" for HTTP).` };
+  if (transport !== "stdio" && typeof raw.url !== "string") return { file, server: name, message: `Server "${name}" needs a "url".` };
+  const timeout = typeof raw.timeout === "number" && raw.timeout > 0 ? raw.timeout : undefined;
+  return {
+    name,
+    transport,
+    ...(typeof raw.command === "string" ? { command: raw.command } : {}),
+    args: strings(raw.args),
+    env: stringMap(raw.env),
+    ...(typeof raw.envFile === "string" ? { envFile: raw.envFile } : {}),
+    ...(typeof raw.cwd === "string" ? { cwd: raw.cwd } : {}),
+    ...(typeof raw.url === "string" ? { url: raw.url } : {}),
+    headers: stringMap(raw.headers),
+    disabled: raw.disabled === true,
+    // Cline's `timeout` is in seconds; anything above 1,000 is taken as milliseconds.
+    timeoutMs: timeout === undefined ? DEFAULT_MCP_TIMEOUT_MS : timeout > 1000 ? timeout : timeout * 1000,
+    autoApprove: [...strings(raw.autoApprove), ...strings(raw.alwaysAllow)],
+    disabledTools: strings(raw.disabledTools),
+    source: file,
+  };
+}
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  env: NodeJS.ProcessEnv;
+  /** The value of `${input:id}` (asked once and kept secret by the host); undefined: unknown. */
+  input?: (id: string) => string | undefined;
+}
+
+/**
+ * Expands `${workspaceFolder}`, `${env:NAME}` and `${input:id}` in every string of a server's
+ * definition. Returns the names it could not resolve, so the server is reported, not started
+ * with a literal `${…}`.
+ */
+export function expandVariables(server: McpServerConfig, ctx: VariableContext): { server: McpServerConfig; unresolved: string[] } {
+  const unresolved: string[] = [];
+  const expand = (text: string): string =>
+    text.replace(/\$\{(workspaceFolder|env:([A-Za-z_][A-Za-z0-9_]*)|input:([A-Za-z0-9_.-]+))\}/g, (whole, _all, envName?: string, inputId?: string) => {
+      const value = envName !== undefined ? ctx.env[envName] : inputId !== undefined ? ctx.input?.(inputId) : ctx.workspaceFolder;
+      if (value === undefined) {
+        unresolved.push(whole);
+        return whole;
+      }
+      return value;
+    });
+  const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, expand(v)]));
+  const out: McpServerConfig = {
+    ...server,
+    args: server.args.map(expand),
+    env: map(server.env),
+    headers: map(server.headers),
+    ...(server.command !== undefined ? { command: expand(server.command) } : {}),
+    ...(server.cwd !== undefined ? { cwd: expand(server.cwd) } : {}),
+    ...(server.url !== undefined ? { url: expand(server.url) } : {}),
+    ...(server.envFile !== undefined ? { envFile: expand(server.envFile) } : {}),
+  };
+  return { server: out, unresolved: [...new Set(unresolved)] };
+}
+
+/** The command line or URL a person approves before a workspace-defined server starts. */
+export function describeServer(server: McpServerConfig): string {
+  if (server.transport !== "stdio") return `${server.transport === "sse" ? "SSE" : "HTTP"} ${server.url}`;
+  return [server.command, ...server.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a ?? "") ? a : JSON.stringify(a))).join(" ");
+}

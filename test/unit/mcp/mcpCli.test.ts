@@ -1,0 +1,58 @@
+// The CLI with MCP servers (issue 12): --mcp-config starts them (inside the OS sandbox when it
+// runs here), the model calls a tool by its mcp__ name, and a workspace's own .mcp.json starts
+// nothing unless --allow-workspace-mcp.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const MAIN = path.join(ROOT, "src/cli/main.ts");
+const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+let server: ScriptedModelServer | undefined;
+after(async () => server?.close());
+
+async function fathom(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
+  const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server!.baseUrlOpenAI, "--cwd", cwd, ...args, "go"], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stderr };
+}
+
+test("--mcp-config: the model calls an MCP tool and gets its answer", { timeout: 60_000 }, async () => {
+  server = await startScriptedModelServer([{ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "ping over MCP" } }] }, { text: "done" }]);
+  const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
+  const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
+  writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }));
+  const run = await fathom(["--mcp-config", config], ws);
+  assert.equal(run.code, 0, run.stderr);
+  const tools = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+  assert.ok(tools.includes("mcp__everything__echo"), tools.join(", "));
+  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+  assert.match(result?.content ?? "", /Echo: ping over MCP/);
+});
+
+test("a workspace's .mcp.json starts nothing without --allow-workspace-mcp", { timeout: 60_000 }, async () => {
+  await server?.close();
+  server = await startScriptedModelServer([{ text: "hi" }, { text: "hi" }]);
+  const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
+  const marker = path.join(ws, "started.txt");
+  writeFileSync(path.join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
+  const run = await fathom([], ws);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(!existsSync(marker), "the repository's server was started");
+  assert.match(run.stderr, /not starting the MCP servers of .*\.mcp\.json.*--allow-workspace-mcp/);
+  const allowed = await fathom(["--allow-workspace-mcp"], ws);
+  assert.ok(existsSync(marker), "with --allow-workspace-mcp the server starts");
+  assert.match(allowed.stderr, /MCP server "evil".*could not start/);
+});
