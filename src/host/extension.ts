@@ -9,6 +9,7 @@ import { createHostEnv } from "./session/hostEnv";
 import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 import { HostSandbox } from "./terminal/hostSandbox";
+import { HostMcp } from "./mcp/hostMcp";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
   const gate = new ReviewGate({ log: channel });
   // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
+  const mcp = new HostMcp({ context, log: channel });
   const sandbox = new HostSandbox(executor, {
     log: channel,
     privateFolders: () => [context.globalStorageUri.fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
@@ -48,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let unwatch: (() => void) | undefined;
   const open = (isTrusted?: () => boolean) => {
     unwatch?.();
-    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, gate, ...(isTrusted ? { isTrusted } : {}) }));
+    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, ...(isTrusted ? { isTrusted } : {}) }));
     view.attach(session);
     let running = false;
     unwatch = session.onMessage((message) => {
@@ -67,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     executor,
     gate,
     sandbox,
+    mcp,
     { dispose: () => session.dispose() },
     registerReviewCommands(gate),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     vscode.commands.registerCommand("fathom.cancel", () => session.cancel()),
     vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
+    vscode.commands.registerCommand("fathom.openMcpConfig", () => mcp.openConfig()),
     vscode.commands.registerCommand("fathom.allowKeyForHost", async () => {
       if (await confirmKeyForHost(keys, channel)) refresh();
     }),

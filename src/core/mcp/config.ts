@@ -1,4 +1,5 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+// The ES build: the UMD one loads its parts with a dynamic require that bundles cannot follow.
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
 
 /**
  * MCP server configurations in the shapes people already have: the common `mcpServers` object

@@ -252,7 +252,7 @@ export class ChatSession {
     this.postHistory();
 
     const { policy, commands } = approvalFor(setup.settings, restricted, this.env.sandboxState?.(setup.settings) ?? "off");
-    const agent = this.env.createAgent({
+    const agent = await this.env.createAgent({
       model,
       approvalGate: guardedGate(this.env.gate, {
         isTrusted: () => this.env.isTrusted(),

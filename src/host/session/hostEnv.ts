@@ -14,6 +14,7 @@ import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { HostSandbox } from "../terminal/hostSandbox";
+import type { HostMcp } from "../mcp/hostMcp";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
@@ -26,6 +27,8 @@ export interface HostEnvOptions {
   executor: Executor;
   /** Runs commands in the OS sandbox when the settings say so. */
   sandbox?: HostSandbox;
+  /** MCP servers and their tools. */
+  mcp?: HostMcp;
   gate: SessionGate;
   /** Tests: pretend the workspace is (not) trusted. */
   isTrusted?: () => boolean;
@@ -93,12 +96,14 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
     },
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
-    createAgent(options) {
+    async createAgent(options) {
       const root = workspaceRoot()!;
       const backend = new EditorAwareBackend(fileBackend(), { log: o.channel });
       const middleware: Middleware[] = [editFeedbackMiddleware({ notes: backend }), ...options.middleware];
       const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox) : o.executor;
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor });
+      // MCP servers start with the first task that could use them (never at activation).
+      const tools = o.mcp ? await o.mcp.tools(root, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools });
     },
   };
 }

@@ -21,7 +21,7 @@ export interface SessionEnv {
     executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;
-  }): Agent;
+  }): Agent | Promise<Agent>;
   isTrusted(): boolean;
   /** Whether commands will run in the OS sandbox (default: off). */
   sandboxState?(settings: FathomSettings): SandboxState;

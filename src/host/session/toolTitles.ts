@@ -52,8 +52,10 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
       const who = type ? `the ${type} subagent` : "a subagent";
       return description ? `Asking ${who}: ${oneLine(description, 60)}` : `Asking ${who}`;
     }
-    default:
-      return `Using ${toolName}`;
+    default: {
+      const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
+      return mcp ? `Calling ${mcp[2]} on the MCP server ${mcp[1]}` : `Using ${toolName}`;
+    }
   }
 }
 

@@ -34,6 +34,11 @@ export class HostSandbox implements vscode.Disposable {
     return "on";
   }
 
+  /** The sandbox itself (for MCP stdio servers), or undefined when it is off or cannot run. */
+  sandboxFor(settings: SandboxSettings): CommandSandbox | undefined {
+    return this.state(settings) === "on" ? (this.executorFor(settings) as SandboxedExecutor).sandbox : undefined;
+  }
+
   /** The executor for a task: sandboxed when the sandbox is on, the plain one otherwise. */
   executorFor(settings: SandboxSettings): Executor {
     if (this.state(settings) !== "on") return this.inner;

@@ -21,7 +21,8 @@ const common: esbuild.BuildOptions = {
   // folders (an installed extension) where node_modules cannot be resolved.
   external: ['vscode'],
   // As in scripts/build.mjs: ES modules bundled into CommonJS (the sandbox runtime) read import.meta.url.
-  define: { 'import.meta.url': '__importMetaUrl' },
+  // The repository, for tests that start programs from its node_modules (real MCP servers).
+  define: { 'import.meta.url': '__importMetaUrl', 'process.env.FATHOM_REPO_ROOT': JSON.stringify(repoRoot) },
   banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
   // mocha's parallel mode (never used here) resolves worker files at run time.
