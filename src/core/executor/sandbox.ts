@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
@@ -44,6 +44,21 @@ const HOME_SECRETS = [
   ".config/Code", ".config/Code - OSS", ".config/VSCodium", ".vscode-server", ".local/share/code-server", "Library/Application Support/Code",
 ];
 
+/**
+ * The bundled seccomp helper (dist/vendor/seccomp/<arch>/apply-seccomp, beside the bundle) must
+ * be executable; an extension installer may not keep the mode a vsix recorded.
+ */
+function ensureHelperExecutable(): void {
+  const arch = process.arch === "x64" ? "x64" : process.arch === "arm64" ? "arm64" : undefined;
+  if (!arch || typeof __filename !== "string") return;
+  const helper = nodePath.join(nodePath.dirname(__filename), "vendor", "seccomp", arch, "apply-seccomp");
+  try {
+    if ((statSync(helper).mode & 0o111) === 0) chmodSync(helper, 0o755);
+  } catch {
+    // Not bundled (tests run from source, where the package's own copy is used).
+  }
+}
+
 export function defaultDenyRead(home = os.homedir()): string[] {
   return HOME_SECRETS.map((p) => nodePath.join(home, p));
 }
@@ -82,6 +97,7 @@ export class CommandSandbox {
   private start(): Promise<void> {
     this.ready ??= (async () => {
       mkdirSync(this.tempDir, { recursive: true, mode: 0o700 });
+      ensureHelperExecutable();
       const ask = this.options.askDomain;
       await SandboxManager.initialize(
         this.config(),
