@@ -13,6 +13,7 @@ import { rulesMiddleware } from "../middleware/rules";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
+import { deferredToolsMiddleware } from "../middleware/deferredTools";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
@@ -68,6 +69,8 @@ export interface AgentOptions {
   maxConsecutiveToolErrors?: number;
   /** Read AGENTS.md from the workspace root (default true). */
   rules?: boolean;
+  /** MCP tools (`mcp__…`) whose schemas pass this many characters are loaded on demand (default 4,000). */
+  deferToolsOverChars?: number;
   /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
   secretFiles?: readonly string[];
 }
@@ -144,6 +147,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
+    deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
     ...(options.middleware ?? []),
   ];
 

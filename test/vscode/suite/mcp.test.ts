@@ -59,7 +59,8 @@ suite('MCP servers', function () {
       throw new Error(`${e.message}; status ${fathom.session.state.status}; banner ${JSON.stringify(fathom.session.state.banner)}; log: ${fathom.log.recent().filter((l) => /MCP|mcp/.test(l)).slice(-5).join(' | ')}`);
     });
     const tools = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
-    assert.ok(tools.includes('mcp__everything__echo'), tools.join(', '));
+    // server-everything's 13 tools are loaded on demand; the model may call one by its full name.
+    assert.ok(tools.includes('find_tools'), tools.join(', '));
     const card = fathom.session.state.items.find((i): i is ToolItem => i.kind === 'tool' && i.toolName.startsWith('mcp__'));
     assert.ok(card);
     assert.equal(card.title, 'Calling toggle-simulated-logging on the MCP server everything');

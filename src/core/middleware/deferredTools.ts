@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { toolSpecOf } from "../agent/jsonSchema";
+import { defineTool, type Tool } from "../tools/tool";
+import type { Middleware } from "./types";
+
+/**
+ * Keeps many MCP tools from bloating every request. When their schemas together pass
+ * `thresholdChars`, the model sees none of them at first, only `find_tools`, which lists the
+ * ones matching a query (or a server) and loads them for the following requests. A call to a
+ * deferred tool by its full name still runs (its arguments are checked as always) and loads it.
+ *
+ * The default threshold (4,000 characters) keeps the first request of a plain "hello" under
+ * 12,000 characters: the built-in tools and prompt take about 6,400, and `find_tools` and the
+ * servers' summary take under 1,000.
+ */
+export const DEFAULT_DEFER_THRESHOLD_CHARS = 4_000;
+const MAX_LOADED_PER_CALL = 20;
+
+export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thresholdChars?: number }): Middleware {
+  const size = options.tools.reduce((n, t) => n + JSON.stringify(toolSpecOf(t)).length, 0);
+  if (options.tools.length === 0 || size <= (options.thresholdChars ?? DEFAULT_DEFER_THRESHOLD_CHARS)) return { name: "deferredTools" };
+  const deferred = new Map(options.tools.map((t) => [t.name, t]));
+  const loaded = new Set<string>();
+  const servers = new Map<string, number>();
+  for (const name of deferred.keys()) {
+    const server = /^mcp__(.+?)__/.exec(name)?.[1] ?? "other";
+    servers.set(server, (servers.get(server) ?? 0) + 1);
+  }
+
+  const findTools = defineTool({
+    name: "find_tools",
+    description:
+      "Find and load tools from MCP servers (not loaded up front to keep requests small). Give words describing what you need, or a server name; matching tools are listed and can be called from the next step on.",
+    schema: z.object({
+      query: z.string().optional().describe("Words to match in tool names and descriptions"),
+      server: z.string().optional().describe("Load the tools of this server"),
+    }),
+    kind: "read",
+    async run({ query, server }) {
+      const words = (query ?? "").toLowerCase().split(/\W+/).filter(Boolean);
+      const matches = [...deferred.values()].filter((t) => {
+        if (server && !t.name.startsWith(`mcp__${server.replace(/[^A-Za-z0-9_-]/g, "_")}__`)) return false;
+        const text = `${t.name} ${t.description}`.toLowerCase();
+        return words.length === 0 || words.some((w) => text.includes(w));
+      });
+      if (matches.length === 0) {
+        return { content: `No MCP tool matches. Servers: ${[...servers].map(([s, n]) => `${s} (${n} tools)`).join(", ")}. Try other words or a server name.` };
+      }
+      const picked = matches.slice(0, MAX_LOADED_PER_CALL);
+      for (const t of picked) loaded.add(t.name);
+      const more = matches.length > picked.length ? `\n(${matches.length - picked.length} more match; narrow the query.)` : "";
+      return { content: `Loaded ${picked.length} tools; call them by name:\n${picked.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}${more}` };
+    },
+  });
+
+  return {
+    name: "deferredTools",
+    tools: [findTools],
+    systemPrompt: () =>
+      `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.`,
+    async wrapModelCall(call, _ctx, next) {
+      return next({ ...call, tools: call.tools.filter((t) => !deferred.has(t.name) || loaded.has(t.name)) });
+    },
+    async wrapToolCall(call, _ctx, next) {
+      if (deferred.has(call.name)) loaded.add(call.name);
+      return next(call);
+    },
+  };
+}
