@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { describeServer, type McpServerConfig } from "./config";
+import { withLoginShellPath } from "./loginShellPath";
 
 export type McpServerState = "stopped" | "starting" | "ready" | "failed";
 
@@ -34,6 +35,10 @@ export class McpServer {
   readonly stderr: string[] = [];
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
+  private stdio: StdioClientTransport | undefined;
+  /** Restarts after a crash wait 1 s, 2 s, 4 s … up to 30 s. */
+  private failures = 0;
+  private retryAt = 0;
 
   constructor(
     readonly config: McpServerConfig,
@@ -47,6 +52,10 @@ export class McpServer {
   /** Starts the server (once; again after a failure) and lists its tools. */
   start(): Promise<void> {
     if (this.state === "ready") return Promise.resolve();
+    const wait = this.retryAt - Date.now();
+    if (this.state === "failed" && wait > 0 && !this.starting) {
+      return Promise.reject(new Error(`${this.problem ?? `The MCP server "${this.name}" failed.`} It is started again in ${Math.ceil(wait / 1000)} s.`));
+    }
     this.starting ??= this.connect().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -65,8 +74,9 @@ export class McpServer {
       this.client = client;
       await this.refreshTools();
       this.state = "ready";
+      this.failures = 0;
     } catch (error) {
-      this.state = "failed";
+      this.markFailed();
       const tail = this.stderr.slice(-3).join(" | ");
       this.problem = `The MCP server "${this.name}" (${describeServer(this.config)}) could not start: ${(error as Error).message}${tail ? `. Its last output: ${tail}` : ""}`;
       this.options.log?.(this.problem);
@@ -97,25 +107,36 @@ export class McpServer {
 
   private async stdioTransport(): Promise<Transport> {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.options.baseEnv ?? process.env)) if (v !== undefined) env[k] = v;
+    for (const [k, v] of Object.entries(this.options.baseEnv ?? (await withLoginShellPath()))) if (v !== undefined) env[k] = v;
     if (this.config.envFile) Object.assign(env, readEnvFile(this.config.envFile));
     Object.assign(env, this.config.env);
     const command = this.config.command ?? "";
     const spawn = this.options.wrapCommand ? await this.options.wrapCommand(command, this.config.args) : { command, args: this.config.args };
-    const transport = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd ? { cwd: this.config.cwd } : {}), stderr: "pipe" });
+    const transport = (this.stdio = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd ? { cwd: this.config.cwd } : {}), stderr: "pipe" }));
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(line.trimEnd());
       this.stderr.splice(0, Math.max(0, this.stderr.length - STDERR_LINES));
     });
     transport.onclose = () => {
       if (this.state === "ready") {
-        this.state = "failed";
+        this.markFailed();
         this.problem = `The MCP server "${this.name}" exited.${this.stderr.length ? ` Its last output: ${this.stderr.slice(-3).join(" | ")}` : ""}`;
         this.options.log?.(this.problem);
         this.client = undefined;
       }
     };
     return transport;
+  }
+
+  private markFailed(): void {
+    this.state = "failed";
+    this.failures++;
+    this.retryAt = Date.now() + Math.min(30_000, 1000 * 2 ** (this.failures - 1));
+  }
+
+  /** The spawned process of a stdio server (tests kill it to check the restart). */
+  get pid(): number | undefined {
+    return this.stdio?.pid ?? undefined;
   }
 
   private async refreshTools(): Promise<void> {

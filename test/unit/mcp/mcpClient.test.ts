@@ -128,6 +128,31 @@ describe("real servers", () => {
     await assert.rejects(hang.start(), /did not answer within 2 s|did not answer within 1 s/);
   });
 
+  it("a server that dies is reported, then started again after a back-off", async () => {
+    const s = server("crashy", { command: process.execPath, args: [EVERYTHING] });
+    await s.start();
+    const echo = mcpTools([s]).tools.find((t) => t.name === "mcp__crashy__echo")!;
+    const ctx = { signal: new AbortController().signal, toolCallId: "c" };
+    process.kill(s.pid!, "SIGKILL");
+    const deadline = Date.now() + 5_000;
+    while (s.state === "ready" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(s.state, "failed");
+    const during = await echo.run({ message: "x" }, ctx);
+    assert.equal(during.isError, true);
+    assert.match(during.content, /exited.*started again in 1 s/s);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const after = await echo.run({ message: "back" }, ctx);
+    assert.equal(after.content, "Echo: back");
+    assert.equal(s.state, "ready");
+  });
+
+  it("stdio servers get the login shell's PATH (npx under nvm)", async () => {
+    const { withLoginShellPath } = await import("../../../src/core/mcp/loginShellPath");
+    const env = await withLoginShellPath({ PATH: "/only/this" });
+    assert.ok(env.PATH!.split(":").includes("/only/this"));
+    assert.ok(env.PATH!.split(":").length > 1, env.PATH);
+  });
+
   it("two servers with the same tool names get unique names; the list is capped at 128", async () => {
     const a = server("twin", { command: process.execPath, args: [EVERYTHING] });
     const b = server("twin", { command: process.execPath, args: [EVERYTHING] });
