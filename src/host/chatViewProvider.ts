@@ -97,6 +97,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "openFile":
         return this.openFile(message.path);
+      case "mcpAction":
+        await vscode.commands.executeCommand(message.action === "showLog" ? "fathom.showLog" : "fathom.restartMcpServer", message.server);
+        return;
     }
   }
 

@@ -61,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     return session;
   };
   open();
+  mcp.onChange = (servers) => session.setMcpServers(servers);
   const refresh = () => void session.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`));
 
   context.subscriptions.push(
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
     vscode.commands.registerCommand("fathom.openMcpConfig", () => mcp.openConfig()),
+    vscode.commands.registerCommand("fathom.restartMcpServer", (name: unknown) => (typeof name === "string" ? mcp.restart(name) : undefined)),
     vscode.commands.registerCommand("fathom.allowKeyForHost", async () => {
       if (await confirmKeyForHost(keys, channel)) refresh();
     }),

@@ -147,6 +147,19 @@ export const BannerSchema = z.object({
 });
 export type Banner = z.infer<typeof BannerSchema>;
 
+/** An MCP server as the "MCP servers" list shows it. */
+export const McpServerViewSchema = z.object({
+  name: z.string(),
+  state: z.enum(["stopped", "starting", "ready", "failed"]),
+  tools: z.number().int().nonnegative(),
+  /** Characters of tool schemas the server would add to a request. */
+  schemaChars: z.number().int().nonnegative(),
+  problem: z.string().optional(),
+  /** The config file it came from. */
+  source: z.string(),
+});
+export type McpServerView = z.infer<typeof McpServerViewSchema>;
+
 export const ChatStateSchema = z.object({
   taskId: z.string().nullable(),
   title: z.string(),
@@ -167,6 +180,8 @@ export const ChatStateSchema = z.object({
   demo: z.boolean(),
   /** Restricted Mode: reading only. */
   restricted: z.boolean(),
+  /** The MCP servers of this window (empty until a task first starts them). */
+  mcpServers: z.array(McpServerViewSchema),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -191,5 +206,6 @@ export function initialChatState(): ChatState {
     alwaysAllowed: [],
     demo: false,
     restricted: false,
+    mcpServers: [],
   };
 }

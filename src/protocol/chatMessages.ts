@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   BannerSchema,
   ChatStateSchema,
+  McpServerViewSchema,
   TaskStatusSchema,
   TaskSummarySchema,
   TodoSchema,
@@ -29,6 +30,7 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("usage"), usage: UsageSchema }),
   z.object({ type: z.literal("status"), status: TaskStatusSchema, title: z.string().optional() }),
   z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
+  z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
   z.object({
@@ -54,6 +56,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   /** Continue the open task after a reload or crash. */
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog"]), server: z.string() }),
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),

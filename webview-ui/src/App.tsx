@@ -6,6 +6,7 @@ import { Header } from "./components/Header";
 import { HistoryList } from "./components/HistoryList";
 import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
+import { McpServersList } from "./components/McpServersList";
 import { QueuedList } from "./components/QueuedList";
 import { SetupView } from "./components/SetupView";
 import { TodoList } from "./components/TodoList";
@@ -35,6 +36,7 @@ export function App() {
         {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} onClose={() => setHistoryOpen(false)} /> : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
+        <McpServersList servers={chat.mcpServers} />
         <TodoList todos={chat.todos} />
         {body}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />

@@ -53,6 +53,8 @@ export interface McpHubOptions {
   sandbox?: CommandSandbox;
   workspaceRoot: string;
   log?: (line: string) => void;
+  /** A server started, failed, stopped or changed its tools. */
+  onChange?: () => void;
 }
 
 /** The servers of a run: started in parallel, their tools (at most 128 in all), stopped together. */
@@ -68,6 +70,7 @@ export class McpHub {
         (config) =>
           new McpServer(config, {
             ...(options.log ? { log: options.log } : {}),
+            ...(options.onChange ? { onStateChange: options.onChange } : {}),
             ...(sandbox
               ? {
                   wrapCommand: async (command: string, args: string[]) => ({
@@ -93,5 +96,13 @@ export class McpHub {
 
   async stop(): Promise<void> {
     await Promise.all(this.servers.map((s) => s.stop()));
+  }
+
+  /** Stops a server and starts it again now (the person's Restart). */
+  async restart(name: string): Promise<void> {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server) return;
+    await server.stop();
+    await server.start().catch(() => undefined);
   }
 }

@@ -19,6 +19,8 @@ export interface McpServerOptions {
   /** The environment stdio servers start from (the login shell's PATH, so `npx` under nvm works). */
   baseEnv?: NodeJS.ProcessEnv;
   onToolsChanged?: () => void;
+  /** Starting, ready, failed, stopped: for a view of the servers. */
+  onStateChange?: () => void;
   log?: (line: string) => void;
 }
 
@@ -63,6 +65,7 @@ export class McpServer {
   private async connect(): Promise<void> {
     this.state = "starting";
     this.problem = undefined;
+    this.options.onStateChange?.();
     const client = new Client({ name: "fathom", version: "0.1.0" }, { capabilities: {} });
     const timeout = this.config.timeoutMs;
     try {
@@ -70,11 +73,13 @@ export class McpServer {
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         await this.refreshTools().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh tools: ${String(e)}`));
         this.options.onToolsChanged?.();
+        this.options.onStateChange?.();
       });
       this.client = client;
       await this.refreshTools();
       this.state = "ready";
       this.failures = 0;
+      this.options.onStateChange?.();
     } catch (error) {
       this.markFailed();
       const tail = this.stderr.slice(-3).join(" | ");
@@ -130,6 +135,7 @@ export class McpServer {
 
   private markFailed(): void {
     this.state = "failed";
+    queueMicrotask(() => this.options.onStateChange?.());
     this.failures++;
     this.retryAt = Date.now() + Math.min(30_000, 1000 * 2 ** (this.failures - 1));
   }
@@ -164,6 +170,7 @@ export class McpServer {
     const client = this.client;
     this.client = undefined;
     this.state = "stopped";
+    this.retryAt = 0;
     await client?.close().catch(() => undefined);
   }
 }

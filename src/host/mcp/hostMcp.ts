@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as vscode from "vscode";
+import type { McpServerView } from "../../protocol";
 import { McpHub, describeServer, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths, type CommandSandbox, type McpServerConfig, type Tool } from "../../core";
 
 const TRUSTED_KEY = "fathom.mcp.trustedServers";
@@ -29,7 +30,31 @@ export class HostMcp implements vscode.Disposable {
   /** Workspace servers the person declined in this window (not asked again until reload). */
   private readonly declined = new Set<string>();
 
+  /** Told whenever the servers' states change (the "MCP servers" list). */
+  onChange: ((servers: McpServerView[]) => void) | undefined;
+
   constructor(private readonly o: { context: vscode.ExtensionContext; log: vscode.LogOutputChannel }) {}
+
+  /** The servers as the view lists them: state, tool count, schema size, problem. */
+  views(): McpServerView[] {
+    return (this.hub?.servers ?? []).map((s) => ({
+      name: s.name,
+      state: s.state,
+      tools: s.tools.length,
+      schemaChars: JSON.stringify(s.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).length,
+      ...(s.problem ? { problem: s.problem } : {}),
+      source: s.config.source,
+    }));
+  }
+
+  async restart(name: string): Promise<void> {
+    await this.hub?.restart(name);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.onChange?.(this.views());
+  }
 
   /** The MCP tools for a task starting now; servers start (in parallel) the first time. */
   async tools(root: string, trusted: boolean, sandbox: CommandSandbox | undefined): Promise<Tool[]> {
@@ -51,7 +76,10 @@ export class HostMcp implements vscode.Disposable {
     if (signature !== this.signature) {
       await this.hub?.stop();
       this.signature = signature;
-      this.hub = allowed.length ? new McpHub(allowed, { workspaceRoot: root, ...(sandbox ? { sandbox } : {}), log: (line) => this.o.log.info(`MCP: ${line}`) }) : undefined;
+      this.hub = allowed.length
+        ? new McpHub(allowed, { workspaceRoot: root, ...(sandbox ? { sandbox } : {}), log: (line) => this.o.log.info(`MCP: ${line}`), onChange: () => this.changed() })
+        : undefined;
+      this.changed();
     }
     if (!this.hub) return [];
     for (const failure of await this.hub.start()) {

@@ -125,6 +125,11 @@ export class ChatSession {
     void this.env.gate.openDiff?.(this.reducer.rawIdOf(itemId));
   }
 
+  /** The "MCP servers" list (the host's MCP servers changed state). */
+  setMcpServers(servers: ChatState["mcpServers"]): void {
+    this.reducer.emit({ type: "mcpServers", servers });
+  }
+
   removeQueued(index: number): void {
     if (index < this.state.queued.length) this.setQueued(this.state.queued.filter((_, i) => i !== index));
   }
@@ -340,7 +345,7 @@ export class ChatSession {
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
-    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo });
+    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
     if (state.taskId === null) this.runState = null;
     this.reducer = this.newReducer(state);
     this.postState();

@@ -79,6 +79,9 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "queued":
       state.queued = message.queued;
       return;
+    case "mcpServers":
+      state.mcpServers = message.servers;
+      return;
     case "banner":
       state.banner = message.banner;
       return;

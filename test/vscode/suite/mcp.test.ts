@@ -70,6 +70,10 @@ suite('MCP servers', function () {
     assert.match(result?.content ?? '', /logging/i);
     const done = fathom.session.state.items.find((i): i is ToolItem => i.kind === 'tool' && i.id === card.id);
     assert.equal(done?.status, 'done');
+    // The view's "MCP servers" list has it, ready, with its tools and their schema size.
+    const listed = fathom.session.state.mcpServers.find((s) => s.name === 'everything');
+    assert.equal(listed?.state, 'ready');
+    assert.ok((listed?.tools ?? 0) > 10 && (listed?.schemaChars ?? 0) > 1000, JSON.stringify(listed));
   });
 
   test("in Restricted Mode a workspace's .mcp.json starts nothing", async () => {

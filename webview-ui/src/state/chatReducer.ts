@@ -98,6 +98,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ status: message.status, title: message.title ?? chat.title });
     case "queued":
       return withChat({ queued: message.queued });
+    case "mcpServers":
+      return withChat({ mcpServers: message.servers });
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
