@@ -128,6 +128,25 @@ describe("real servers", () => {
     await assert.rejects(hang.start(), /did not answer within 2 s|did not answer within 1 s/);
   });
 
+  it("Cancel stops a long call at once; a call that hangs past the server's timeout is an error", async () => {
+    const s = server("slow", { command: process.execPath, args: [EVERYTHING], timeoutMs: 1_500 });
+    await s.start();
+    const long = mcpTools([s]).tools.find((t) => t.name === "mcp__slow__trigger-long-running-operation")!;
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    const cancelled = await long.run({ duration: 20, steps: 5 }, { signal: controller.signal, toolCallId: "l1" });
+    assert.equal(cancelled.isError, true);
+    assert.match(cancelled.content, /Cancelled/);
+    assert.ok(Date.now() - started < 1_400, `cancel took ${Date.now() - started} ms`);
+    const hung = await long.run({ duration: 20, steps: 5 }, { signal: new AbortController().signal, toolCallId: "l2" });
+    assert.equal(hung.isError, true);
+    assert.match(hung.content, /failed on trigger-long-running-operation: .*timed out/i);
+    // The server itself is still there for the next call.
+    const echo = mcpTools([s]).tools.find((t) => t.name === "mcp__slow__echo")!;
+    assert.equal((await echo.run({ message: "still here" }, { signal: new AbortController().signal, toolCallId: "l3" })).content, "Echo: still here");
+  });
+
   it("a server that dies is reported, then started again after a back-off", async () => {
     const s = server("crashy", { command: process.execPath, args: [EVERYTHING] });
     await s.start();
@@ -151,6 +170,14 @@ describe("real servers", () => {
     const env = await withLoginShellPath({ PATH: "/only/this" });
     assert.ok(env.PATH!.split(":").includes("/only/this"));
     assert.ok(env.PATH!.split(":").length > 1, env.PATH);
+  });
+
+  it("a tool with an invalid input schema is still offered, with an empty object schema", () => {
+    const s = server("odd", { command: "unused" });
+    s.tools = [{ name: "weird", description: "Has a string schema", inputSchema: { type: "string" } as never }, { name: "ok", inputSchema: { type: "object", properties: { a: { type: "number" } } } }];
+    const { tools } = mcpTools([s]);
+    assert.deepEqual(tools[0]!.parameters, { type: "object", properties: {} });
+    assert.deepEqual(tools[1]!.parameters, { type: "object", properties: { a: { type: "number" } } });
   });
 
   it("two servers with the same tool names get unique names; the list is capped at 128", async () => {
