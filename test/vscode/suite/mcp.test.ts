@@ -10,14 +10,7 @@ import type { FathomApi } from '../../../src/host/extension';
 import type { ToolItem } from '../../../src/protocol';
 import { userMcpConfigPath } from '../../../src/core/mcp/mcpHub';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
-
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from './until';
 
 suite('MCP servers', function () {
   this.timeout(90_000);
@@ -55,7 +48,7 @@ suite('MCP servers', function () {
     // Not annotated read-only, so it is asked (the read-only ones follow the read policy).
     server.push({ toolCalls: [{ id: 'm1', name: 'mcp__everything__toggle-simulated-logging', arguments: {} }] }, { text: 'Logging is on.' });
     await fathom.session.send('turn on the logging');
-    await until('the approval card', () => fathom.session.state.status === 'awaiting_approval').catch((e: Error) => {
+    await until('the approval card', () => fathom.session.state.status === 'awaiting_approval', 30_000).catch((e: Error) => {
       throw new Error(`${e.message}; status ${fathom.session.state.status}; banner ${JSON.stringify(fathom.session.state.banner)}; log: ${fathom.log.recent().filter((l) => /MCP|mcp/.test(l)).slice(-5).join(' | ')}`);
     });
     const tools = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);

@@ -10,14 +10,7 @@ import type { FathomApi } from '../../../src/host/extension';
 import type { ToolItem } from '../../../src/protocol';
 import { sandboxUnavailable } from '../../../src/core/executor/sandbox';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from './until';
 
 suite('OS sandbox for commands', function () {
   this.timeout(60_000);
@@ -54,7 +47,7 @@ suite('OS sandbox for commands', function () {
     const command = `cat ${secrets}/token; echo escaped > ${outside}; echo inside > sandboxed-ok.txt; echo finished`;
     server.push({ toolCalls: [{ id: 'x1', name: 'execute', arguments: { command } }] }, { text: 'Done.' });
     await fathom.session.send('run it');
-    await until('the approval', () => fathom.session.state.status === 'awaiting_approval');
+    await until('the approval', () => fathom.session.state.status === 'awaiting_approval', 20_000);
     const card = fathom.session.state.items.find((i): i is ToolItem => i.kind === 'tool' && i.toolName === 'execute');
     assert.ok(card);
     fathom.session.approve(card.id);

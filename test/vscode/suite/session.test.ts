@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { FathomApi } from '../../../src/host/extension';
 import type { HostToWebviewChat, ToolItem, TranscriptItem } from '../../../src/protocol';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { until } from './until';
 
 const KEY = 'sk-fathom-intest-3f9c2a7d1e5b8c4a';
 
@@ -14,14 +15,6 @@ async function api(): Promise<FathomApi> {
   const ext = vscode.extensions.getExtension<FathomApi>('fathom-dev.fathom');
   assert.ok(ext, 'Fathom is installed');
   return ext.activate();
-}
-
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const toolsOf = (items: TranscriptItem[]) => items.filter((i): i is ToolItem => i.kind === 'tool');

@@ -9,16 +9,9 @@ import * as vscode from 'vscode';
 import type { FathomApi } from '../../../src/host/extension';
 import type { ToolItem } from '../../../src/protocol';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { until } from './until';
 
 const KEY = 'sk-fathom-trust-7c1d9e2f4a6b8053';
-
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 suite('Trust: workspace settings and the stored key', function () {
   this.timeout(60_000);
