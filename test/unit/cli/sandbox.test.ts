@@ -47,14 +47,19 @@ function workspace(files: Record<string, string> = {}): string {
   return dir;
 }
 
-async function runCommand(command: string, cwd: string, extra: string[] = []): Promise<{ code: number | null; result: string; stderr: string }> {
-  server.push({ toolCalls: [{ id: "x1", name: "execute", arguments: { command } }] }, { text: "done" });
-  const before = server.requests.length;
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", cwd, ...extra, "go"], {
+/** `fathom run --yes` against the scripted server, with the scratch HOME. */
+function startFathom(cwd: string, extra: string[] = []) {
+  return spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", cwd, ...extra, "go"], {
     cwd: ROOT,
     env: { ...process.env, HOME: home, FATHOM_RETRY_BASE_DELAY_MS: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+async function runCommand(command: string, cwd: string, extra: string[] = [], args: Record<string, unknown> = {}): Promise<{ code: number | null; result: string; stderr: string }> {
+  server.push({ toolCalls: [{ id: "x1", name: "execute", arguments: { command, ...args } }] }, { text: "done" });
+  const before = server.requests.length;
+  const child = startFathom(cwd, extra);
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout.resume();
@@ -119,29 +124,15 @@ test("a plain npm test of a sample project passes inside the sandbox", opts, asy
 });
 
 test("leaving the sandbox is asked even with --yes; with nobody at the terminal it is refused", opts, async () => {
-  server.push({ toolCalls: [{ id: "u1", name: "execute", arguments: { command: `echo out > ${outsideFile}`, sandbox: false } }] }, { text: "done" });
-  const before = server.requests.length;
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", workspace(), "go"], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.resume();
-  child.stderr.resume();
-  await new Promise((resolve) => child.on("close", resolve));
-  const tool = (server.requests[before + 1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
-  assert.match(tool?.content ?? "", /outside the OS sandbox needs the person's yes/);
+  const r = await runCommand(`echo out > ${outsideFile}`, workspace(), [], { sandbox: false });
+  assert.match(r.result, /outside the OS sandbox needs the person's yes/);
   assert.ok(!existsSync(outsideFile));
 });
 
 test("Ctrl+C during a sandboxed command stops it and everything it started", opts, async () => {
   const marker = `61.${process.pid % 1000}`;
   server.push({ toolCalls: [{ id: "s1", name: "execute", arguments: { command: `sh -c 'sleep ${marker}' & sleep ${marker}` } }] }, { text: "never" });
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", workspace(), "wait"], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = startFathom(workspace());
   child.stdout.resume();
   child.stderr.resume();
   const running = () => spawnSync("pgrep", ["-f", `sleep ${marker}`]).status === 0;
