@@ -171,7 +171,7 @@ async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined): 
   const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
   for (const failure of await hub.start()) process.stderr.write(`fathom: ${failure}\n`);
   const { dropped } = hub.tools();
-  if (dropped > 0) process.stderr.write(`fathom: ${dropped} MCP tools left out: at most 128 tools can be sent to the model.\n`);
+  if (dropped > 0) process.stderr.write(`fathom: ${dropped} MCP tools left out: Fathom offers at most 1,000 MCP tools. Disable servers or tools you do not need (disabled or disabledTools in the config).\n`);
   return hub;
 }
 

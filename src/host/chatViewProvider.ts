@@ -98,7 +98,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "openFile":
         return this.openFile(message.path);
       case "mcpAction":
-        await vscode.commands.executeCommand(message.action === "showLog" ? "fathom.showLog" : "fathom.restartMcpServer", message.server);
+        if (message.action === "showLog") await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
+        else if (message.action === "restart") await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);
+        else await vscode.commands.executeCommand("fathom.setMcpServerEnabled", message.server, message.action === "enable");
         return;
     }
   }

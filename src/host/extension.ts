@@ -52,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     unwatch?.();
     session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, ...(isTrusted ? { isTrusted } : {}) }));
     view.attach(session);
+    session.setMcpServers(mcp.views());
     let running = false;
     unwatch = session.onMessage((message) => {
       if (message.type !== "status") return;
@@ -62,6 +63,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   };
   open();
   mcp.onChange = (servers) => session.setMcpServers(servers);
+  // Listed (not started) so the view shows the configured servers before the first task.
+  mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
   const refresh = () => void session.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`));
 
   context.subscriptions.push(
@@ -82,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
     vscode.commands.registerCommand("fathom.openMcpConfig", () => mcp.openConfig()),
     vscode.commands.registerCommand("fathom.restartMcpServer", (name: unknown) => (typeof name === "string" ? mcp.restart(name) : undefined)),
+    vscode.commands.registerCommand("fathom.showMcpServerLog", (name: unknown) => (typeof name === "string" ? mcp.showLog(name) : undefined)),
+    vscode.commands.registerCommand("fathom.setMcpServerEnabled", (name: unknown, on: unknown) => (typeof name === "string" && typeof on === "boolean" ? mcp.setEnabled(name, on) : undefined)),
     vscode.commands.registerCommand("fathom.allowKeyForHost", async () => {
       if (await confirmKeyForHost(keys, channel)) refresh();
     }),

@@ -150,7 +150,8 @@ export type Banner = z.infer<typeof BannerSchema>;
 /** An MCP server as the "MCP servers" list shows it. */
 export const McpServerViewSchema = z.object({
   name: z.string(),
-  state: z.enum(["stopped", "starting", "ready", "failed"]),
+  /** "stopped": not started yet (servers start with the first task that needs them). */
+  state: z.enum(["stopped", "starting", "ready", "failed", "disabled"]),
   tools: z.number().int().nonnegative(),
   /** Characters of tool schemas the server would add to a request. */
   schemaChars: z.number().int().nonnegative(),
@@ -180,7 +181,7 @@ export const ChatStateSchema = z.object({
   demo: z.boolean(),
   /** Restricted Mode: reading only. */
   restricted: z.boolean(),
-  /** The MCP servers of this window (empty until a task first starts them). */
+  /** The MCP servers of this window's configs (listed before they start). */
   mcpServers: z.array(McpServerViewSchema),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;

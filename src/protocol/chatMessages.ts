@@ -56,7 +56,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   /** Continue the open task after a reload or crash. */
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
-  z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog"]), server: z.string() }),
+  z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog", "enable", "disable"]), server: z.string() }),
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),

@@ -36,6 +36,24 @@ describe("webview MCP servers list", { timeout: 120_000 }, () => {
     await view.clearPosted();
     await ready.getByRole("button", { name: "Show the log of everything" }).click();
     assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "showLog", server: "everything" });
+    // Disable, and a disabled server offers Enable (and no Restart).
+    await view.clearPosted();
+    await ready.getByRole("button", { name: "Disable everything" }).click();
+    assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "disable", server: "everything" });
+    await view.send({
+      type: "mcpServers",
+      servers: [
+        { name: "everything", state: "disabled", tools: 0, schemaChars: 0, source: "/home/me/.config/fathom/mcp.json" },
+        { name: "later", state: "stopped", tools: 0, schemaChars: 0, source: "/home/me/.config/fathom/mcp.json" },
+      ],
+    });
+    const disabled = view.page.getByRole("listitem", { name: "everything: disabled" });
+    await disabled.waitFor();
+    assert.equal(await disabled.getByRole("button", { name: "Restart everything" }).count(), 0);
+    await view.clearPosted();
+    await disabled.getByRole("button", { name: "Enable everything" }).click();
+    assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "enable", server: "everything" });
+    await view.page.getByRole("listitem", { name: "later: not started" }).waitFor();
     await view.send({ type: "mcpServers", servers: [{ name: "db", state: "ready", tools: 4, schemaChars: 900, source: "/ws/.mcp.json" }] });
     await view.page.getByText("MCP servers (1/1 ready)").waitFor();
     await view.page.context().close();

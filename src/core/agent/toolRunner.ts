@@ -60,7 +60,7 @@ export class ToolRunner {
               : `The model repeated the call ${call.name} with the same arguments ${REPEAT_STOP_AT} times.`;
         }
         outcomes[index] = {
-          message: { role: "tool", toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}) },
+          message: { role: "tool", toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}), ...(result.images?.length ? { images: result.images } : {}) },
           rejected: result.details?.rejected === true,
         };
       };

@@ -1,5 +1,5 @@
 // The ES build: the UMD one loads its parts with a dynamic require that bundles cannot follow.
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
 
 /**
  * MCP server configurations in the shapes people already have: the common `mcpServers` object
@@ -170,4 +170,20 @@ export function expandVariables(server: McpServerConfig, ctx: VariableContext): 
 export function describeServer(server: McpServerConfig): string {
   if (server.transport !== "stdio") return `${server.transport === "sse" ? "SSE" : "HTTP"} ${server.url}`;
   return [server.command, ...server.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a ?? "") ? a : JSON.stringify(a))).join(" ");
+}
+
+/**
+ * A config file's text with `tool` added to the server's `autoApprove` list (comments and
+ * layout kept), or undefined when the file does not define that server.
+ */
+export function withAutoApprovedTool(text: string, server: string, tool: string): string | undefined {
+  const root = parseJsonc(text, [], { allowTrailingComma: true }) as Record<string, Record<string, { autoApprove?: unknown; alwaysAllow?: unknown }> | undefined> | undefined;
+  const key = ["mcpServers", "servers"].find((k) => root?.[k]?.[server] !== undefined);
+  if (!key) return undefined;
+  const entry = root![key]![server]!;
+  const listKey = Array.isArray(entry.alwaysAllow) && !Array.isArray(entry.autoApprove) ? "alwaysAllow" : "autoApprove";
+  const list = Array.isArray(entry[listKey]) ? (entry[listKey] as unknown[]) : [];
+  if (list.includes(tool)) return text;
+  const edits = modify(text, [key, server, listKey], [...list, tool], { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  return applyEdits(text, edits);
 }

@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "../executor/sandbox";
-import type { Tool } from "../tools/tool";
 import { expandVariables, parseMcpConfig, type McpConfigProblem, type McpServerConfig, type VariableContext } from "./config";
 import { McpServer } from "./mcpServer";
-import { MAX_TOOLS, mcpTools } from "./mcpTools";
+import { MAX_MCP_TOOLS, mcpTools } from "./mcpTools";
 
 /** Fathom's own user-level MCP file (`$XDG_CONFIG_HOME/fathom/mcp.json`). */
 export function userMcpConfigPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -57,41 +56,91 @@ export interface McpHubOptions {
   onChange?: () => void;
 }
 
-/** The servers of a run: started in parallel, their tools (at most 128 in all), stopped together. */
+/**
+ * The servers of a run: started in parallel, their tools (at most 1,000 in all; 128 per
+ * request), stopped together. A disabled server is listed but never started; the person can
+ * enable or disable one while the hub runs.
+ */
 export class McpHub {
-  readonly servers: McpServer[];
+  readonly servers: McpServer[] = [];
+  private readonly enabled = new Set<string>();
 
   constructor(configs: readonly McpServerConfig[], private readonly options: McpHubOptions) {
-    const sandbox = options.sandbox;
-    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    this.servers = configs
-      .filter((c) => !c.disabled)
-      .map(
-        (config) =>
-          new McpServer(config, {
-            ...(options.log ? { log: options.log } : {}),
-            ...(options.onChange ? { onStateChange: options.onChange } : {}),
-            ...(sandbox
-              ? {
-                  wrapCommand: async (command: string, args: string[]) => ({
-                    command: "/bin/sh",
-                    args: ["-c", (await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? options.workspaceRoot)).command],
-                  }),
-                }
-              : {}),
-          }),
-      );
+    this.update(configs);
   }
 
-  /** Starts every server at once; returns the problems of those that failed (the others work). */
+  /**
+   * Takes a new set of configs: servers removed or changed are stopped (a changed one is
+   * replaced), new ones added; the others keep running.
+   */
+  update(configs: readonly McpServerConfig[]): void {
+    const next = new Map(configs.map((c) => [c.name, c]));
+    for (const server of [...this.servers]) {
+      const config = next.get(server.name);
+      if (config && JSON.stringify({ ...config, autoApprove: [] }) === JSON.stringify({ ...server.config, autoApprove: [] })) {
+        // Only which tools run unasked changed: no restart needed.
+        server.config = config;
+        continue;
+      }
+      void server.stop();
+      this.servers.splice(this.servers.indexOf(server), 1);
+      this.enabled.delete(server.name);
+    }
+    for (const config of configs) {
+      if (this.servers.some((s) => s.name === config.name)) continue;
+      this.servers.push(this.serverFor(config));
+      if (!config.disabled) this.enabled.add(config.name);
+    }
+  }
+
+  private serverFor(config: McpServerConfig): McpServer {
+    const { sandbox, log, onChange, workspaceRoot } = this.options;
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    return new McpServer(config, {
+      ...(log ? { log } : {}),
+      ...(onChange ? { onStateChange: onChange } : {}),
+      ...(sandbox
+        ? {
+            wrapCommand: async (command: string, args: string[]) => ({
+              command: "/bin/sh",
+              args: ["-c", (await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot)).command],
+            }),
+          }
+        : {}),
+    });
+  }
+
+  isEnabled(name: string): boolean {
+    return this.enabled.has(name);
+  }
+
+  /** Starts every enabled server at once; returns the problems of those that failed (the others work). */
   async start(): Promise<string[]> {
-    const results = await Promise.allSettled(this.servers.map((s) => s.start()));
+    const results = await Promise.allSettled(this.servers.filter((s) => this.enabled.has(s.name)).map((s) => s.start()));
     return results.flatMap((r) => (r.status === "rejected" ? [(r.reason as Error).message] : []));
   }
 
-  /** Tools of the ready servers; `dropped` counts those over the limit. */
-  tools(limit = MAX_TOOLS): { tools: Tool[]; dropped: number } {
-    return mcpTools(this.servers.filter((s) => s.state === "ready"), limit);
+  /** Tools of the ready, enabled servers; `dropped` counts those over the limit. */
+  tools(limit = MAX_MCP_TOOLS): ReturnType<typeof mcpTools> {
+    return mcpTools(this.servers.filter((s) => s.state === "ready" && this.enabled.has(s.name)), limit);
+  }
+
+  /** Enables (and starts) or disables (and stops) a server; returns why it failed to start, if it did. */
+  async setEnabled(name: string, on: boolean): Promise<string | undefined> {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server) return undefined;
+    if (!on) {
+      this.enabled.delete(name);
+      await server.stop();
+      this.options.onChange?.();
+      return undefined;
+    }
+    this.enabled.add(name);
+    this.options.onChange?.();
+    return server.start().then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
   }
 
   async stop(): Promise<void> {
@@ -101,7 +150,7 @@ export class McpHub {
   /** Stops a server and starts it again now (the person's Restart). */
   async restart(name: string): Promise<void> {
     const server = this.servers.find((s) => s.name === name);
-    if (!server) return;
+    if (!server || !this.enabled.has(name)) return;
     await server.stop();
     await server.start().catch(() => undefined);
   }

@@ -43,7 +43,8 @@ export class McpServer {
   private retryAt = 0;
 
   constructor(
-    readonly config: McpServerConfig,
+    /** Replaced when only its autoApprove list changes (the server keeps running). */
+    public config: McpServerConfig,
     private readonly options: McpServerOptions = {},
   ) {}
 

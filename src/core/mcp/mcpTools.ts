@@ -1,10 +1,21 @@
 import { z } from "zod";
 import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { ImagePart } from "../model/types";
 import { defineTool, type Tool, type ToolResult } from "../tools/tool";
 import type { McpServer } from "./mcpServer";
 
+/** What the providers' APIs read as images; the largest they take (5 MB decoded) and how many per result. */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const MAX_IMAGE_BASE64 = Math.floor((5 * 1024 * 1024 * 4) / 3);
+const MAX_IMAGES = 4;
+
 /** Providers reject more tools than this in one request. */
 export const MAX_TOOLS = 128;
+/**
+ * Most MCP tools offered at all: past 96 they are loaded on demand (find_tools), and a request
+ * never carries more than MAX_TOOLS, so more can be offered than one request holds.
+ */
+export const MAX_MCP_TOOLS = 1_000;
 const MAX_NAME = 64;
 
 /**
@@ -25,9 +36,10 @@ export function mcpToolName(server: string, tool: string, taken: Set<string>): s
 }
 
 /** The tools of ready servers, at most `limit` of them in all (the rest are reported). */
-export function mcpTools(servers: readonly McpServer[], limit = MAX_TOOLS): { tools: Tool[]; dropped: number } {
+export function mcpTools(servers: readonly McpServer[], limit = MAX_MCP_TOOLS): { tools: Tool[]; dropped: number; origins: Map<string, McpToolOrigin> } {
   const taken = new Set<string>();
   const tools: Tool[] = [];
+  const origins = new Map<string, McpToolOrigin>();
   let dropped = 0;
   for (const server of servers) {
     for (const info of server.tools) {
@@ -35,10 +47,19 @@ export function mcpTools(servers: readonly McpServer[], limit = MAX_TOOLS): { to
         dropped++;
         continue;
       }
-      tools.push(toTool(server, info, mcpToolName(server.name, info.name, taken)));
+      const name = mcpToolName(server.name, info.name, taken);
+      tools.push(toTool(server, info, name));
+      origins.set(name, { server: server.name, tool: info.name, source: server.config.source });
     }
   }
-  return { tools, dropped };
+  return { tools, dropped, origins };
+}
+
+/** Which server and tool an `mcp__…` name stands for, and the config file that defines the server. */
+export interface McpToolOrigin {
+  server: string;
+  tool: string;
+  source: string;
 }
 
 function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
@@ -78,14 +99,23 @@ function validParameters(schema: unknown): Record<string, unknown> {
 /** Text, images, resources and structured content as one result the model can read. */
 export function toResult(result: CallToolResult, server: string, tool: string): ToolResult {
   const parts: string[] = [];
+  const images: ImagePart[] = [];
   for (const item of result.content ?? []) {
     switch (item.type) {
       case "text":
         parts.push(item.text);
         break;
-      case "image":
-        parts.push(`[image ${item.mimeType}, ${Math.round((item.data.length * 3) / 4 / 1024)} KB: not shown to the model]`);
+      case "image": {
+        const kb = Math.round((item.data.length * 3) / 4 / 1024);
+        if (!IMAGE_TYPES.has(item.mimeType)) parts.push(`[image ${item.mimeType}, ${kb} KB: a type models do not read]`);
+        else if (item.data.length > MAX_IMAGE_BASE64) parts.push(`[image ${item.mimeType}, ${kb} KB: too large to send to the model]`);
+        else if (images.length >= MAX_IMAGES) parts.push(`[image ${item.mimeType}, ${kb} KB: over ${MAX_IMAGES} images in one result, not sent]`);
+        else {
+          images.push({ mimeType: item.mimeType, data: item.data });
+          parts.push(`[image ${images.length}: ${item.mimeType}, ${kb} KB]`);
+        }
         break;
+      }
       case "audio":
         parts.push(`[audio ${item.mimeType}: not shown to the model]`);
         break;
@@ -103,5 +133,5 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
   }
   if (result.structuredContent && parts.length === 0) parts.push(JSON.stringify(result.structuredContent, null, 2));
   const content = parts.join("\n\n") || "(no content)";
-  return { content, ...(result.isError ? { isError: true } : {}), details: { mcpServer: server, mcpTool: tool } };
+  return { content, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}), details: { mcpServer: server, mcpTool: tool } };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toolSpecOf } from "../agent/jsonSchema";
+import { MAX_TOOLS } from "../mcp/mcpTools";
 import { defineTool, type Tool } from "../tools/tool";
 import type { Middleware } from "./types";
 
@@ -15,12 +16,20 @@ import type { Middleware } from "./types";
  */
 export const DEFAULT_DEFER_THRESHOLD_CHARS = 4_000;
 const MAX_LOADED_PER_CALL = 20;
+/** More MCP tools than this are always deferred, leaving room under the 128 for Fathom's own tools. */
+const MAX_UP_FRONT_TOOLS = 96;
 
 export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thresholdChars?: number }): Middleware {
   const size = options.tools.reduce((n, t) => n + JSON.stringify(toolSpecOf(t)).length, 0);
-  if (options.tools.length === 0 || size <= (options.thresholdChars ?? DEFAULT_DEFER_THRESHOLD_CHARS)) return { name: "deferredTools" };
+  const tooMany = options.tools.length > MAX_UP_FRONT_TOOLS;
+  if (options.tools.length === 0 || (!tooMany && size <= (options.thresholdChars ?? DEFAULT_DEFER_THRESHOLD_CHARS))) return { name: "deferredTools" };
   const deferred = new Map(options.tools.map((t) => [t.name, t]));
+  /** Loaded tools, least recently used first: past 128 tools in a request, the oldest are unloaded. */
   const loaded = new Set<string>();
+  const load = (name: string) => {
+    loaded.delete(name);
+    loaded.add(name);
+  };
   const servers = new Map<string, number>();
   for (const name of deferred.keys()) {
     const server = /^mcp__(.+?)__/.exec(name)?.[1] ?? "other";
@@ -47,7 +56,7 @@ export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thres
         return { content: `No MCP tool matches. Servers: ${[...servers].map(([s, n]) => `${s} (${n} tools)`).join(", ")}. Try other words or a server name.` };
       }
       const picked = matches.slice(0, MAX_LOADED_PER_CALL);
-      for (const t of picked) loaded.add(t.name);
+      for (const t of picked) load(t.name);
       const more = matches.length > picked.length ? `\n(${matches.length - picked.length} more match; narrow the query.)` : "";
       return { content: `Loaded ${picked.length} tools; call them by name:\n${picked.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}${more}` };
     },
@@ -59,10 +68,15 @@ export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thres
     systemPrompt: () =>
       `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.`,
     async wrapModelCall(call, _ctx, next) {
+      const own = call.tools.filter((t) => !deferred.has(t.name)).length;
+      for (const name of loaded) {
+        if (own + loaded.size <= MAX_TOOLS) break;
+        loaded.delete(name);
+      }
       return next({ ...call, tools: call.tools.filter((t) => !deferred.has(t.name) || loaded.has(t.name)) });
     },
     async wrapToolCall(call, _ctx, next) {
-      if (deferred.has(call.name)) loaded.add(call.name);
+      if (deferred.has(call.name)) load(call.name);
       return next(call);
     },
   };

@@ -6,7 +6,9 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type {
+  Base64ImageSource,
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   RawMessageStreamEvent,
@@ -14,9 +16,10 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import { knobs, type ErrorContext, type Surface } from "./errors";
-import { defaultMaxOutputTokens } from "./modelTable";
+import { imagesToSend, withImageNote } from "./imageNote";
+import { acceptsImages, defaultMaxOutputTokens } from "./modelTable";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
-import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
+import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 const CACHE = { type: "ephemeral" } as const;
@@ -30,6 +33,8 @@ export interface AnthropicModelOptions {
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
   surface?: Surface;
+  /** Whether images from tools are sent; default from the model table. */
+  acceptsImages?: boolean;
 }
 
 function parseInput(args: string): Record<string, unknown> {
@@ -45,8 +50,9 @@ function parseInput(args: string): Record<string, unknown> {
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
 
 /** Our messages in messages-API shape: same-role neighbours merged, empty turns dropped, cache breakpoints on the two latest user turns. */
-export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
+export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: boolean } = {}): MessageParam[] {
   const turns: Turn[] = [];
+  const sent = imagesToSend(messages, opts.images === true);
   const push = (role: Turn["role"], blocks: ContentBlockParam[]) => {
     if (blocks.length === 0) return;
     const last = turns[turns.length - 1];
@@ -61,7 +67,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
         {
           type: "tool_result",
           tool_use_id: msg.toolCallId,
-          content: msg.content === "" ? "(no output)" : msg.content,
+          content: toolResultContent(msg, sent.get(msg), opts.images === true),
           ...(msg.isError ? { is_error: true } : {}),
         },
       ]);
@@ -86,6 +92,19 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
   return turns;
 }
 
+/** A tool result's text, and its images when the model takes them (tool results may hold image blocks). */
+function toolResultContent(msg: Extract<ChatMessage, { role: "tool" }>, images: ImagePart[] | undefined, modelTakesImages: boolean): string | Array<TextBlockParam | ImageBlockParam> {
+  const text = withImageNote(msg, images, modelTakesImages);
+  if (!images?.length) return text;
+  return [
+    { type: "text", text },
+    ...images.map((image): ImageBlockParam => ({
+      type: "image",
+      source: { type: "base64", media_type: image.mimeType as Base64ImageSource["media_type"], data: image.data },
+    })),
+  ];
+}
+
 export function toAnthropicTools(tools: ToolSpec[]): Tool[] {
   return tools.map((t, i) => ({
     name: t.name,
@@ -102,6 +121,7 @@ export function toAnthropicSystem(system: string): TextBlockParam[] | undefined 
 export class AnthropicModel implements ChatModel {
   readonly provider = "anthropic" as const;
   readonly model: string;
+  private readonly images: boolean;
   readonly contextWindow: number;
   readonly baseUrl: string;
   private readonly client: Anthropic;
@@ -111,6 +131,7 @@ export class AnthropicModel implements ChatModel {
 
   constructor(opts: AnthropicModelOptions) {
     this.model = opts.model;
+    this.images = opts.acceptsImages ?? acceptsImages(opts.model);
     this.contextWindow = opts.contextWindow;
     // The SDK appends /v1/messages; accept a base URL given with /v1 too.
     this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
@@ -146,7 +167,7 @@ export class AnthropicModel implements ChatModel {
       model: this.model,
       max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens(this.model),
       ...(system ? { system } : {}),
-      messages: toAnthropicMessages(request.messages),
+      messages: toAnthropicMessages(request.messages, { images: this.images }),
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       stream: true,
     };

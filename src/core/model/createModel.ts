@@ -33,6 +33,8 @@ export interface CreateModelOptions {
   surface?: Surface;
   /** Extra HTTP headers (e.g. OpenRouter's HTTP-Referer). Never put the key here. */
   defaultHeaders?: Record<string, string>;
+  /** Whether images from tools reach the model; default: known vision models only. */
+  acceptsImages?: boolean;
 }
 
 export const DEFAULT_MODELS: Record<Provider, string> = {
@@ -56,6 +58,7 @@ export function createModel(opts: CreateModelOptions): ChatModel {
     fetch: opts.fetch,
     defaultHeaders: opts.defaultHeaders,
     surface: opts.surface,
+    ...(opts.acceptsImages !== undefined ? { acceptsImages: opts.acceptsImages } : {}),
   };
   switch (opts.provider) {
     case "anthropic":

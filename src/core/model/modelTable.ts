@@ -103,6 +103,19 @@ export function lookupModel(model: string): ModelInfo | undefined {
   return best?.info;
 }
 
+/** Known models that take text only; every other model in the table also reads images. */
+const TEXT_ONLY = new Set(["o3-mini"]);
+
+/**
+ * Whether images a tool returned can be sent to the model. Unknown models (most local ones)
+ * get a description instead, since a text-only server rejects the whole request otherwise.
+ */
+export function acceptsImages(model: string): boolean {
+  const id = normalize(model);
+  const info = lookupModel(model);
+  return info !== undefined && ![...TEXT_ONLY].some((key) => id.startsWith(key) && SUFFIX.test(id.slice(key.length)));
+}
+
 /** Context window in tokens; `local` picks the smaller default for self-hosted servers. */
 export function contextWindowOf(model: string, opts: { local?: boolean } = {}): number {
   return lookupModel(model)?.contextWindow ?? (opts.local ? DEFAULT_LOCAL_CONTEXT_WINDOW : DEFAULT_CONTEXT_WINDOW);

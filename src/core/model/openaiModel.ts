@@ -5,12 +5,14 @@
 import OpenAI from "openai";
 import type {
   ChatCompletionChunk,
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { knobs, type ErrorContext, type Surface } from "./errors";
-import { defaultMaxOutputTokens } from "./modelTable";
+import { imagesToSend, withImageNote } from "./imageNote";
+import { acceptsImages, defaultMaxOutputTokens } from "./modelTable";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
 
@@ -27,16 +29,35 @@ export interface OpenAIModelOptions {
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
   surface?: Surface;
+  /** Whether images from tools are sent; default from the model table. */
+  acceptsImages?: boolean;
 }
 
-/** Our messages in chat-completions shape. */
-export function toOpenAIMessages(system: string, messages: ChatMessage[]): ChatCompletionMessageParam[] {
+/**
+ * Our messages in chat-completions shape. Tool messages carry text only, so images a tool
+ * returned follow the run of tool results as one user message (when the model takes images).
+ */
+export function toOpenAIMessages(system: string, messages: ChatMessage[], opts: { images?: boolean } = {}): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
+  const sent = imagesToSend(messages, opts.images === true);
+  let pendingImages: ChatCompletionContentPart[] = [];
+  const flushImages = () => {
+    if (pendingImages.length === 0) return;
+    out.push({ role: "user", content: pendingImages });
+    pendingImages = [];
+  };
   for (const msg of messages) {
+    if (msg.role !== "tool") flushImages();
     if (msg.role === "user") out.push({ role: "user", content: msg.content });
-    else if (msg.role === "tool") out.push({ role: "tool", tool_call_id: msg.toolCallId, content: msg.content });
-    else {
+    else if (msg.role === "tool") {
+      const images = sent.get(msg);
+      out.push({ role: "tool", tool_call_id: msg.toolCallId, content: withImageNote(msg, images, opts.images === true) });
+      if (images?.length) {
+        pendingImages.push({ type: "text", text: `The image${images.length > 1 ? "s" : ""} ${msg.toolName} returned:` });
+        for (const image of images) pendingImages.push({ type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+      }
+    } else {
       const calls = msg.toolCalls ?? [];
       out.push({
         role: "assistant",
@@ -53,6 +74,7 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): ChatC
       });
     }
   }
+  flushImages();
   return out;
 }
 
@@ -74,6 +96,7 @@ const STOP_REASONS: Record<string, string> = {
 export class OpenAIModel implements ChatModel {
   readonly provider: "openai" | "openai-compatible";
   readonly model: string;
+  private readonly images: boolean;
   readonly contextWindow: number;
   readonly baseUrl: string;
   private readonly client: OpenAI;
@@ -83,6 +106,7 @@ export class OpenAIModel implements ChatModel {
   constructor(opts: OpenAIModelOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
+    this.images = opts.acceptsImages ?? acceptsImages(opts.model);
     this.contextWindow = opts.contextWindow;
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
@@ -113,7 +137,7 @@ export class OpenAIModel implements ChatModel {
     const maxTokens = request.maxOutputTokens ?? (this.provider === "openai" ? defaultMaxOutputTokens(this.model) : undefined);
     return {
       model: this.model,
-      messages: toOpenAIMessages(request.system, request.messages),
+      messages: toOpenAIMessages(request.system, request.messages, { images: this.images }),
       ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
       stream: true,
       stream_options: { include_usage: true },

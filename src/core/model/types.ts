@@ -11,10 +11,16 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** An image a tool returned (an MCP screenshot, say), base64 without the `data:` prefix. */
+export interface ImagePart {
+  mimeType: string;
+  data: string;
+}
+
 export type ChatMessage =
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
-  | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean; images?: ImagePart[] };
 
 export interface ToolSpec {
   name: string;

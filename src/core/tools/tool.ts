@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ImagePart } from "../model/types";
 
 /** What a tool hands back to the loop. Failures are values written for the model, never throws. */
 export interface ToolResult {
@@ -6,6 +7,8 @@ export interface ToolResult {
   content: string;
   /** True when the call failed (bad arguments, refused path, non-zero exit...). */
   isError?: boolean;
+  /** Images for the model (sent only to models that take images; the others are told they exist). */
+  images?: ImagePart[];
   /** Structured facts for the UI and logs (never sent to the model). */
   details?: Record<string, unknown>;
 }

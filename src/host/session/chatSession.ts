@@ -113,6 +113,7 @@ export class ChatSession {
         this.state.alwaysAllowed = [...this.state.alwaysAllowed, ...added];
         this.postState();
       }
+      if (tool.toolName.startsWith("mcp__")) void this.env.allowMcpToolAlways?.(tool.toolName).catch((e: unknown) => this.env.log.warn(`MCP: could not remember ${tool.toolName}: ${String(e)}`));
     }
     this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "approve" });
   }

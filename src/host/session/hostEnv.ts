@@ -95,6 +95,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     createModel(settings, apiKey) {
       return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
     },
+    ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     async createAgent(options) {
       const root = workspaceRoot()!;

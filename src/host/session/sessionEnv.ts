@@ -23,6 +23,11 @@ export interface SessionEnv {
     systemPrompt?: string;
   }): Agent | Promise<Agent>;
   isTrusted(): boolean;
+  /**
+   * "Always allow" on an MCP tool's card: remembered in the person's own MCP file when that
+   * file defines the server (a workspace's file is never written); the task allows it either way.
+   */
+  allowMcpToolAlways?(toolName: string): Promise<void>;
   /** Whether commands will run in the OS sandbox (default: off). */
   sandboxState?(settings: FathomSettings): SandboxState;
   /** A demo: the model is a recording (`npm run demo`), and the view says so. */

@@ -69,6 +69,20 @@ suite('MCP servers', function () {
     assert.ok((listed?.tools ?? 0) > 10 && (listed?.schemaChars ?? 0) > 1000, JSON.stringify(listed));
   });
 
+  test('Disable from the list stops the server and its tools are not offered; Enable starts it again', async () => {
+    await vscode.commands.executeCommand('fathom.setMcpServerEnabled', 'everything', false);
+    await until('the list says disabled', () => fathom.session.state.mcpServers.find((s) => s.name === 'everything')?.state === 'disabled', 10_000);
+    await fathom.session.newTask();
+    const before = server.requests.length;
+    server.push({ text: 'No MCP tools here.' });
+    await fathom.session.send('hello');
+    await fathom.session.whenIdle();
+    const tools = (server.requests[before]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    assert.ok(!tools.some((t) => t === 'find_tools' || t.startsWith('mcp__')), tools.join(', '));
+    await vscode.commands.executeCommand('fathom.setMcpServerEnabled', 'everything', true);
+    await until('the list says ready again', () => fathom.session.state.mcpServers.find((s) => s.name === 'everything')?.state === 'ready', 30_000);
+  });
+
   test("in Restricted Mode a workspace's .mcp.json starts nothing", async () => {
     const marker = path.join(root(), 'mcp-started.txt');
     fs.writeFileSync(path.join(root(), '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));

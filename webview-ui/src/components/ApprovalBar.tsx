@@ -55,7 +55,13 @@ export function ApprovalBar({ toolCallId, toolName, alwaysAllow, reason: why }: 
             type="button"
             className="button secondary"
             disabled={sent}
-            title={alwaysAllow === undefined ? `Run ${toolName} without asking for the rest of this task` : `Run ${alwaysAllow} (any arguments) without asking for the rest of this task`}
+            title={
+              alwaysAllow !== undefined
+                ? `Run ${alwaysAllow} (any arguments) without asking for the rest of this task`
+                : toolName.startsWith("mcp__")
+                  ? `Run ${toolName} without asking: for the rest of this task, and from now on when the server is in your own MCP file (added to its autoApprove)`
+                  : `Run ${toolName} without asking for the rest of this task`
+            }
             onClick={() => decide("always")}
           >
             <span className="codicon codicon-check-all" aria-hidden="true" />

@@ -5,7 +5,8 @@ const STATE_TEXT: Record<McpServerView["state"], { text: string; icon: string }>
   starting: { text: "starting", icon: "loading codicon-modifier-spin" },
   ready: { text: "ready", icon: "pass" },
   failed: { text: "failed", icon: "error" },
-  stopped: { text: "stopped", icon: "circle-slash" },
+  stopped: { text: "not started", icon: "circle-outline" },
+  disabled: { text: "disabled", icon: "circle-slash" },
 };
 
 const size = (chars: number) => (chars >= 1000 ? `${(chars / 1000).toFixed(1)}k` : String(chars));
@@ -29,11 +30,24 @@ export function McpServersList({ servers }: { servers: McpServerView[] }) {
                 {s.name}
               </span>
               <span className="mcp-meta">
-                {STATE_TEXT[s.state].text} · {s.tools} tools · {size(s.schemaChars)} chars of schemas
+                {s.state === "ready" || s.tools > 0 ? `${STATE_TEXT[s.state].text} · ${s.tools} tools · ${size(s.schemaChars)} chars of schemas` : STATE_TEXT[s.state].text}
               </span>
-              <button type="button" className="icon-button" aria-label={`Restart ${s.name}`} title="Restart" onClick={() => postToHost({ type: "mcpAction", action: "restart", server: s.name })}>
-                <span className="codicon codicon-debug-restart" aria-hidden="true" />
-              </button>
+              {s.state === "disabled" ? (
+                <button type="button" className="icon-button" aria-label={`Enable ${s.name}`} title="Enable" onClick={() => postToHost({ type: "mcpAction", action: "enable", server: s.name })}>
+                  <span className="codicon codicon-play" aria-hidden="true" />
+                </button>
+              ) : (
+                <>
+                  {s.state === "stopped" ? null : (
+                    <button type="button" className="icon-button" aria-label={`Restart ${s.name}`} title="Restart" onClick={() => postToHost({ type: "mcpAction", action: "restart", server: s.name })}>
+                      <span className="codicon codicon-debug-restart" aria-hidden="true" />
+                    </button>
+                  )}
+                  <button type="button" className="icon-button" aria-label={`Disable ${s.name}`} title="Disable: its tools are not offered" onClick={() => postToHost({ type: "mcpAction", action: "disable", server: s.name })}>
+                    <span className="codicon codicon-debug-stop" aria-hidden="true" />
+                  </button>
+                </>
+              )}
               <button type="button" className="icon-button" aria-label={`Show the log of ${s.name}`} title="Show log" onClick={() => postToHost({ type: "mcpAction", action: "showLog", server: s.name })}>
                 <span className="codicon codicon-output" aria-hidden="true" />
               </button>

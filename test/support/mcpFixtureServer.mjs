@@ -1,0 +1,26 @@
+// A small MCP server on the official SDK for faults the npm servers do not have: many tools
+// (TOOL_COUNT, default 200) and a tool that adds another at run time, which makes the SDK send
+// notifications/tools/list_changed. Speaks stdio; exits when its client closes stdin.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+
+const count = Number(process.env.TOOL_COUNT ?? 200);
+const server = new McpServer({ name: "fixture", version: "1.0.0" });
+
+for (let i = 0; i < count; i++) {
+  const name = `tool_${String(i).padStart(3, "0")}`;
+  server.registerTool(name, { description: `Returns the number ${i} times the factor given.`, inputSchema: { factor: z.number() } }, async ({ factor }) => ({
+    content: [{ type: "text", text: String(i * factor) }],
+  }));
+}
+
+let added = 0;
+server.registerTool("add_tool", { description: "Adds a tool named added_N to this server." }, async () => {
+  const name = `added_${++added}`;
+  server.registerTool(name, { description: `A tool added at run time (${name}).` }, async () => ({ content: [{ type: "text", text: `${name} answered` }] }));
+  return { content: [{ type: "text", text: `added ${name}` }] };
+});
+
+await server.connect(new StdioServerTransport());
+process.stdin.on("end", () => process.exit(0));

@@ -1,0 +1,52 @@
+// MCP through the real chat webview (issue 12): a server from the person's own MCP file is
+// listed before it starts, the model calls its tool, the person clicks "Always allow" on the
+// card, the result reaches the model and the transcript, the list shows it ready, and the
+// choice is written into the person's file (so the next call is not asked).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openChat, send, withScriptedModel as withModel } from '../harness/chat.js';
+import type { E2ETest } from '../harness/e2e.js';
+import { repoRoot } from '../harness/paths.js';
+
+const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'fathom-e2e-xdg-'));
+const mcpFile = path.join(configHome, 'fathom', 'mcp.json');
+const everything = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export const tests: E2ETest[] = [
+  {
+    name: 'MCP: a server from the person\'s file, its tool approved on the card with Always allow',
+    env: { XDG_CONFIG_HOME: configHome },
+    async run(ctx) {
+      fs.mkdirSync(path.dirname(mcpFile), { recursive: true });
+      fs.writeFileSync(mcpFile, `{\n  // written by the e2e test\n  "mcpServers": {\n    "everything": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(everything)}] }\n  }\n}\n`);
+      await withModel(ctx, async (server) => {
+        const chat = await openChat(ctx.page);
+        // Listed before any task starts it.
+        await chat.getByText('MCP servers (0/1 ready)').click({ timeout: 30_000 });
+        await chat.getByRole('listitem', { name: 'everything: not started' }).waitFor({ state: 'visible', timeout: 10_000 });
+
+        server.push(
+          { toolCalls: [{ id: 'm1', name: 'mcp__everything__toggle-simulated-logging', arguments: {} }] },
+          { text: 'Simulated logging is now on.' },
+        );
+        await send(chat, 'Turn on the simulated logging');
+        const approval = chat.getByRole('group', { name: 'Approval for mcp__everything__toggle-simulated-logging' });
+        await approval.waitFor({ state: 'visible', timeout: 60_000 });
+        await chat.getByText('Calling toggle-simulated-logging on the MCP server everything').first().waitFor({ state: 'visible', timeout: 5_000 });
+        await ctx.screenshot('e2e-mcp-card');
+        await approval.getByRole('button', { name: /Always allow/ }).click();
+        await chat.getByText('Simulated logging is now on.').waitFor({ state: 'visible', timeout: 30_000 });
+        const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+        assert.match(result?.content ?? '', /logging/i, 'the tool result reached the model');
+        await chat.getByRole('listitem', { name: 'everything: ready' }).waitFor({ state: 'visible', timeout: 10_000 });
+        // Remembered in the person's file, comments kept.
+        const text = fs.readFileSync(mcpFile, 'utf8');
+        assert.match(text, /written by the e2e test/);
+        assert.match(text, /"autoApprove": \[\s*"toggle-simulated-logging"\s*\]/);
+        await ctx.screenshot('e2e-mcp-done');
+      });
+    },
+  },
+];
