@@ -244,7 +244,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     workspaceRoot: opts.cwd,
     backend: new FilesystemBackend({ rootDir: opts.cwd }),
     executor,
-    ...(mcp ? { tools: mcp.tools().tools } : {}),
+    ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
     ...(gate ? { approvalGate: gate } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),

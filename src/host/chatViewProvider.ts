@@ -25,6 +25,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private unsubscribe: (() => void) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
+  /** MCP resources offered with the files in the `@` picker. */
+  mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
+
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
@@ -112,7 +115,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!this.fileList || Date.now() - this.fileList.at > 15_000) {
       this.fileList = { at: Date.now(), paths: this.listWorkspaceFiles() };
     }
-    const files = rankPaths(await this.fileList.paths, query).map((p) => ({ path: p }));
+    const files = [...(this.mcpResources?.(query) ?? []), ...rankPaths(await this.fileList.paths, query).map((p) => ({ path: p }))];
     this.post({ type: "mentionResults", requestId, files });
   }
 

@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   };
   open();
   mcp.onChange = (servers) => session.setMcpServers(servers);
+  view.mcpResources = (query) => mcp.matchResources(query);
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
   const refresh = () => void session.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`));

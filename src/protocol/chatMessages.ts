@@ -36,7 +36,8 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
-    files: z.array(z.object({ path: z.string(), isDir: z.boolean().optional() })),
+    /** Workspace paths, and MCP resources (`path` is then `mcp:<server>:<uri>`). */
+    files: z.array(z.object({ path: z.string(), isDir: z.boolean().optional(), resource: z.object({ server: z.string(), name: z.string() }).optional() })),
   }),
 ]);
 export type HostToWebviewChat = z.infer<typeof HostToWebviewChatSchema>;

@@ -74,7 +74,7 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     // A stale answer (older request) is ignored.
     await view.send({ type: "mentionResults", requestId: Number(first.requestId) - 1, files: [{ path: "/stale.js" }] });
     await view.send({ type: "mentionResults", requestId: first.requestId, files: [{ path: "/src/slugify.js" }, { path: "/test/slugify.test.js" }] });
-    const list = view.page.getByRole("listbox", { name: "Files to mention" });
+    const list = view.page.getByRole("listbox", { name: "Files and MCP resources to mention" });
     await list.getByRole("option", { name: "/src/slugify.js" }).waitFor();
     assert.equal(await list.getByRole("option", { name: "/stale.js" }).count(), 0);
     assert.equal(await box.getAttribute("aria-activedescendant"), await list.getByRole("option").first().getAttribute("id"));
@@ -95,6 +95,13 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     await list.getByRole("option", { name: "/src/cli.js" }).click();
     assert.equal(await box.inputValue(), "Fix @/test/slugify.test.js and @/src/cli.js ");
     assert.equal(await view.page.evaluate(() => document.activeElement?.id), "message-input");
+    // An MCP resource is offered by name and server, and inserted as @mcp:<server>:<uri>.
+    await box.pressSequentially("with @arch");
+    const resources = await view.waitForSearch("arch");
+    const uri = "demo://resource/static/document/architecture.md";
+    await view.send({ type: "mentionResults", requestId: resources.requestId, files: [{ path: `mcp:everything:${uri}`, resource: { server: "everything", name: "architecture.md" } }, { path: "/docs/architecture.md" }] });
+    await list.getByRole("option", { name: "architecture.md MCP resource of everything" }).click();
+    assert.equal(await box.inputValue(), `Fix @/test/slugify.test.js and @/src/cli.js with @mcp:everything:${uri} `);
     await view.page.context().close();
   });
 

@@ -8,7 +8,7 @@ import { approvalsMiddleware } from "../middleware/approvals";
 import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
-import { mentionsMiddleware } from "../middleware/mentions";
+import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
 import { rulesMiddleware } from "../middleware/rules";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
@@ -71,6 +71,8 @@ export interface AgentOptions {
   rules?: boolean;
   /** MCP tools (`mcp__…`) whose schemas pass this many characters are loaded on demand (default 4,000). */
   deferToolsOverChars?: number;
+  /** Reads MCP resources the person mentions as `@mcp:<server>:<uri>`. */
+  readMcpResource?: McpResourceReader;
   /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
   secretFiles?: readonly string[];
 }
@@ -144,7 +146,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     subagentsMiddleware({ subagents: subagentSpecs, runSubagent }),
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
-    ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend)] : []),
+    ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
     deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),

@@ -47,6 +47,14 @@ export function loadMcpConfigs(files: readonly string[], vars: VariableContext):
   return { servers: [...byName.values()], problems };
 }
 
+/** An MCP resource the person can mention as `@mcp:<server>:<uri>`. */
+export interface McpResourceRef {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+}
+
 export interface McpHubOptions {
   /** Stdio servers start inside this OS sandbox (the workspace writable, no network). */
   sandbox?: CommandSandbox;
@@ -123,6 +131,20 @@ export class McpHub {
   /** Tools of the ready, enabled servers; `dropped` counts those over the limit. */
   tools(limit = MAX_MCP_TOOLS): ReturnType<typeof mcpTools> {
     return mcpTools(this.servers.filter((s) => s.state === "ready" && this.enabled.has(s.name)), limit);
+  }
+
+  /** Resources of the ready, enabled servers, for `@` mentions. */
+  resources(): McpResourceRef[] {
+    return this.servers
+      .filter((s) => s.state === "ready" && this.enabled.has(s.name))
+      .flatMap((s) => s.resources.map((r) => ({ server: s.name, uri: r.uri, name: r.title ?? r.name, ...(r.mimeType ? { mimeType: r.mimeType } : {}) })));
+  }
+
+  /** Reads a resource of an enabled server (started if needed). */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<string> {
+    const found = this.servers.find((s) => s.name === server && this.enabled.has(s.name));
+    if (!found) return Promise.reject(new Error(`No enabled MCP server is named "${server}".`));
+    return found.readResource(uri, signal);
   }
 
   /** Enables (and starts) or disables (and stops) a server; returns why it failed to start, if it did. */

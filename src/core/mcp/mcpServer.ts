@@ -4,7 +4,13 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Resource as McpResourceInfo,
+  type Tool as McpToolInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describeServer, type McpServerConfig } from "./config";
 import { withLoginShellPath } from "./loginShellPath";
 
@@ -34,6 +40,8 @@ export class McpServer {
   /** Why it failed, with what to do. */
   problem: string | undefined;
   tools: McpToolInfo[] = [];
+  /** What the person can attach with `@` (servers that offer resources). */
+  resources: McpResourceInfo[] = [];
   readonly stderr: string[] = [];
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
@@ -76,8 +84,13 @@ export class McpServer {
         this.options.onToolsChanged?.();
         this.options.onStateChange?.();
       });
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+        await this.refreshResources().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh resources: ${String(e)}`));
+      });
       this.client = client;
       await this.refreshTools();
+      // Resources are a convenience for `@`: a server that fails to list them still works.
+      await this.refreshResources().catch((e: unknown) => this.options.log?.(`${this.name}: could not list resources: ${String(e)}`));
       this.state = "ready";
       this.failures = 0;
       this.options.onStateChange?.();
@@ -157,6 +170,29 @@ export class McpServer {
     } while (cursor && tools.length < 10_000);
     const disabled = new Set(this.config.disabledTools);
     this.tools = tools.filter((t) => !disabled.has(t.name));
+  }
+
+  private async refreshResources(): Promise<void> {
+    if (!this.client?.getServerCapabilities()?.resources) return;
+    const resources: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.config.timeoutMs });
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor && resources.length < 2_000);
+    this.resources = resources;
+  }
+
+  /** A resource's contents as text (binary parts are described), for an `@` mention. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<string> {
+    if (this.state !== "ready") await this.start();
+    const client = this.client;
+    if (!client) throw new Error(this.problem ?? `The MCP server "${this.name}" is not running.`);
+    const result = await client.readResource({ uri }, { timeout: this.config.timeoutMs, ...(signal ? { signal } : {}) });
+    return result.contents
+      .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[binary ${c.mimeType ?? "data"}, ${Math.round(((c as { blob?: string }).blob?.length ?? 0) * 0.75 / 1024)} KB: not attached]`))
+      .join("\n\n");
   }
 
   /** Calls a tool; a crash or timeout becomes an error result, and a cancel stops the call. */

@@ -107,6 +107,21 @@ export class HostMcp implements vscode.Disposable {
     this.changed();
   }
 
+  /** A resource the person mentioned (`@mcp:server:uri`); its server must be running or startable. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<string> {
+    if (!this.hub) return Promise.reject(new Error("no MCP server is running; start a task that uses it first"));
+    return this.hub.readResource(server, uri, signal);
+  }
+
+  /** Resources of the running servers matching the `@` query (name or URI), for the picker. */
+  matchResources(query: string, limit = 20): { path: string; resource: { server: string; name: string } }[] {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    return (this.hub?.resources() ?? [])
+      .filter((r) => words.every((w) => `${r.server} ${r.name} ${r.uri}`.toLowerCase().includes(w)))
+      .slice(0, limit)
+      .map((r) => ({ path: `mcp:${r.server}:${r.uri}`, resource: { server: r.server, name: r.name } }));
+  }
+
   /** "Always allow" on an MCP tool's card: added to the server's autoApprove in the person's own file. */
   async allowToolAlways(toolName: string): Promise<void> {
     const origin = this.hub?.tools().origins.get(toolName);

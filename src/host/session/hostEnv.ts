@@ -104,7 +104,9 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox) : o.executor;
       // MCP servers start with the first task that could use them (never at activation).
       const tools = o.mcp ? await o.mcp.tools(root, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools });
+      const mcp = o.mcp;
+      const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, ...(readMcpResource ? { readMcpResource } : {}) });
     },
   };
 }

@@ -1,7 +1,8 @@
 // MCP through the real chat webview (issue 12): a server from the person's own MCP file is
 // listed before it starts, the model calls its tool, the person clicks "Always allow" on the
 // card, the result reaches the model and the transcript, the list shows it ready, and the
-// choice is written into the person's file (so the next call is not asked).
+// choice is written into the person's file (so the next call is not asked); then one of its
+// resources is attached with @ from the composer and its text reaches the model.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -46,6 +47,19 @@ export const tests: E2ETest[] = [
         assert.match(text, /written by the e2e test/);
         assert.match(text, /"autoApprove": \[\s*"toggle-simulated-logging"\s*\]/);
         await ctx.screenshot('e2e-mcp-done');
+
+        // Its resources can be attached with @ like files.
+        server.push({ text: 'The architecture document is attached.' });
+        const box = chat.getByRole('textbox', { name: 'Message' });
+        await box.click();
+        await box.pressSequentially('Summarise @architecture');
+        await chat.getByRole('option', { name: 'architecture.md MCP resource of everything' }).click({ timeout: 30_000 });
+        assert.match(await box.inputValue(), /@mcp:everything:demo:\/\/resource\/static\/document\/architecture\.md $/);
+        await box.press('Enter');
+        await chat.getByText('The architecture document is attached.').waitFor({ state: 'visible', timeout: 30_000 });
+        const asked = JSON.stringify(server.requests.at(-1)!.body.messages);
+        assert.match(asked, /<resource server=\\"everything\\" uri=\\"demo:\/\/resource\/static\/document\/architecture.md\\">/);
+        assert.match(asked, /Everything Server/);
       });
     },
   },

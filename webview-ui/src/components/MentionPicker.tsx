@@ -1,6 +1,6 @@
 interface Props {
   id: string;
-  files: { path: string; isDir?: boolean }[];
+  files: { path: string; isDir?: boolean; resource?: { server: string; name: string } | undefined }[];
   active: number;
   loading: boolean;
   onPick: (index: number) => void;
@@ -14,10 +14,10 @@ export function MentionPicker({ id, files, active, loading, onPick }: Props) {
     <div className="mentions">
       {files.length === 0 ? (
         <div className="mentions-empty" role="status">
-          {loading ? "Searching files…" : "No matching files"}
+          {loading ? "Searching files…" : "No matching files or MCP resources"}
         </div>
       ) : null}
-      <ul className="mentions-list" id={id} role="listbox" aria-label="Files to mention">
+      <ul className="mentions-list" id={id} role="listbox" aria-label="Files and MCP resources to mention">
         {files.map((file, index) => (
           <li
             key={file.path}
@@ -31,8 +31,19 @@ export function MentionPicker({ id, files, active, loading, onPick }: Props) {
               onPick(index);
             }}
           >
-            <span className={`codicon codicon-${file.isDir ? "folder" : "file"}`} aria-hidden="true" />
-            {file.path}
+            {file.resource ? (
+              <>
+                <span className="codicon codicon-plug" aria-hidden="true" />
+                <span className="mention-resource" title={file.path}>
+                  {file.resource.name} <span className="mention-detail">MCP resource of {file.resource.server}</span>
+                </span>
+              </>
+            ) : (
+              <>
+                <span className={`codicon codicon-${file.isDir ? "folder" : "file"}`} aria-hidden="true" />
+                {file.path}
+              </>
+            )}
           </li>
         ))}
       </ul>
