@@ -1,6 +1,7 @@
 // A small MCP server on the official SDK for faults the npm servers do not have: many tools
 // (TOOL_COUNT, default 200) and a tool that adds another at run time, which makes the SDK send
-// notifications/tools/list_changed. Speaks stdio; exits when its client closes stdin.
+// notifications/tools/list_changed. Speaks stdio; exits when its client closes stdin. Extra
+// arguments are ignored (tests tag its command line with them to find it in /proc).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -23,4 +24,9 @@ server.registerTool("add_tool", { description: "Adds a tool named added_N to thi
 });
 
 await server.connect(new StdioServerTransport());
-process.stdin.on("end", () => process.exit(0));
+// STUBBORN=1: a badly behaved server that outlives its closed stdin (and ignores SIGTERM), so
+// only a client that really kills its servers leaves no orphan.
+if (process.env.STUBBORN === "1") {
+  setInterval(() => {}, 1_000);
+  process.on("SIGTERM", () => {});
+} else process.stdin.on("end", () => process.exit(0));

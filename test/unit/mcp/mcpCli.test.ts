@@ -4,7 +4,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
@@ -12,10 +12,11 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../../suppor
 const ROOT = path.resolve(__dirname, "../../..");
 const MAIN = path.join(ROOT, "src/cli/main.ts");
 const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const FIXTURE = path.join(ROOT, "test/support/mcpFixtureServer.mjs");
 let server: ScriptedModelServer | undefined;
 after(async () => server?.close());
 
-async function fathom(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
+async function fathom(args: string[], cwd: string, o: { killAfter?: () => Promise<boolean> } = {}): Promise<{ code: number | null; stderr: string }> {
   const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server!.baseUrlOpenAI, "--cwd", cwd, ...args, "go"], {
     cwd: ROOT,
@@ -25,7 +26,9 @@ async function fathom(args: string[], cwd: string): Promise<{ code: number | nul
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (o.killAfter && (await o.killAfter())) child.kill("SIGINT");
+  const code = await closed;
   return { code, stderr };
 }
 
@@ -56,4 +59,52 @@ test("a workspace's .mcp.json starts nothing without --allow-workspace-mcp", { t
   const allowed = await fathom(["--allow-workspace-mcp"], ws);
   assert.ok(existsSync(marker), "with --allow-workspace-mcp the server starts");
   assert.match(allowed.stderr, /MCP server "evil".*could not start/);
+});
+
+/** Pids of processes whose command line has `tag` (the sandbox gives its processes their own pid namespace, so /proc is asked). */
+function processesTagged(tag: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(tag)) pids.push(Number(entry));
+    } catch {
+      // gone already
+    }
+  }
+  return pids;
+}
+
+/** Processes still running with `tag` after waiting up to `ms` for them to go. */
+async function leftOver(tag: string, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const pids = processesTagged(tag);
+    if (pids.length === 0 || Date.now() > deadline) return pids;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test("no MCP server outlives the CLI: after the answer, and after Ctrl-C mid-task", { timeout: 90_000 }, async () => {
+  await server?.close();
+  server = await startScriptedModelServer([{ text: "hi" }, { fault: "stall", text: "thinking" }]);
+  for (const interrupt of [false, true]) {
+    const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
+    const tag = `--fathom-test-tag=${path.basename(ws)}`;
+    const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
+    writeFileSync(config, JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [FIXTURE, tag], env: { TOOL_COUNT: "3", STUBBORN: "1" } } } }));
+    let seen: number[] = [];
+    const whenServerRuns = async () => {
+      const deadline = Date.now() + 30_000;
+      while ((seen = processesTagged(tag)).length === 0 || server!.requests.length < 2) {
+        if (Date.now() > deadline) return false;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return true;
+    };
+    const run = await fathom(["--mcp-config", config], ws, interrupt ? { killAfter: whenServerRuns } : {});
+    if (!interrupt) assert.equal(run.code, 0, run.stderr);
+    else assert.ok(seen.length > 0, "the server was running when Ctrl-C came");
+    assert.deepEqual(await leftOver(tag, 3_000), [], `the MCP server outlived the CLI${interrupt ? " after Ctrl-C" : ""}`);
+  }
 });

@@ -165,6 +165,18 @@ describe("real servers", () => {
     assert.equal(s.state, "ready");
   });
 
+  it("a server that exits mid-call: the call ends at once as an error, not at the timeout", async () => {
+    const s = server("dies", { command: process.execPath, args: [EVERYTHING], timeoutMs: 20_000 });
+    await s.start();
+    const long = mcpTools([s]).tools.find((t) => t.name === "mcp__dies__trigger-long-running-operation")!;
+    const started = Date.now();
+    setTimeout(() => process.kill(s.pid!, "SIGKILL"), 300);
+    const r = await long.run({ duration: 15, steps: 5 }, { signal: new AbortController().signal, toolCallId: "d1" });
+    assert.equal(r.isError, true);
+    assert.match(r.content, /The MCP server "dies" failed on trigger-long-running-operation: .*closed/i);
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+  });
+
   it("stdio servers get the login shell's PATH (npx under nvm)", async () => {
     const { withLoginShellPath } = await import("../../../src/core/mcp/loginShellPath");
     const env = await withLoginShellPath({ PATH: "/only/this" });
