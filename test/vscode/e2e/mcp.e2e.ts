@@ -63,4 +63,41 @@ export const tests: E2ETest[] = [
       });
     },
   },
+  {
+    name: "MCP: a workspace's server starts only after the person approves its command line; a changed definition asks again",
+    env: { XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'fathom-e2e-xdg-')) },
+    async run(ctx) {
+      const marker = path.join(ctx.session.workspaceDir, 'ws-server-started.txt');
+      const define = (extra: string[]) =>
+        fs.writeFileSync(
+          path.join(ctx.session.workspaceDir, '.mcp.json'),
+          JSON.stringify({ mcpServers: { 'repo-tools': { command: process.execPath, args: ['-e', `require('fs').appendFileSync(${JSON.stringify(marker)}, 'ran\\n')`, ...extra] } } }),
+        );
+      define([]);
+      await withModel(ctx, async (server) => {
+        const chat = await openChat(ctx.page);
+        server.push({ text: 'First answer.' });
+        await send(chat, 'hello');
+        // VS Code's modal dialog, with the resolved command line; nothing ran before the answer.
+        const dialog = ctx.page.getByRole('dialog').filter({ hasText: 'This workspace defines the MCP server "repo-tools"' });
+        await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+        await dialog.getByText(/It runs: .*appendFileSync/).waitFor({ state: 'visible', timeout: 5_000 });
+        assert.ok(!fs.existsSync(marker), 'the server ran before the person approved it');
+        await ctx.screenshot('e2e-mcp-workspace-approval');
+        await dialog.getByRole('button', { name: 'Start Server' }).click();
+        await chat.getByText('First answer.').waitFor({ state: 'visible', timeout: 30_000 });
+        assert.ok(fs.existsSync(marker), 'approved, the server was started');
+
+        // A changed definition asks again; declined, it does not run.
+        define(['--changed']);
+        fs.rmSync(marker);
+        server.push({ text: 'Second answer.' });
+        await send(chat, 'again');
+        await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await chat.getByText('Second answer.').waitFor({ state: 'visible', timeout: 30_000 });
+        assert.ok(!fs.existsSync(marker), 'declined, the changed server did not run');
+      });
+    },
+  },
 ];
