@@ -34,3 +34,4 @@ export { LARGE_RESULTS_DIR } from "./middleware/eviction";
 export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText";
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
 export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";
+export { CheckpointStore, type Checkpoint, type FileRestore, type RestorePlan, type RestoreResult } from "./checkpoints/checkpointStore";

@@ -9,6 +9,8 @@ import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
 import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
+import { CheckpointingBackend, checkpointsMiddleware, type CheckpointPosition } from "../checkpoints/checkpointingBackend";
+import type { CheckpointStore } from "../checkpoints/checkpointStore";
 import { rulesMiddleware } from "../middleware/rules";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
@@ -71,6 +73,8 @@ export interface AgentOptions {
   rules?: boolean;
   /** MCP tools (`mcp__…`) whose schemas pass this many characters are loaded on demand (default 4,000). */
   deferToolsOverChars?: number;
+  /** Checkpoints of every file this task writes (and the commands it runs), in this store. */
+  checkpoints?: { store: CheckpointStore; taskId: string; onError?: (message: string) => void };
   /** Reads MCP resources the person mentions as `@mcp:<server>:<uri>`. */
   readMcpResource?: McpResourceReader;
   /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
@@ -104,7 +108,12 @@ interface Internal {
 }
 
 export function createAgent(options: AgentOptions): Agent {
-  return buildAgent(options, {});
+  const cp = options.checkpoints;
+  if (!cp || !options.backend) return buildAgent(options, {});
+  // Every write (the subagents' too) goes through the checkpointing backend.
+  const position: CheckpointPosition = { conversationLength: 0 };
+  const backend = new CheckpointingBackend(options.backend, cp.store, cp.taskId, position, cp.onError);
+  return buildAgent({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }, {});
 }
 
 function buildAgent(options: AgentOptions, internal: Internal): Agent {

@@ -118,6 +118,20 @@ export class CompositeBackend implements BackendProtocol {
     return w.path ? { path: this.outer(r.prefix, w.path) } : w;
   }
 
+  async currentText(path: string): Promise<{ text: string | null } | { error: string }> {
+    const r = this.route(path);
+    if ("error" in r) return r;
+    return r.backend.currentText ? r.backend.currentText(r.inner) : { error: `${path} cannot be restored here.` };
+  }
+
+  async deleteFile(path: string, expected: string): Promise<WriteResult> {
+    const r = this.route(path);
+    if ("error" in r) return r;
+    if (!r.backend.deleteFile) return { error: `${path} cannot be deleted here.` };
+    const w = await r.backend.deleteFile(r.inner, expected);
+    return w.path ? { path: this.outer(r.prefix, w.path) } : w;
+  }
+
   /** Backends a search starting at `path` covers: the routed one, or every one below it. */
   private targets(path: string | undefined): { backend: BackendProtocol; prefix: string; inner: string }[] | { error: string } {
     const v = normalizeVirtualPath(path === undefined || path === "" ? "/" : path);

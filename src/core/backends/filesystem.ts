@@ -304,6 +304,25 @@ export class FilesystemBackend implements BackendProtocol {
     return !("error" in cur) && cur.text === before;
   }
 
+  async currentText(path: string): Promise<{ text: string | null } | { error: string }> {
+    const t = await this.target(path);
+    if ("error" in t) return t;
+    const cur = await this.readWhole(t);
+    return "error" in cur ? cur : { text: cur.text };
+  }
+
+  async deleteFile(path: string, expected: string): Promise<WriteResult> {
+    const t = await this.target(path);
+    if ("error" in t) return t;
+    const bad = this.writable(t);
+    if (bad) return { error: bad };
+    if (!(await this.stillEquals(t, expected))) return { error: `${t.shown} changed on disk; it was not deleted.` };
+    // Within the root by construction (target resolved every link); unlink never follows one.
+    const gone = await fsp.unlink(t.real).then(() => null, (e: unknown) => `Cannot delete ${t.shown}: ${describe(e)}.`);
+    this.seen.delete(t.real);
+    return gone ? { error: gone } : { path: t.vpath };
+  }
+
   write(path: string, content: string): Promise<WriteResult> {
     return writeByPreparing(this, path, content);
   }

@@ -84,6 +84,10 @@ export interface BackendProtocol {
    * and records the result as seen by the agent.
    */
   commitChange(path: string, before: string | null, after: string): Promise<WriteResult>;
+  /** For restoring checkpoints: the file's exact text now (null: it does not exist), under the write rules. */
+  currentText?(path: string): Promise<{ text: string | null } | { error: string }>;
+  /** For restoring checkpoints: deletes a file Fathom created, only if it still holds exactly `expected`. */
+  deleteFile?(path: string, expected: string): Promise<WriteResult>;
 }
 
 export function isError<T extends object>(value: T | { error: string }): value is { error: string } {

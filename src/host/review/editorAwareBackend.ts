@@ -59,6 +59,21 @@ export class EditorAwareBackend implements BackendProtocol {
     return editByPreparing(this, path, oldString, newString, replaceAll);
   }
 
+  /** A file with unsaved edits in an editor is the person's work in progress: never restored over. */
+  async currentText(path: string): Promise<{ text: string | null } | { error: string }> {
+    const uri = this.toUri(path);
+    const doc = uri ? openDocument(uri) : undefined;
+    if (doc && !doc.isClosed && doc.isDirty) return { error: `${path} has unsaved changes in the editor` };
+    return this.inner.currentText ? this.inner.currentText(path) : { error: `${path} cannot be restored here.` };
+  }
+
+  async deleteFile(path: string, expected: string): Promise<WriteResult> {
+    const uri = this.toUri(path);
+    const doc = uri ? openDocument(uri) : undefined;
+    if (doc && !doc.isClosed && doc.isDirty) return { error: `${path} has unsaved changes in the editor; it was not deleted.` };
+    return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : { error: `${path} cannot be deleted here.` };
+  }
+
   /** Notes about the last write of `path` for the model (for example: save settings changed it). */
   takeNotes(path: string): string[] {
     const n = this.notes.get(path) ?? [];

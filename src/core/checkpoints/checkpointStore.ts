@@ -1,0 +1,245 @@
+import { promises as fsp } from "node:fs";
+import * as nodePath from "node:path";
+import type { BackendProtocol } from "../backends/protocol";
+import { BlobStore } from "./blobStore";
+import { appendJournal, readJournal, type Content, type JournalEntry } from "./journal";
+
+export type { Content } from "./journal";
+
+export interface CheckpointStoreOptions {
+  /** Fathom's own storage for one workspace (never inside the workspace). */
+  dir: string;
+  /** Larger files are not kept (the checkpoint says so). Default 10 MB, the backend's edit limit. */
+  maxBlobBytes?: number;
+  /** Past this, the oldest tasks' checkpoints are pruned. Default 300 MB. */
+  maxStorageBytes?: number;
+}
+
+export type Checkpoint = Extract<JournalEntry, { t: "cp" }>;
+
+export interface FileRestore {
+  path: string;
+  /** What restoring does: delete a file Fathom created, or write its earlier text back. */
+  action: "delete" | "write";
+  /** The text it goes back to (null: deleted). */
+  target: string | null;
+  /** The file now (null: absent), as read when the plan was made. */
+  current: string | null;
+  /** Why it is left alone unless the person overrides: changed since Fathom's last write, unsaved, unreadable. */
+  conflict?: string;
+  /** Why it cannot be restored at all (its earlier content was too large to keep). */
+  notKept?: string;
+}
+
+export interface RestorePlan {
+  taskId: string;
+  to: number;
+  files: FileRestore[];
+  /** Commands run since the checkpoint: their changes are not restored. */
+  commands: string[];
+  /** How many messages of the conversation the checkpoint had. */
+  conversationLength: number;
+}
+
+export interface RestoreResult {
+  restored: string[];
+  conflicts: { path: string; reason: string }[];
+  failed: { path: string; reason: string }[];
+  commands: string[];
+}
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * Checkpoints of the files Fathom changes, kept outside the workspace and without git: before
+ * each write the file's earlier text (or "did not exist") goes into a content-addressed blob
+ * store and the task's journal, and after it what Fathom wrote. Restoring to a checkpoint puts
+ * back only files Fathom changed since, and only where the file still holds what Fathom left
+ * there; anything else is a conflict, left as it is unless the person chooses to overwrite it.
+ */
+export class CheckpointStore {
+  readonly blobs: BlobStore;
+  readonly maxBlobBytes: number;
+  readonly maxStorageBytes: number;
+  private readonly lastN = new Map<string, number>();
+
+  constructor(private readonly options: CheckpointStoreOptions) {
+    this.blobs = new BlobStore(nodePath.join(options.dir, "blobs"));
+    this.maxBlobBytes = options.maxBlobBytes ?? 10 * 1024 * 1024;
+    this.maxStorageBytes = options.maxStorageBytes ?? 300 * 1024 * 1024;
+  }
+
+  private journalOf(taskId: string): string {
+    if (!TASK_ID.test(taskId)) throw new Error(`Not a task id: ${taskId}`);
+    return nodePath.join(this.options.dir, "journals", `${taskId}.jsonl`);
+  }
+
+  private async append(taskId: string, entry: JournalEntry): Promise<void> {
+    const file = this.journalOf(taskId);
+    await fsp.mkdir(nodePath.dirname(file), { recursive: true });
+    await appendJournal(file, entry);
+  }
+
+  /** Takes a checkpoint; returns its number (1, 2, …; 0 is the state before the task). */
+  async checkpoint(taskId: string, o: { kind: Checkpoint["kind"]; label: string; conversationLength: number; meta?: Record<string, unknown> }): Promise<number> {
+    let n = this.lastN.get(taskId);
+    if (n === undefined) n = (await readJournal(this.journalOf(taskId))).filter((e) => e.t === "cp").length;
+    n++;
+    this.lastN.set(taskId, n);
+    await this.append(taskId, { t: "cp", n, at: Date.now(), kind: o.kind, label: o.label, conversationLength: o.conversationLength, ...(o.meta ? { meta: o.meta } : {}) });
+    return n;
+  }
+
+  /** Keeps a file's text (null: absent); a text over the size limit is noted, not kept. */
+  async keep(text: string | null): Promise<Content> {
+    if (text === null) return null;
+    const bytes = Buffer.from(text, "utf8");
+    if (bytes.length > this.maxBlobBytes) return { notKept: bytes.length };
+    return this.blobs.put(bytes);
+  }
+
+  async recordWrite(taskId: string, path: string, before: Content, after: Content, by?: "restore"): Promise<void> {
+    await this.append(taskId, { t: "w", path, before, after, at: Date.now(), ...(by ? { by } : {}) });
+  }
+
+  async recordCommand(taskId: string, command: string): Promise<void> {
+    await this.append(taskId, { t: "cmd", command, at: Date.now() });
+  }
+
+  /** The task's checkpoints, each with the files Fathom changed after it. */
+  async checkpoints(taskId: string): Promise<(Checkpoint & { files: string[] })[]> {
+    const entries = await readJournal(this.journalOf(taskId));
+    return entries.flatMap((e, i) =>
+      e.t === "cp" ? [{ ...e, files: [...new Set(entries.slice(i + 1).flatMap((w) => (w.t === "w" ? [w.path] : [])))] }] : [],
+    );
+  }
+
+  /** What restoring to checkpoint `to` would do (0: before the task), with each file's conflict if any. */
+  async plan(taskId: string, to: number, backend: BackendProtocol): Promise<RestorePlan> {
+    const entries = await readJournal(this.journalOf(taskId));
+    const start = to === 0 ? 0 : entries.findIndex((e) => e.t === "cp" && e.n === to);
+    if (start < 0) throw new Error(`Task ${taskId} has no checkpoint ${to}.`);
+    const firstCp = entries.find((e): e is Checkpoint => e.t === "cp");
+    const at = to === 0 ? undefined : (entries[start] as Checkpoint);
+    const after = entries.slice(start);
+    const byPath = new Map<string, { first: Content; last: Content }>();
+    for (const e of after) {
+      if (e.t !== "w") continue;
+      const seen = byPath.get(e.path);
+      if (seen) seen.last = e.after;
+      else byPath.set(e.path, { first: e.before, last: e.after });
+    }
+    const files: FileRestore[] = [];
+    for (const [path, { first, last }] of byPath) {
+      const now = backend.currentText ? await backend.currentText(path) : { error: "this workspace cannot be restored" };
+      const current = "error" in now ? null : now.text;
+      if (isNotKept(first)) {
+        files.push({ path, action: "write", target: null, current, notKept: `its earlier content (${Math.round(first.notKept / 1048576)} MB) was over the size kept by checkpoints` });
+        continue;
+      }
+      const target = first === null ? null : (await this.blobs.get(first)).toString("utf8");
+      if ("error" in now) {
+        files.push({ path, action: target === null ? "delete" : "write", target, current, conflict: now.error });
+        continue;
+      }
+      if (current === target) continue; // already as it was
+      const expected = isNotKept(last) ? undefined : last === null ? null : (await this.blobs.get(last)).toString("utf8");
+      const conflict = expected === undefined ? "what Fathom wrote was too large to keep, so a later change cannot be ruled out" : current !== expected ? (current === null ? "deleted after Fathom's last change" : "changed after Fathom's last change") : undefined;
+      files.push({ path, action: target === null ? "delete" : "write", target, current, ...(conflict ? { conflict } : {}) });
+    }
+    const commands = after.flatMap((e) => (e.t === "cmd" ? [e.command] : []));
+    return { taskId, to, files, commands, conversationLength: at?.conversationLength ?? firstCp?.conversationLength ?? 0 };
+  }
+
+  /**
+   * Carries out a plan: files without a conflict are put back (only if they still hold what the
+   * plan read), conflicts are left unless listed in `overwrite`. Each write is atomic.
+   */
+  async restore(plan: RestorePlan, backend: BackendProtocol, o: { overwrite?: ReadonlySet<string> } = {}): Promise<RestoreResult> {
+    const result: RestoreResult = { restored: [], conflicts: [], failed: [], commands: plan.commands };
+    for (const f of plan.files) {
+      if (f.notKept) {
+        result.failed.push({ path: f.path, reason: f.notKept });
+        continue;
+      }
+      if (f.conflict && !o.overwrite?.has(f.path)) {
+        result.conflicts.push({ path: f.path, reason: f.conflict });
+        continue;
+      }
+      const w =
+        f.target === null
+          ? f.current === null
+            ? { path: f.path }
+            : backend.deleteFile
+              ? await backend.deleteFile(f.path, f.current)
+              : { error: "this workspace cannot delete files" }
+          : await backend.commitChange(f.path, f.current, f.target);
+      if (w.error !== undefined) {
+        result.failed.push({ path: f.path, reason: w.error });
+        continue;
+      }
+      await this.recordWrite(plan.taskId, f.path, await this.keep(f.current), await this.keep(f.target), "restore");
+      result.restored.push(f.path);
+    }
+    return result;
+  }
+
+  /** Tasks with checkpoints, newest first. */
+  async tasks(): Promise<{ taskId: string; checkpoints: number; files: number; updatedAt: number }[]> {
+    const dir = nodePath.join(this.options.dir, "journals");
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    const out = [];
+    for (const name of names) {
+      if (!name.endsWith(".jsonl")) continue;
+      const taskId = name.slice(0, -".jsonl".length);
+      const entries = await readJournal(nodePath.join(dir, name));
+      const st = await fsp.stat(nodePath.join(dir, name)).catch(() => null);
+      out.push({ taskId, checkpoints: entries.filter((e) => e.t === "cp").length, files: new Set(entries.flatMap((e) => (e.t === "w" ? [e.path] : []))).size, updatedAt: st?.mtimeMs ?? 0 });
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** Forgets a task's checkpoints and frees the blobs no other task uses. */
+  async deleteTask(taskId: string): Promise<void> {
+    await fsp.rm(this.journalOf(taskId), { force: true });
+    this.lastN.delete(taskId);
+    await this.collectGarbage();
+  }
+
+  /** Bytes used: blobs and journals. */
+  async usage(): Promise<number> {
+    let bytes = 0;
+    for (const size of (await this.blobs.list()).values()) bytes += size;
+    for (const t of await this.tasks()) bytes += (await fsp.stat(this.journalOf(t.taskId)).catch(() => ({ size: 0 }))).size;
+    return bytes;
+  }
+
+  /** Over the cap, deletes the oldest tasks' checkpoints (never `keepTask`'s) until under it. */
+  async prune(keepTask?: string): Promise<string[]> {
+    const removed: string[] = [];
+    let used = await this.usage();
+    const oldestFirst = (await this.tasks()).reverse().filter((t) => t.taskId !== keepTask);
+    for (const task of oldestFirst) {
+      if (used <= this.maxStorageBytes) break;
+      await this.deleteTask(task.taskId);
+      removed.push(task.taskId);
+      used = await this.usage();
+    }
+    return removed;
+  }
+
+  private async collectGarbage(): Promise<void> {
+    const keep = new Set<string>();
+    for (const t of await this.tasks()) {
+      for (const e of await readJournal(this.journalOf(t.taskId))) {
+        if (e.t !== "w") continue;
+        for (const c of [e.before, e.after]) if (typeof c === "string") keep.add(c);
+      }
+    }
+    await this.blobs.removeAllBut(keep);
+  }
+}
+
+function isNotKept(c: Content): c is { notKept: number } {
+  return typeof c === "object" && c !== null;
+}

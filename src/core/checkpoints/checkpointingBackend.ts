@@ -1,0 +1,108 @@
+import type {
+  BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult,
+} from "../backends/protocol";
+import { editByPreparing, writeByPreparing } from "../backends/preparedChanges";
+import type { Middleware } from "../middleware/types";
+import type { CheckpointStore } from "./checkpointStore";
+
+/** Where in the conversation the current tool call is (set by the checkpoints middleware). */
+export interface CheckpointPosition {
+  conversationLength: number;
+  toolCallId?: string;
+}
+
+/**
+ * The agent's backend with a checkpoint before each write: the file's earlier text is kept
+ * before the write, and a checkpoint with what was written (read back: an editor's save may
+ * have reformatted it) is recorded once it succeeded. Reads pass through unchanged.
+ */
+export class CheckpointingBackend implements BackendProtocol {
+  constructor(
+    readonly inner: BackendProtocol,
+    private readonly store: CheckpointStore,
+    private readonly taskId: string,
+    private readonly position: CheckpointPosition,
+    private readonly onError: (message: string) => void = () => undefined,
+  ) {}
+
+  ls(path: string): Promise<LsResult> {
+    return this.inner.ls(path);
+  }
+  read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
+    return this.inner.read(path, offset, limit);
+  }
+  readText(path: string, maxBytes: number): Promise<TextResult> {
+    return this.inner.readText(path, maxBytes);
+  }
+  grep(pattern: string, path?: string, glob?: string, options?: GrepOptions): Promise<GrepResult> {
+    return this.inner.grep(pattern, path, glob, options);
+  }
+  glob(pattern: string, path?: string): Promise<GlobResult> {
+    return this.inner.glob(pattern, path);
+  }
+  prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {
+    return this.inner.prepareWrite(path, content);
+  }
+  prepareEdit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<PreparedChange | { error: string }> {
+    return this.inner.prepareEdit(path, oldString, newString, replaceAll);
+  }
+  write(path: string, content: string): Promise<WriteResult> {
+    return writeByPreparing(this, path, content);
+  }
+  edit(path: string, oldString: string, newString: string, replaceAll = false): Promise<EditResult> {
+    return editByPreparing(this, path, oldString, newString, replaceAll);
+  }
+  currentText(path: string): Promise<{ text: string | null } | { error: string }> {
+    return this.inner.currentText ? this.inner.currentText(path) : Promise.resolve({ error: `${path} cannot be read for a checkpoint.` });
+  }
+  deleteFile(path: string, expected: string): Promise<WriteResult> {
+    return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : Promise.resolve({ error: `${path} cannot be deleted here.` });
+  }
+
+  async commitChange(path: string, before: string | null, after: string): Promise<WriteResult> {
+    // The earlier text is safe in the store before the file is touched.
+    let kept: Awaited<ReturnType<CheckpointStore["keep"]>> | undefined;
+    try {
+      kept = await this.store.keep(before);
+    } catch (error) {
+      this.onError(`Checkpoint: could not keep ${path} before writing it: ${(error as Error).message}`);
+    }
+    const w = await this.inner.commitChange(path, before, after);
+    if (w.error !== undefined || kept === undefined) return w;
+    const written = w.path ?? path;
+    try {
+      const now = await this.currentText(written);
+      const { conversationLength, toolCallId } = this.position;
+      await this.store.checkpoint(this.taskId, { kind: "write", label: `${before === null ? "Created" : "Changed"} ${written}`, conversationLength, ...(toolCallId ? { meta: { toolCallId } } : {}) });
+      await this.store.recordWrite(this.taskId, written, kept, await this.store.keep("error" in now ? after : now.text));
+    } catch (error) {
+      this.onError(`Checkpoint: could not record the write of ${written}: ${(error as Error).message}`);
+    }
+    return w;
+  }
+}
+
+/**
+ * Tells the checkpointing backend where in the conversation each tool call is (a conversation
+ * restored to a write's checkpoint ends before the model's turn that made it), and records the
+ * commands that ran: their changes are not restored, and a restore says so.
+ */
+export function checkpointsMiddleware(o: { store: CheckpointStore; taskId: string; position: CheckpointPosition; onError?: (message: string) => void }): Middleware {
+  return {
+    name: "checkpoints",
+    async wrapToolCall(call, ctx, next) {
+      // A subagent's writes keep the position of the `task` call that started it.
+      if (ctx.subagentType === undefined) {
+        const messages = ctx.state.messages;
+        let turn = messages.length;
+        while (turn > 0 && messages[turn - 1]!.role !== "assistant") turn--;
+        o.position.conversationLength = Math.max(0, turn - 1);
+        o.position.toolCallId = call.id;
+      }
+      if (call.tool.kind === "execute" && typeof call.args.command === "string") {
+        await o.store.recordCommand(o.taskId, call.args.command).catch((e: unknown) => o.onError?.(`Checkpoint: could not record a command: ${String(e)}`));
+      }
+      return next(call);
+    },
+  };
+}
