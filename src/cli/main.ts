@@ -10,14 +10,20 @@ import { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } fr
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { createModel, type Provider } from "../core/model/createModel";
+import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
+import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 const USAGE = `Usage: fathom run [options] "<prompt>"
+       fathom tasks [--cwd DIR] [--json]
+       fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
 
-Runs the Fathom agent on a workspace from the terminal.
+Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
+checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
+tasks" lists them and "fathom restore" takes files or conversation back to one.
 
 Options:
   --cwd DIR             workspace root (default: the current directory)
@@ -27,6 +33,7 @@ Options:
   --base-url URL        API base URL (required for most openai-compatible servers)
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much
+  --task ID             continue a saved task (its conversation and checkpoints)
   --yes                 approve writes and commands without asking
   --no-sandbox          run commands with your full rights, not in the OS sandbox
   --allow-domain D      let sandboxed commands reach domain D (repeatable)
@@ -62,6 +69,8 @@ interface CliOptions {
   allowDomains: string[];
   mcpConfigs: string[];
   allowWorkspaceMcp: boolean;
+  /** A saved task to continue. */
+  task?: string;
   prompt: string;
 }
 
@@ -84,6 +93,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         "allow-domain": { type: "string", multiple: true },
         "mcp-config": { type: "string", multiple: true },
         "allow-workspace-mcp": { type: "boolean" },
+        task: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -94,7 +104,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The command is "run".` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks and restore.` : "Missing command.");
   const prompt = rest.join(" ").trim();
   if (!prompt) throw new UsageError('Missing the prompt: fathom run "what to do".');
 
@@ -129,6 +139,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     allowDomains: values["allow-domain"] ?? [],
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
+    ...(values.task !== undefined ? { task: values.task } : {}),
     prompt,
   };
   if (values["max-steps"] !== undefined) {
@@ -192,6 +203,16 @@ const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "tasks" || argv[0] === "restore") {
+    const io = { out: process.stdout, err: process.stderr, input: process.stdin };
+    try {
+      return await (argv[0] === "tasks" ? tasksCommand : restoreCommand)(argv.slice(1), process.cwd(), io);
+    } catch (error) {
+      const usage = error instanceof CommandUsageError;
+      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${TASKS_USAGE}\n` : ""}`);
+      return usage ? EXIT.usage : EXIT.failed;
+    }
+  }
   let options: CliOptions | "help";
   try {
     options = parseCli(argv, process.env, process.cwd());
@@ -238,8 +259,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
   const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
   const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
+  const dataDir = workspaceDataDir(opts.cwd);
+  let saved: CliTask | undefined;
+  try {
+    saved = opts.task ? loadTask(dataDir, opts.task) : undefined;
+  } catch (error) {
+    process.stderr.write(`fathom: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  const taskId = saved?.id ?? newTaskId();
+  const checkpoints = checkpointStoreFor(dataDir);
+  await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   const mcp = await startMcp(opts, sandbox ?? undefined);
   const agent = createAgent({
+    checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
     model,
     workspaceRoot: opts.cwd,
     backend: new FilesystemBackend({ rootDir: opts.cwd }),
@@ -255,9 +288,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   try {
-    for await (const event of agent.run(opts.prompt, { signal: controller.signal })) {
-      render(event);
-      if (event.type === "done") done = event;
+    for await (const event of agent.run(opts.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}) })) {
+      if (event.type === "done") {
+        done = event;
+        const now = Date.now();
+        saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
+        // --json callers find the task id in the done event.
+        render({ ...event, taskId } as AgentEvent);
+        if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
+      } else render(event);
     }
   } catch (error) {
     process.stderr.write(`fathom: ${redact((error as Error).message, target.secrets)}\n`);
@@ -266,6 +305,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
     await mcp?.stop();
+    // Over the storage cap, the oldest tasks' checkpoints go (never this one's).
+    await checkpoints.prune(taskId).catch((e: unknown) => process.stderr.write(`fathom: could not prune old checkpoints: ${String(e)}\n`));
     if (sandbox) {
       (executor as SandboxedExecutor).dispose();
       await sandbox.dispose();
