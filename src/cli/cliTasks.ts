@@ -51,8 +51,8 @@ export function loadTask(dataDir: string, id: string): CliTask {
   try {
     raw = JSON.parse(readFileSync(taskFile(dataDir, id), "utf8"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No task ${id} in this workspace; run "fathom tasks" to see them.`);
-    throw new Error(`Task ${id} cannot be read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No task ${id} in this workspace; run "fathom tasks" to see them.`, { cause: error });
+    throw new Error(`Task ${id} cannot be read: ${(error as Error).message}`, { cause: error });
   }
   const task = raw as CliTask;
   const parsed = parseRunState(task.state);
