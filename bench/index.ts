@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox agent vscode` runs only the named parts.
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent vscode` runs only the named parts.
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -39,6 +39,10 @@ async function main(): Promise<void> {
   if (runs("sandbox")) {
     const { runSandboxBench } = await import("./sandbox");
     await runSandboxBench();
+  }
+  if (runs("checkpoints")) {
+    const { runCheckpointBench } = await import("./checkpoints");
+    await runCheckpointBench();
   }
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");
