@@ -100,6 +100,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "openFile":
         return this.openFile(message.path);
+      case "previewRestore":
+        return session.restoring?.preview(message.itemId);
+      case "restore":
+        return session.restoring?.restore(message.itemId, message.what, message.overwrite);
+      case "closeRestore":
+        return session.restoring?.close();
+      case "compareRestore":
+        return session.restoring?.compare(message.path);
+      case "editMessage":
+        return session.restoring?.editMessage(message.itemId);
       case "mcpAction":
         if (message.action === "showLog") await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
         else if (message.action === "restart") await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);

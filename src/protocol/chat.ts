@@ -161,6 +161,31 @@ export const McpServerViewSchema = z.object({
 });
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
 
+/** What "Restore" would do, shown before the person chooses files, conversation or both. */
+export const RestorePreviewSchema = z.object({
+  /** The message or edit card the checkpoint belongs to. */
+  itemId: z.string(),
+  /** "before your message “…”", "before Fathom changed /a.ts". */
+  label: z.string(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      /** delete: Fathom created it; write: its earlier text goes back (recreate: it is gone now). */
+      action: z.enum(["delete", "write", "recreate"]),
+      /** Changed since Fathom's last change (or unsaved, unreadable): left as it is unless overwritten. */
+      conflict: z.string().optional(),
+      notKept: z.string().optional(),
+    }),
+  ),
+  /** Commands run since: their changes are not restored. */
+  commands: z.array(z.string()),
+  /** Transcript items a conversation restore removes. */
+  laterItems: z.number().int().nonnegative(),
+  storageBytes: z.number().nonnegative(),
+  storageLimitBytes: z.number().nonnegative(),
+});
+export type RestorePreview = z.infer<typeof RestorePreviewSchema>;
+
 export const ChatStateSchema = z.object({
   taskId: z.string().nullable(),
   title: z.string(),
@@ -183,6 +208,8 @@ export const ChatStateSchema = z.object({
   restricted: z.boolean(),
   /** The MCP servers of this window's configs (listed before they start). */
   mcpServers: z.array(McpServerViewSchema),
+  /** The Restore panel, when the person opened one. */
+  restorePreview: RestorePreviewSchema.nullable(),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -208,5 +235,6 @@ export function initialChatState(): ChatState {
     demo: false,
     restricted: false,
     mcpServers: [],
+    restorePreview: null,
   };
 }

@@ -3,6 +3,7 @@ import {
   BannerSchema,
   ChatStateSchema,
   McpServerViewSchema,
+  RestorePreviewSchema,
   TaskStatusSchema,
   TaskSummarySchema,
   TodoSchema,
@@ -33,6 +34,9 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
+  z.object({ type: z.literal("restorePreview"), preview: RestorePreviewSchema.nullable() }),
+  /** Edit and resend: the message's text goes back into the message box. */
+  z.object({ type: z.literal("composerText"), text: z.string() }),
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
@@ -62,5 +66,13 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),
   z.object({ type: z.literal("openFile"), path: z.string().max(4096) }),
+  /** Checkpoints: show what restoring to before this message or edit would do. */
+  z.object({ type: z.literal("previewRestore"), itemId: z.string() }),
+  z.object({ type: z.literal("restore"), itemId: z.string(), what: z.enum(["files", "conversation", "both"]), overwrite: z.array(z.string()).max(10_000) }),
+  z.object({ type: z.literal("closeRestore") }),
+  /** A conflict's diff: the checkpoint's text beside the file as it is now. */
+  z.object({ type: z.literal("compareRestore"), path: z.string().max(4096) }),
+  /** Takes the conversation back to before this message and puts its text in the message box. */
+  z.object({ type: z.literal("editMessage"), itemId: z.string() }),
 ]);
 export type WebviewToHostChat = z.infer<typeof WebviewToHostChatSchema>;

@@ -8,6 +8,7 @@ import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
 import { McpServersList } from "./components/McpServersList";
 import { QueuedList } from "./components/QueuedList";
+import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
 import { TodoList } from "./components/TodoList";
 import { Transcript } from "./components/Transcript";
@@ -16,7 +17,7 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -39,8 +40,9 @@ export function App() {
         <McpServersList servers={chat.mcpServers} />
         <TodoList todos={chat.todos} />
         {body}
+        {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} />
+        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} />
         <LiveRegion message={announcement} />
       </main>
     </div>

@@ -1,12 +1,13 @@
-import { alwaysAllowRules, lookupModel, type AgentEvent, type RunState } from "../../core";
+import { alwaysAllowRules, lookupModel, type AgentEvent, type BackendProtocol, type CheckpointStore, type RunState } from "../../core";
 import type { ChatState, HostToWebviewChat } from "../../protocol";
 import { approvalFor } from "../settings";
 import { EXECUTE_RULE, guardedGate } from "./sessionGate";
 import type { SessionEnv } from "./sessionEnv";
 import { logAgentEvent } from "./eventLog";
-import { initialChatState } from "./chatState";
+import { findToolItem, initialChatState } from "./chatState";
 import { ChatStateReducer, errorBanner } from "./chatStateReducer";
 import { loggedModel } from "./loggedModel";
+import { RestoreActions } from "./restoreActions";
 import { sessionMiddleware } from "./sessionMiddleware";
 import { closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
 
@@ -36,9 +37,13 @@ export class ChatSession {
   private readonly now: () => number;
   private readonly ready: Promise<void>;
 
+  /** Restore and Edit and resend (absent without a checkpoint store). */
+  readonly restoring: RestoreActions | undefined;
+
   constructor(private readonly env: SessionEnv) {
     this.now = env.now ?? Date.now;
     this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
+    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, env.restoreBackend) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -104,7 +109,7 @@ export class ChatSession {
   }
 
   approve(itemId: string, alwaysAllow = false): void {
-    const tool = this.findTool(itemId);
+    const tool = findToolItem(this.state.items, itemId);
     if (alwaysAllow && tool) {
       // A command allows its program and subcommand ("execute:npm test"), never every command.
       const rules = tool.toolName === "execute" ? (alwaysAllowRules(tool.exec?.command ?? "") ?? []).map((r) => `${EXECUTE_RULE}${r}`) : [tool.toolName];
@@ -129,6 +134,33 @@ export class ChatSession {
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {
     this.reducer.emit({ type: "mcpServers", servers });
+  }
+
+  private restoreActions(store: CheckpointStore, backend: () => BackendProtocol): RestoreActions {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- getters below read the live state
+    const session = this;
+    return new RestoreActions(
+      { store, backend, compare: (path, text) => this.env.compareCheckpoint?.(path, text) ?? Promise.resolve(), log: this.env.log },
+      {
+        get state() {
+          return session.state;
+        },
+        get isRunning() {
+          return session.isRunning;
+        },
+        runState: () => this.runState,
+        rawIdOf: (itemId) => this.reducer.rawIdOf(itemId),
+        setConversation: (items, runState) => {
+          this.state.items = items;
+          this.runState = runState;
+          this.postState();
+          this.save();
+        },
+        setPreview: (preview) => this.reducer.emit({ type: "restorePreview", preview }),
+        notice: (level, text) => this.reducer.notice(level, text),
+        fillComposer: (text) => this.post({ type: "composerText", text }),
+      },
+    );
   }
 
   removeQueued(index: number): void {
@@ -250,7 +282,12 @@ export class ChatSession {
     this.reducer = this.newReducer(this.state, { contextWindow: model.contextWindow, priceKnown: lookupModel(model.model) !== undefined });
     Object.assign(this.state, { restricted, model: { provider: model.provider, model: model.model }, setupProblem: null });
     this.postState();
-    if (input && appendUser) this.reducer.appendUser(input);
+    if (input && appendUser) {
+      const itemId = this.reducer.appendUser(input);
+      await this.env.checkpoints
+        ?.checkpoint(this.state.taskId!, { kind: "message", label: input, conversationLength: this.runState?.messages.length ?? 0, meta: { itemId } })
+        .catch((e: unknown) => this.env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
+    }
     this.reducer.setBanner(null);
     this.setStatus("running", isNew || !this.state.title ? taskTitle(input) : undefined);
     void this.env.store.setOpenTask(this.state.taskId);
@@ -259,6 +296,7 @@ export class ChatSession {
 
     const { policy, commands } = approvalFor(setup.settings, restricted, this.env.sandboxState?.(setup.settings) ?? "off");
     const agent = await this.env.createAgent({
+      taskId: this.state.taskId!,
       model,
       approvalGate: guardedGate(this.env.gate, {
         isTrusted: () => this.env.isTrusted(),
@@ -389,18 +427,6 @@ export class ChatSession {
     const [next, ...rest] = this.state.queued;
     this.setQueued(rest);
     this.start(next!, true);
-  }
-
-  private findTool(itemId: string) {
-    const stack = [...this.state.items];
-    while (stack.length) {
-      const item = stack.pop()!;
-      if (item.kind === "tool") {
-        if (item.id === itemId) return item;
-        stack.push(...(item.children ?? []));
-      }
-    }
-    return undefined;
   }
 
   private postState(): void {

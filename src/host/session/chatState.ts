@@ -88,12 +88,29 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "history":
       state.history = message.history;
       return;
+    case "restorePreview":
+      state.restorePreview = message.preview;
+      return;
     case "mentionResults":
+    case "composerText":
       return;
   }
 }
 
 /** Tool calls still open (streaming, running or waiting for the person), nested ones too. */
+/** The tool card `itemId`, nested ones too. */
+export function findToolItem(items: readonly TranscriptItem[], itemId: string): ToolItem | undefined {
+  const stack = [...items];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (item.kind === "tool") {
+      if (item.id === itemId) return item;
+      stack.push(...(item.children ?? []));
+    }
+  }
+  return undefined;
+}
+
 export function openToolItems(items: readonly TranscriptItem[], out: ToolItem[] = []): ToolItem[] {
   for (const item of items) {
     if (item.kind !== "tool") continue;

@@ -68,8 +68,11 @@ export class ChatStateReducer {
     this.written.set(rawId, proposal);
   }
 
-  appendUser(text: string, queued = false): void {
-    this.emit({ type: "itemAppended", item: { id: this.newId("u"), kind: "user", text, ...(queued ? { queued } : {}) } });
+  /** Returns the new item's id. */
+  appendUser(text: string, queued = false): string {
+    const id = this.newId("u");
+    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}) } });
+    return id;
   }
 
   notice(level: "info" | "warning" | "error", text: string, parentId?: string): void {

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
+  CheckpointStore,
   CompositeBackend,
   FilesystemBackend,
   createAgent,
@@ -11,7 +12,8 @@ import {
 } from "../../core";
 import { keyAllowedFor, type ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
-import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
+import { EditorAwareBackend, editFeedbackMiddleware, workspaceFileUri } from "../review";
+import { CheckpointTexts } from "../review/checkpointTexts";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { HostSandbox } from "../terminal/hostSandbox";
 import type { HostMcp } from "../mcp/hostMcp";
@@ -66,8 +68,21 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     void vscode.window.showWarningMessage(message);
   };
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
+  const maxStorageMb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
+  const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), ...(maxStorageMb && maxStorageMb > 0 ? { maxStorageBytes: maxStorageMb * 1048576 } : {}) });
+  const checkpointTexts = new CheckpointTexts();
+  const restoreBackend = () => new EditorAwareBackend(fileBackend(), { log: o.channel });
   return {
     store,
+    checkpoints,
+    restoreBackend,
+    async compareCheckpoint(virtualPath, text) {
+      const uri = workspaceFileUri(virtualPath);
+      if (!uri) return;
+      const before = checkpointTexts.put(virtualPath, text ?? "");
+      // Beside the chat, not in its place, and without taking the focus from it.
+      await vscode.commands.executeCommand("vscode.diff", before, uri, `${path.posix.basename(virtualPath)} (checkpoint ↔ now)`, { preview: true, preserveFocus: true });
+    },
     gate: o.gate,
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
@@ -106,7 +121,9 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const tools = o.mcp ? await o.mcp.tools(root, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, ...(readMcpResource ? { readMcpResource } : {}) });
+      const checkpointed = { store: checkpoints, taskId: options.taskId, onError: (m: string) => o.log.warn(m) };
+      void checkpoints.prune(options.taskId).catch((e: unknown) => o.log.warn(`Checkpoints: could not prune: ${String(e)}`));
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
     },
   };
 }

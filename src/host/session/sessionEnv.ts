@@ -1,4 +1,4 @@
-import type { Agent, ApprovalGate, ApprovalPolicy, ChatModel, CommandPatterns, Middleware } from "../../core";
+import type { Agent, ApprovalGate, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, Middleware } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -10,6 +10,8 @@ export interface SessionEnv {
   readSetup(): Promise<{ settings: FathomSettings; apiKey?: string; problem: SetupProblem | null }>;
   createModel(settings: FathomSettings, apiKey: string | undefined): ChatModel;
   createAgent(options: {
+    /** Checkpoints of this task's writes are kept under this id. */
+    taskId: string;
     model: ChatModel;
     approvalGate: ApprovalGate;
     approvalPolicy: ApprovalPolicy;
@@ -23,6 +25,12 @@ export interface SessionEnv {
     systemPrompt?: string;
   }): Agent | Promise<Agent>;
   isTrusted(): boolean;
+  /** The workspace's checkpoints (absent: no Restore). */
+  checkpoints?: CheckpointStore;
+  /** The backend restores write through. */
+  restoreBackend?(): BackendProtocol;
+  /** A diff of a checkpoint's text (null: the file did not exist) beside the file now. */
+  compareCheckpoint?(path: string, checkpointText: string | null): Promise<void>;
   /**
    * "Always allow" on an MCP tool's card: remembered in the person's own MCP file when that
    * file defines the server (a workspace's file is never written); the task allows it either way.

@@ -11,6 +11,8 @@ interface Props {
   /** Messages sent earlier, oldest first, for Up/Down. */
   sent: string[];
   mentions: MentionResults | null;
+  /** Text the host put back (Edit and resend). */
+  fill?: { text: string; seq: number } | undefined;
 }
 
 interface Mention {
@@ -23,7 +25,7 @@ const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
 const LIST_ID = "mention-list";
 
 /** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file. */
-export function Composer({ running, sent, mentions }: Props) {
+export function Composer({ running, sent, mentions, fill }: Props) {
   const [text, setText] = useState("");
   const [error, setError] = useState("");
   const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
@@ -40,6 +42,13 @@ export function Composer({ running, sent, mentions }: Props) {
     box.current?.setSelectionRange(caretAfterRender.current, caretAfterRender.current);
     caretAfterRender.current = null;
   });
+  // Edit and resend: the message's text comes back to be changed, the caret at its end.
+  useEffect(() => {
+    if (!fill) return;
+    setText(fill.text);
+    caretAfterRender.current = fill.text.length;
+    box.current?.focus();
+  }, [fill?.seq]);
   const history = [...sent, ...ownSent.current.filter((t) => !sent.includes(t))];
 
   const files = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];

@@ -13,6 +13,8 @@ const OUTCOME: Record<Proposal["outcome"], { icon: string; text: string }> = {
   failed: { icon: "error", text: "Not written: failed" },
 };
 
+const APPLIED = new Set<Proposal["outcome"]>(["approved", "approved_with_changes", "auto_applied"]);
+
 interface Props {
   toolCallId: string;
   toolName: string;
@@ -53,6 +55,12 @@ export function DiffCard({ toolCallId, toolName, proposal, status }: Props) {
           <span className="codicon codicon-diff-multiple" aria-hidden="true" />
           Open in diff editor
         </button>
+        {status === "done" && APPLIED.has(proposal.outcome) ? (
+          <button type="button" className="button secondary" aria-label={`Restore to before this change to ${proposal.path}`} title="Restore files or conversation to before this change" onClick={() => postToHost({ type: "previewRestore", itemId: toolCallId })}>
+            <span className="codicon codicon-discard" aria-hidden="true" />
+            Restore…
+          </button>
+        ) : null}
       </div>
       {waiting ? <ApprovalBar toolCallId={toolCallId} toolName={toolName} /> : null}
     </section>

@@ -1,4 +1,5 @@
 import type { UserItem } from "../../../src/protocol";
+import { postToHost } from "../vscodeApi";
 
 export function UserMessage({ item }: { item: UserItem }) {
   return (
@@ -6,6 +7,16 @@ export function UserMessage({ item }: { item: UserItem }) {
       <div className="author">
         <span className="codicon codicon-account" aria-hidden="true" />
         You{item.queued ? <span className="tag">queued</span> : null}
+        {item.queued ? null : (
+          <span className="message-actions">
+            <button type="button" className="icon-button" title="Edit and resend: the conversation goes back to before this message" aria-label="Edit and resend" onClick={() => postToHost({ type: "editMessage", itemId: item.id })}>
+              <span className="codicon codicon-edit" aria-hidden="true" />
+            </button>
+            <button type="button" className="icon-button" title="Restore files or conversation to before this message" aria-label="Restore to before this message" onClick={() => postToHost({ type: "previewRestore", itemId: item.id })}>
+              <span className="codicon codicon-discard" aria-hidden="true" />
+            </button>
+          </span>
+        )}
       </div>
       <p className="user-text">{item.text}</p>
     </article>

@@ -13,6 +13,8 @@ export interface ViewState {
   connected: boolean;
   /** The latest answer to the composer's `@` file search. */
   mentions: MentionResults | null;
+  /** Text the host put back into the message box (Edit and resend); `seq` tells a new one apart. */
+  composerFill?: { text: string; seq: number } | undefined;
 }
 
 export interface MentionResults {
@@ -106,6 +108,10 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ history: message.history });
     case "mentionResults":
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
+    case "restorePreview":
+      return withChat({ restorePreview: message.preview });
+    case "composerText":
+      return { ...view, composerFill: { text: message.text, seq: (view.composerFill?.seq ?? 0) + 1 } };
   }
 }
 

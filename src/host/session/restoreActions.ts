@@ -1,0 +1,142 @@
+import type { BackendProtocol, Checkpoint, CheckpointStore, RestorePlan, RunState } from "../../core";
+import type { ChatState, RestorePreview, TranscriptItem } from "../../protocol";
+import type { Logger } from "../log";
+
+/** What the Restore actions need of the chat session. */
+export interface RestoreSession {
+  readonly state: ChatState;
+  readonly isRunning: boolean;
+  runState(): RunState | null;
+  rawIdOf(itemId: string): string;
+  /** Replaces the transcript and the conversation the model continues from, and saves. */
+  setConversation(items: TranscriptItem[], runState: RunState | null): void;
+  setPreview(preview: RestorePreview | null): void;
+  notice(level: "info" | "warning" | "error", text: string): void;
+  fillComposer(text: string): void;
+}
+
+export interface RestoreEnv {
+  store: CheckpointStore;
+  /** The backend restores write through (the same rules and editors as the agent's writes). */
+  backend(): BackendProtocol;
+  /** Opens a diff: the checkpoint's text beside the file as it is now. */
+  compare(path: string, checkpointText: string | null): Promise<void>;
+  log: Logger;
+}
+
+const short = (text: string) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+};
+const list = (paths: readonly string[]) => (paths.length > 4 ? `${paths.slice(0, 4).join(", ")} and ${paths.length - 4} more` : paths.join(", "));
+
+/**
+ * "Restore" on a message or an applied edit, and "Edit and resend": finds the checkpoint,
+ * shows what would change, and takes back files, conversation or both. Only files Fathom
+ * changed are touched; one changed since is a conflict, left as it is unless the person ticks it.
+ */
+export class RestoreActions {
+  private shown: { itemId: string; plan: RestorePlan } | undefined;
+
+  constructor(private readonly env: RestoreEnv, private readonly session: RestoreSession) {}
+
+  private async checkpointOf(itemId: string): Promise<{ checkpoint: Checkpoint; index: number } | string> {
+    const taskId = this.session.state.taskId;
+    if (!taskId) return "There is no task to restore.";
+    const index = this.session.state.items.findIndex((i) => i.id === itemId);
+    const item = this.session.state.items[index];
+    if (!item) return "That message is no longer in the conversation.";
+    const checkpoints = await this.env.store.checkpoints(taskId);
+    const raw = this.session.rawIdOf(itemId);
+    const checkpoint =
+      item.kind === "user"
+        ? checkpoints.find((c) => c.kind === "message" && c.meta?.itemId === itemId)
+        : checkpoints.find((c) => c.kind === "write" && c.meta?.toolCallId === raw);
+    return checkpoint ? { checkpoint, index } : "Fathom has no checkpoint for this point of the task (it was made by an older version of Fathom).";
+  }
+
+  private busy(): boolean {
+    if (!this.session.isRunning) return false;
+    this.session.notice("info", "The task is running. Cancel it (or wait for it to finish) before restoring.");
+    return true;
+  }
+
+  async preview(itemId: string): Promise<void> {
+    if (this.busy()) return;
+    const found = await this.checkpointOf(itemId);
+    if (typeof found === "string") return this.session.notice("warning", found);
+    const { checkpoint, index } = found;
+    const plan = await this.env.store.plan(this.session.state.taskId!, checkpoint.n, this.env.backend());
+    this.shown = { itemId, plan };
+    this.session.setPreview({
+      itemId,
+      label: checkpoint.kind === "message" ? `before your message “${short(checkpoint.label)}”` : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`,
+      files: plan.files.map((f) => ({
+        path: f.path,
+        action: f.action === "delete" ? "delete" : f.current === null ? "recreate" : "write",
+        ...(f.conflict ? { conflict: f.conflict } : {}),
+        ...(f.notKept ? { notKept: f.notKept } : {}),
+      })),
+      commands: plan.commands,
+      laterItems: this.session.state.items.length - index,
+      storageBytes: await this.env.store.usage(),
+      storageLimitBytes: this.env.store.maxStorageBytes,
+    });
+  }
+
+  close(): void {
+    this.shown = undefined;
+    this.session.setPreview(null);
+  }
+
+  async compare(path: string): Promise<void> {
+    const file = this.shown?.plan.files.find((f) => f.path === path);
+    if (file) await this.env.compare(path, file.target);
+  }
+
+  async restore(itemId: string, what: "files" | "conversation" | "both", overwrite: readonly string[]): Promise<void> {
+    if (this.busy()) return;
+    const found = await this.checkpointOf(itemId);
+    if (typeof found === "string") return this.session.notice("warning", found);
+    const { checkpoint, index } = found;
+    // Planned again: the files may have changed since the preview. Only conflicts the person saw may be overwritten.
+    const plan = await this.env.store.plan(this.session.state.taskId!, checkpoint.n, this.env.backend());
+    const seen = new Set(this.shown?.itemId === itemId ? this.shown.plan.files.filter((f) => f.conflict).map((f) => f.path) : []);
+    this.close();
+    const said: string[] = [];
+    const where = checkpoint.kind === "message" ? `before your message “${short(checkpoint.label)}”` : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`;
+    if (what !== "conversation") {
+      const result = await this.env.store.restore(plan, this.env.backend(), { overwrite: new Set(overwrite.filter((p) => seen.has(p))) });
+      const deleted = result.restored.filter((p) => plan.files.find((f) => f.path === p)?.target === null);
+      const putBack = result.restored.filter((p) => !deleted.includes(p));
+      said.push(result.restored.length ? `Files restored to ${where}:${putBack.length ? ` put back ${list(putBack)}` : ""}${putBack.length && deleted.length ? ";" : ""}${deleted.length ? ` deleted ${list(deleted)} (Fathom created ${deleted.length > 1 ? "them" : "it"})` : ""}.` : `No file needed restoring to ${where}.`);
+      if (result.conflicts.length) said.push(`Left as they are (changed after Fathom's last change): ${list(result.conflicts.map((c) => c.path))}.`);
+      if (result.failed.length) said.push(`Not restored: ${result.failed.map((f) => `${f.path} (${f.reason})`).join("; ")}.`);
+      if (result.commands.length) said.push(`Not restored: what ${result.commands.length > 1 ? `${result.commands.length} commands` : "a command"} changed (${list(result.commands)}).`);
+      this.env.log.info(`restore ${checkpoint.n}: ${result.restored.length} restored, ${result.conflicts.length} conflicts, ${result.failed.length} failed`);
+    }
+    if (what !== "files") {
+      this.truncate(index, plan.conversationLength);
+      said.push(`The conversation is back to ${where}.`);
+    }
+    const leftSomething = said.some((s) => s.startsWith("Left as") || (s.startsWith("Not restored: ") && !s.startsWith("Not restored: what")));
+    this.session.notice(leftSomething ? "warning" : "info", said.join(" "));
+  }
+
+  /** Edit and resend: the conversation goes back to before the message, whose text returns to the message box. */
+  async editMessage(itemId: string): Promise<void> {
+    if (this.busy()) return;
+    const item = this.session.state.items.find((i) => i.id === itemId);
+    if (item?.kind !== "user") return;
+    const found = await this.checkpointOf(itemId);
+    if (typeof found === "string") return this.session.notice("warning", found);
+    this.truncate(found.index, found.checkpoint.conversationLength);
+    this.session.fillComposer(item.text);
+  }
+
+  private truncate(index: number, conversationLength: number): void {
+    const runState = this.session.runState();
+    const items = this.session.state.items.slice(0, index);
+    this.session.setConversation(items, runState ? { ...runState, messages: runState.messages.slice(0, conversationLength) } : null);
+  }
+}
