@@ -30,7 +30,7 @@ function workspace(cwd: string, dir: string | undefined): string {
 }
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
-const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+const mb = (bytes: number) => (bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
 
 export async function tasksCommand(argv: readonly string[], cwd: string, io: Io): Promise<number> {
   const { values } = parse(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, 0);

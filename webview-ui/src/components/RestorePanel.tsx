@@ -9,7 +9,7 @@ const ACTION_TEXT: Record<RestorePreview["files"][number]["action"], string> = {
   delete: "deleted (Fathom created it)",
 };
 
-const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+const mb = (bytes: number) => (bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
 
 /**
  * What "Restore" would do, before it does it: the files it changes (a file changed since
