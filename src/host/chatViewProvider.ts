@@ -100,6 +100,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "openFile":
         return this.openFile(message.path);
+      case "deleteTask": {
+        const title = session.state.history.find((t) => t.id === message.taskId)?.title ?? "this task";
+        const answer = await vscode.window.showWarningMessage(`Delete the task “${title}”?`, { modal: true, detail: "Its conversation and its checkpoints go: its changes can no longer be restored. Your files are not touched." }, "Delete Task");
+        if (answer === "Delete Task") await session.deleteTask(message.taskId);
+        return;
+      }
       case "previewRestore":
         return session.restoring?.preview(message.itemId);
       case "restore":

@@ -58,6 +58,8 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   /** Retry after a provider error banner. */
   z.object({ type: z.literal("retry") }),
   z.object({ type: z.literal("openTask"), taskId: z.string() }),
+  /** Deletes a saved task and its checkpoints (the host asks the person first). */
+  z.object({ type: z.literal("deleteTask"), taskId: z.string() }),
   /** Continue the open task after a reload or crash. */
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),

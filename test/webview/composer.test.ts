@@ -121,7 +121,9 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     assert.equal(await toggle.getAttribute("aria-expanded"), "true");
     const nav = view.page.getByRole("navigation", { name: "Task history" });
     assert.equal(await view.page.evaluate(() => document.activeElement?.textContent?.startsWith("Add a --json flag")), true);
-    await nav.getByRole("button", { name: /Add a --json flag/ }).click();
+    await nav.getByRole("button", { name: "Delete task Fix the slugify bug" }).click();
+    assert.deepEqual(await view.waitForPosted("deleteTask"), { type: "deleteTask", taskId: "task-1" });
+    await nav.getByRole("button", { name: /^Add a --json flag/ }).click();
     assert.deepEqual(await view.waitForPosted("openTask"), { type: "openTask", taskId: "task-0" });
     assert.equal(await nav.count(), 0);
     await toggle.click();
@@ -178,11 +180,12 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     await view.send({ type: "state", state: baseState({ items: [user("u1", "Hi")], todos: [{ content: "Plan", status: "pending" }] }) });
     await view.page.getByText("Hi", { exact: true }).waitFor();
     const order: string[] = [];
-    for (let i = 0; i < 7; i += 1) {
+    for (let i = 0; i < 8; i += 1) {
       await view.page.keyboard.press("Tab");
       order.push(await view.page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? ""));
     }
-    assert.deepEqual(order.slice(0, 5), ["Task history", "New task", "Todos0 of 1 done", "Conversation", "Message"]);
+    // A message's own buttons (Edit, Restore) come in reading order, before the message box.
+    assert.deepEqual(order.slice(0, 7), ["Task history", "New task", "Todos0 of 1 done", "Conversation", "Edit this message", "Restore to before this message", "Message"]);
     await view.page.context().close();
   });
 });

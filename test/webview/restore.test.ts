@@ -61,7 +61,7 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     const view = await harness.open();
     await view.send({ type: "state", state: baseState({ status: "completed", items: [user("u1", "Rename slugify to toSlug"), assistant("a1", "Done.")] }) });
     await view.clearPosted();
-    await view.page.getByRole("button", { name: "Edit and resend" }).click();
+    await view.page.getByRole("button", { name: "Edit this message" }).click();
     assert.deepEqual(await view.waitForPosted("editMessage"), { type: "editMessage", itemId: "u1" });
     await view.send({ type: "state", state: baseState({ status: "completed", items: [] }) });
     await view.send({ type: "composerText", text: "Rename slugify to toSlug" });

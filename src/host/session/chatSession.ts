@@ -163,6 +163,19 @@ export class ChatSession {
     );
   }
 
+  /** Deletes a saved task and frees its checkpoints (the open one is closed first). */
+  async deleteTask(taskId: string): Promise<void> {
+    await this.ready;
+    if (taskId === this.state.taskId) {
+      if (this.running) return this.reducer.notice("info", "The task is running. Cancel it before deleting it.");
+      await this.newTask();
+    }
+    await this.env.store.remove(taskId);
+    await this.env.checkpoints?.deleteTask(taskId).catch((e: unknown) => this.env.log.warn(`Checkpoints of ${taskId}: ${String(e)}`));
+    this.env.log.info(`Task ${taskId} deleted with its checkpoints`);
+    this.postHistory();
+  }
+
   removeQueued(index: number): void {
     if (index < this.state.queued.length) this.setQueued(this.state.queued.filter((_, i) => i !== index));
   }

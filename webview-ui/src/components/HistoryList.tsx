@@ -55,6 +55,9 @@ export function HistoryList({ history, currentTaskId, onClose }: Props) {
                   {STATUS_TEXT[task.status]} · {formatWhen(task.updatedAt)}
                 </span>
               </button>
+              <button type="button" className="icon-button history-delete" aria-label={`Delete task ${task.title || "Untitled task"}`} title="Delete this task and its checkpoints" onClick={() => postToHost({ type: "deleteTask", taskId: task.id })}>
+                <span className="codicon codicon-trash" aria-hidden="true" />
+              </button>
             </li>
           ))}
         </ul>

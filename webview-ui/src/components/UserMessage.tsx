@@ -9,7 +9,7 @@ export function UserMessage({ item }: { item: UserItem }) {
         You{item.queued ? <span className="tag">queued</span> : null}
         {item.queued ? null : (
           <span className="message-actions">
-            <button type="button" className="icon-button" title="Edit and resend: the conversation goes back to before this message" aria-label="Edit and resend" onClick={() => postToHost({ type: "editMessage", itemId: item.id })}>
+            <button type="button" className="icon-button" title="Edit and resend: the conversation goes back to before this message" aria-label="Edit this message" onClick={() => postToHost({ type: "editMessage", itemId: item.id })}>
               <span className="codicon codicon-edit" aria-hidden="true" />
             </button>
             <button type="button" className="icon-button" title="Restore files or conversation to before this message" aria-label="Restore to before this message" onClick={() => postToHost({ type: "previewRestore", itemId: item.id })}>
