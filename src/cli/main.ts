@@ -14,6 +14,7 @@ import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, ty
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
+import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -40,7 +41,8 @@ Options:
   --mcp-config FILE     use the MCP servers of FILE (repeatable), besides your user-level
                         ~/.config/fathom/mcp.json
   --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
-                        (written by whoever wrote the repository: off unless you pass this)
+                        (written by whoever wrote the repository: at a terminal you are
+                        asked, showing what they run; otherwise off unless you pass this)
   --json                print every event as one JSON line
   -h, --help            show this help
 
@@ -168,15 +170,25 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   return options;
 }
 
-/** The MCP servers of this run, started (failures said on stderr), or undefined when there are none. */
-async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined): Promise<McpHub | undefined> {
+/**
+ * The MCP servers of this run, started (failures said on stderr), or undefined when there are
+ * none. The repository's own files count only with --allow-workspace-mcp or a yes at the terminal.
+ */
+async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined, prompt: PromptStreams | undefined): Promise<McpHub | undefined> {
   const files = [userMcpConfigPath(), ...opts.mcpConfigs];
   const workspaceFiles = workspaceMcpConfigPaths(opts.cwd);
-  if (opts.allowWorkspaceMcp) files.push(...workspaceFiles);
+  // No value for ${input:id} here: such servers are reported, with what to do instead.
+  const vars = { workspaceFolder: opts.cwd, env: process.env, input: () => undefined };
+  let useWorkspace = opts.allowWorkspaceMcp;
+  if (!useWorkspace && workspaceFiles.length > 0 && prompt) {
+    const defined = loadMcpConfigs(workspaceFiles, vars, workspaceFiles).servers.filter((s) => !s.disabled);
+    if (defined.length > 0) useWorkspace = await confirmWorkspaceMcp(defined, opts.cwd, prompt);
+  }
+  if (useWorkspace) files.push(...workspaceFiles);
   else if (workspaceFiles.length > 0) {
     process.stderr.write(`fathom: not starting the MCP servers of ${workspaceFiles.join(", ")}: the repository defines them. Pass --allow-workspace-mcp to start them.\n`);
   }
-  const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: opts.cwd, env: process.env });
+  const { servers, problems } = loadMcpConfigs(files, vars, workspaceFiles);
   for (const p of problems) process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
   if (servers.length === 0) return undefined;
   const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
@@ -270,7 +282,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const taskId = saved?.id ?? newTaskId();
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
-  const mcp = await startMcp(opts, sandbox ?? undefined);
+  const mcp = await startMcp(opts, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
     model,

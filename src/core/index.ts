@@ -23,7 +23,7 @@ export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
 export { CommandSandbox, defaultDenyRead, sandboxUnavailable, type SandboxOptions } from "./executor/sandbox";
 export { SandboxedExecutor } from "./executor/sandboxedExecutor";
-export { describeServer, parseMcpConfig, withAutoApprovedTool, type McpServerConfig } from "./mcp/config";
+export { definitionText, describeServer, expandInputs, inputIds, parseMcpConfig, withAutoApprovedTool, type McpServerConfig } from "./mcp/config";
 export { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "./mcp/mcpHub";
 export type { Middleware, RunContext, ModelCall, ModelTurn, ToolCallRequest, AgentToolContext } from "./middleware/types";
 export { runContextOf } from "./middleware/types";

@@ -2,6 +2,8 @@
 // (TOOL_COUNT, default 200) and a tool that adds another at run time, which makes the SDK send
 // notifications/tools/list_changed. Speaks stdio; exits when its client closes stdin. Extra
 // arguments are ignored (tests tag its command line with them to find it in /proc).
+// FIXTURE_SECRET set: a tool secret_digest answers its SHA-256 (proof it got a value, without showing it).
+import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -22,6 +24,12 @@ server.registerTool("add_tool", { description: "Adds a tool named added_N to thi
   server.registerTool(name, { description: `A tool added at run time (${name}).` }, async () => ({ content: [{ type: "text", text: `${name} answered` }] }));
   return { content: [{ type: "text", text: `added ${name}` }] };
 });
+
+if (process.env.FIXTURE_SECRET !== undefined) {
+  server.registerTool("secret_digest", { description: "The SHA-256 of the secret this server was given." }, async () => ({
+    content: [{ type: "text", text: createHash("sha256").update(process.env.FIXTURE_SECRET ?? "").digest("hex") }],
+  }));
+}
 
 await server.connect(new StdioServerTransport());
 // STUBBORN=1: a badly behaved server that outlives its closed stdin (and ignores SIGTERM), so

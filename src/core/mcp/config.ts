@@ -1,5 +1,7 @@
 // The ES build: the UMD one loads its parts with a dynamic require that bundles cannot follow.
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import * as os from "node:os";
+import * as nodePath from "node:path";
 
 /**
  * MCP server configurations in the shapes people already have: the common `mcpServers` object
@@ -27,6 +29,8 @@ export interface McpServerConfig {
   disabledTools: string[];
   /** The file it came from, for messages and trust. */
   source: string;
+  /** Values of `${input:id}` it uses: masked wherever the definition is shown or logged. */
+  secrets?: string[];
 }
 
 export interface McpConfigProblem {
@@ -132,44 +136,103 @@ function normalizeServer(name: string, raw: unknown, file: string): McpServerCon
 export interface VariableContext {
   workspaceFolder?: string;
   env: NodeJS.ProcessEnv;
-  /** The value of `${input:id}` (asked once and kept secret by the host); undefined: unknown. */
+  /**
+   * The value of `${input:id}` (asked once and kept secret by the host); undefined: unknown.
+   * Without it, `${input:…}` is left as written, to be expanded later with expandInputs (once
+   * the person has approved the server the value would go to).
+   */
   input?: (id: string) => string | undefined;
 }
 
-/**
- * Expands `${workspaceFolder}`, `${env:NAME}` and `${input:id}` in every string of a server's
- * definition. Returns the names it could not resolve, so the server is reported, not started
- * with a literal `${…}`.
- */
-export function expandVariables(server: McpServerConfig, ctx: VariableContext): { server: McpServerConfig; unresolved: string[] } {
+const INPUT = /\$\{input:([A-Za-z0-9_.-]+)\}/g;
+
+/** The `${input:id}` ids a (not yet input-expanded) definition uses. */
+export function inputIds(server: McpServerConfig): string[] {
+  return [...new Set([...JSON.stringify(server).matchAll(INPUT)].map((m) => m[1]!))];
+}
+
+/** Fills in `${input:id}` values (listed in `secrets`); reports ids without a value. */
+export function expandInputs(server: McpServerConfig, input: (id: string) => string | undefined): { server: McpServerConfig; unresolved: string[] } {
   const unresolved: string[] = [];
+  const secrets = new Set(server.secrets ?? []);
   const expand = (text: string): string =>
-    text.replace(/\$\{(workspaceFolder|env:([A-Za-z_][A-Za-z0-9_]*)|input:([A-Za-z0-9_.-]+))\}/g, (whole, _all, envName?: string, inputId?: string) => {
-      const value = envName !== undefined ? ctx.env[envName] : inputId !== undefined ? ctx.input?.(inputId) : ctx.workspaceFolder;
-      if (value === undefined) {
-        unresolved.push(whole);
-        return whole;
-      }
-      return value;
+    text.replace(INPUT, (whole, id: string) => {
+      const value = input(id);
+      if (value === undefined) unresolved.push(whole);
+      else if (value) secrets.add(value);
+      return value ?? whole;
     });
+  return { server: mapStrings(server, expand, secrets), unresolved: [...new Set(unresolved)] };
+}
+
+function mapStrings(server: McpServerConfig, expand: (text: string) => string, secrets: Set<string>, local: (p: string) => string = (p) => p): McpServerConfig {
   const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, expand(v)]));
-  const out: McpServerConfig = {
+  return {
     ...server,
     args: server.args.map(expand),
     env: map(server.env),
     headers: map(server.headers),
     ...(server.command !== undefined ? { command: expand(server.command) } : {}),
-    ...(server.cwd !== undefined ? { cwd: expand(server.cwd) } : {}),
+    ...(server.cwd !== undefined ? { cwd: local(expand(server.cwd)) } : {}),
     ...(server.url !== undefined ? { url: expand(server.url) } : {}),
-    ...(server.envFile !== undefined ? { envFile: expand(server.envFile) } : {}),
+    ...(server.envFile !== undefined ? { envFile: local(expand(server.envFile)) } : {}),
+    ...(secrets.size ? { secrets: [...secrets] } : {}),
   };
-  return { server: out, unresolved: [...new Set(unresolved)] };
+}
+
+/**
+ * Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:id}` in every string
+ * of a server's definition; a relative `cwd` or `envFile` is taken from the workspace folder.
+ * Returns the names it could not resolve, so the server is reported, not started with a
+ * literal `${…}`. The inputs' values are listed in `secrets`, to be masked when shown.
+ */
+export function expandVariables(server: McpServerConfig, ctx: VariableContext): { server: McpServerConfig; unresolved: string[] } {
+  const unresolved: string[] = [];
+  const secrets = new Set<string>();
+  const expand = (text: string): string =>
+    text.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*)|input:([A-Za-z0-9_.-]+))\}/g, (whole, name: string, envName?: string, inputId?: string) => {
+      if (inputId !== undefined && !ctx.input) return whole;
+      const value =
+        envName !== undefined ? ctx.env[envName] : inputId !== undefined ? ctx.input?.(inputId) : name === "userHome" ? os.homedir() : ctx.workspaceFolder;
+      if (value === undefined) {
+        unresolved.push(whole);
+        return whole;
+      }
+      if (inputId !== undefined && value) secrets.add(value);
+      return value;
+    });
+  const local = (p: string) => (ctx.workspaceFolder && !nodePath.isAbsolute(p) && !p.includes("${input:") ? nodePath.resolve(ctx.workspaceFolder, p) : p);
+  return { server: mapStrings(server, expand, secrets, local), unresolved: [...new Set(unresolved)] };
+}
+
+/** `text` with every secret value replaced by a mask (longest first, so none shows in part). */
+export function redactSecrets(text: string, secrets: readonly string[] | undefined): string {
+  let out = text;
+  for (const secret of [...(secrets ?? [])].sort((a, b) => b.length - a.length)) if (secret) out = out.split(secret).join("••••••");
+  return out;
+}
+
+/** The definition as approved and remembered: what runs, with secret values masked (a new token does not ask again). */
+export function definitionText(server: McpServerConfig): string {
+  const { secrets, autoApprove: _allowed, ...rest } = server;
+  return redactSecrets(JSON.stringify(rest), secrets);
 }
 
 /** The command line or URL a person approves before a workspace-defined server starts. */
 export function describeServer(server: McpServerConfig): string {
-  if (server.transport !== "stdio") return `${server.transport === "sse" ? "SSE" : "HTTP"} ${server.url}`;
-  return [server.command, ...server.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a ?? "") ? a : JSON.stringify(a))).join(" ");
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a));
+  let text: string;
+  if (server.transport !== "stdio") {
+    const headers = Object.keys(server.headers);
+    text = `${server.transport === "sse" ? "SSE" : "HTTP"} ${server.url}${headers.length ? ` (headers: ${headers.join(", ")})` : ""}`;
+  } else {
+    // Variables change what a program does (NODE_OPTIONS, LD_PRELOAD…), so they are part of what is approved.
+    const env = Object.entries(server.env).map(([k, v]) => `${k}=${quote(v)}`);
+    text = [...env, ...[server.command ?? "", ...server.args].map(quote)].join(" ");
+    if (server.envFile) text += ` (with the variables of ${server.envFile})`;
+    if (server.cwd) text += ` (in ${server.cwd})`;
+  }
+  return redactSecrets(text, server.secrets);
 }
 
 /**

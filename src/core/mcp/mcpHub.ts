@@ -19,12 +19,19 @@ export function workspaceMcpConfigPaths(root: string): string[] {
 export interface LoadedMcpConfig {
   servers: McpServerConfig[];
   problems: McpConfigProblem[];
+  /** The `${input:id}` prompts the files declare (VS Code's `inputs`), with the file that declares each. */
+  inputs: { file: string; id: string; description?: string; password?: boolean }[];
 }
 
-/** Reads config files (missing ones are skipped); a later file's server replaces an earlier one of the same name. */
-export function loadMcpConfigs(files: readonly string[], vars: VariableContext): LoadedMcpConfig {
+/**
+ * Reads config files (missing ones are skipped); a later file's server replaces an earlier one
+ * of the same name. A file in `untrusted` (the workspace's own) may define servers but not let
+ * their tools run unasked: its autoApprove lists are dropped, and said.
+ */
+export function loadMcpConfigs(files: readonly string[], vars: VariableContext, untrusted: readonly string[] = []): LoadedMcpConfig {
   const byName = new Map<string, McpServerConfig>();
   const problems: McpConfigProblem[] = [];
+  const inputs: LoadedMcpConfig["inputs"] = [];
   for (const file of files) {
     let text: string;
     try {
@@ -35,16 +42,26 @@ export function loadMcpConfigs(files: readonly string[], vars: VariableContext):
     }
     const parsed = parseMcpConfig(text, file);
     problems.push(...parsed.problems);
+    inputs.push(...parsed.inputs.map((i) => ({ file, ...i })));
     for (const raw of parsed.servers) {
       const { server, unresolved } = expandVariables(raw, vars);
       if (unresolved.length > 0) {
-        problems.push({ file, server: raw.name, message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here; it was not started.` });
+        const hint = unresolved.some((u) => u.startsWith("${input:")) ? " (an input is asked for in VS Code; elsewhere put the value in an environment variable and use ${env:NAME})" : "";
+        problems.push({ file, server: raw.name, message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here${hint}; it was not started.` });
         continue;
+      }
+      if (untrusted.includes(file) && server.autoApprove.length > 0) {
+        problems.push({
+          file,
+          server: raw.name,
+          message: `Server "${raw.name}" lists tools to run without asking (${server.autoApprove.join(", ")}); a workspace's file cannot allow that, so they are asked. To allow them, use "Always allow" on a card or your own MCP file.`,
+        });
+        server.autoApprove = [];
       }
       byName.set(server.name, server);
     }
   }
-  return { servers: [...byName.values()], problems };
+  return { servers: [...byName.values()], problems, inputs };
 }
 
 /** An MCP resource the person can mention as `@mcp:<server>:<uri>`. */
@@ -72,9 +89,17 @@ export interface McpHubOptions {
 export class McpHub {
   readonly servers: McpServer[] = [];
   private readonly enabled = new Set<string>();
+  /** However this process ends (process.exit, a second Ctrl-C), its servers end with it. */
+  private readonly onExit = () => this.killNow();
 
   constructor(configs: readonly McpServerConfig[], private readonly options: McpHubOptions) {
     this.update(configs);
+    process.on("exit", this.onExit);
+  }
+
+  /** Kills every server's processes now (synchronous). */
+  killNow(): void {
+    for (const server of this.servers) server.killNow();
   }
 
   /**
@@ -165,8 +190,10 @@ export class McpHub {
     );
   }
 
+  /** Stops every server and what it started, for good (the window or the CLI is closing). */
   async stop(): Promise<void> {
     await Promise.all(this.servers.map((s) => s.stop()));
+    process.off("exit", this.onExit);
   }
 
   /** Stops a server and starts it again now (the person's Restart). */

@@ -11,13 +11,25 @@ import {
   type Resource as McpResourceInfo,
   type Tool as McpToolInfo,
 } from "@modelcontextprotocol/sdk/types.js";
-import { describeServer, type McpServerConfig } from "./config";
+import { z } from "zod";
+import { describeServer, redactSecrets, type McpServerConfig } from "./config";
 import { withLoginShellPath } from "./loginShellPath";
+import { processTree, signalTree, waitForExit } from "./processTree";
+import { readToolList } from "./toolSchemas";
 
 export type McpServerState = "stopped" | "starting" | "ready" | "failed";
 
 /** Keeps the last lines a server wrote to stderr, for the person and the log. */
 const STDERR_LINES = 40;
+/**
+ * Stopping: a server gets this long to exit once its stdin is closed, then as long again after
+ * SIGTERM before SIGKILL, with everything it started. Short, so that closing VS Code (which
+ * waits only a few seconds for extensions) still ends them all.
+ */
+const STOP_GRACE_MS = 700;
+
+/** `tools/list` read loosely: each tool is checked on its own (see toolSchemas.ts). */
+const LooseToolListSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
 export interface McpServerOptions {
   /** Wraps a stdio command for the OS sandbox: returns the command and arguments to spawn. */
@@ -40,6 +52,8 @@ export class McpServer {
   /** Why it failed, with what to do. */
   problem: string | undefined;
   tools: McpToolInfo[] = [];
+  /** Tools whose input schema was unusable (replaced by an empty one), and why. */
+  schemaProblems = new Map<string, string>();
   /** What the person can attach with `@` (servers that offer resources). */
   resources: McpResourceInfo[] = [];
   readonly stderr: string[] = [];
@@ -75,10 +89,10 @@ export class McpServer {
     this.state = "starting";
     this.problem = undefined;
     this.options.onStateChange?.();
-    const client = new Client({ name: "fathom", version: "0.1.0" }, { capabilities: {} });
     const timeout = this.config.timeoutMs;
+    let client: Client | undefined;
     try {
-      await withTimeout(this.connectTransport(client), timeout, `did not answer within ${Math.round(timeout / 1000)} s`);
+      client = await withTimeout(this.connectTransport((c) => (client = c)), timeout, `did not answer within ${Math.round(timeout / 1000)} s`);
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         await this.refreshTools().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh tools: ${String(e)}`));
         this.options.onToolsChanged?.();
@@ -95,32 +109,45 @@ export class McpServer {
       this.failures = 0;
       this.options.onStateChange?.();
     } catch (error) {
+      this.client = undefined;
       this.markFailed();
       const tail = this.stderr.slice(-3).join(" | ");
-      this.problem = `The MCP server "${this.name}" (${describeServer(this.config)}) could not start: ${(error as Error).message}${tail ? `. Its last output: ${tail}` : ""}`;
+      this.problem = this.redact(`The MCP server "${this.name}" (${describeServer(this.config)}) could not start: ${(error as Error).message}${tail ? `. Its last output: ${tail}` : ""}`);
       this.options.log?.(this.problem);
-      await client.close().catch(() => undefined);
+      await this.shutdown(client);
       throw new Error(this.problem, { cause: error });
     }
   }
 
-  private async connectTransport(client: Client): Promise<void> {
+  private newClient(): Client {
+    return new Client({ name: "fathom", version: "0.1.0" }, { capabilities: {} });
+  }
+
+  /** Connects over the configured transport; `using` is told each client tried (to close it on a timeout). */
+  private async connectTransport(using: (client: Client) => void): Promise<Client> {
+    const client = this.newClient();
+    using(client);
     if (this.config.transport === "stdio") {
       await client.connect(await this.stdioTransport());
-      return;
+      return client;
     }
     const url = new URL(this.config.url ?? "");
     const requestInit = { headers: this.config.headers };
     if (this.config.transport === "sse") {
       await client.connect(new SSEClientTransport(url, { requestInit }));
-      return;
+      return client;
     }
     try {
       await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+      return client;
     } catch (error) {
-      // Older servers speak only the 2024 HTTP+SSE transport.
-      this.options.log?.(`${this.name}: Streamable HTTP failed (${(error as Error).message}); trying SSE`);
-      await client.connect(new SSEClientTransport(url, { requestInit }));
+      // Older servers speak only the 2024 HTTP+SSE transport; a client connects only once.
+      this.options.log?.(this.redact(`${this.name}: Streamable HTTP failed (${(error as Error).message.split("\n")[0]!.slice(0, 200)}); trying SSE`));
+      await client.close().catch(() => undefined);
+      const sse = this.newClient();
+      using(sse);
+      await sse.connect(new SSEClientTransport(url, { requestInit }));
+      return sse;
     }
   }
 
@@ -133,7 +160,7 @@ export class McpServer {
     const spawn = this.options.wrapCommand ? await this.options.wrapCommand(command, this.config.args) : { command, args: this.config.args };
     const transport = (this.stdio = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd ? { cwd: this.config.cwd } : {}), stderr: "pipe" }));
     transport.stderr?.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(line.trimEnd());
+      for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(this.redact(line.trimEnd()));
       this.stderr.splice(0, Math.max(0, this.stderr.length - STDERR_LINES));
     });
     transport.onclose = () => {
@@ -161,15 +188,19 @@ export class McpServer {
 
   private async refreshTools(): Promise<void> {
     if (!this.client) return;
-    const tools: McpToolInfo[] = [];
+    const entries: unknown[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.listTools(cursor ? { cursor } : {}, { timeout: this.config.timeoutMs });
-      tools.push(...page.tools);
+      const page = await this.client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseToolListSchema, { timeout: this.config.timeoutMs });
+      entries.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < 10_000);
+    } while (cursor && entries.length < 10_000);
+    const { tools, schemaProblems, skipped } = readToolList(entries);
+    for (const s of skipped) this.options.log?.(`${this.name}: ignored ${s} in its tool list`);
+    for (const [tool, why] of schemaProblems) this.options.log?.(`${this.name}: the input schema of ${tool} is invalid (${why}); it is offered without parameters`);
     const disabled = new Set(this.config.disabledTools);
     this.tools = tools.filter((t) => !disabled.has(t.name));
+    this.schemaProblems = schemaProblems;
   }
 
   private async refreshResources(): Promise<void> {
@@ -208,7 +239,34 @@ export class McpServer {
     this.client = undefined;
     this.state = "stopped";
     this.retryAt = 0;
-    await client?.close().catch(() => undefined);
+    await this.shutdown(client);
+  }
+
+  /**
+   * Closes the connection and ends the server's whole process tree: stdin closed first (the
+   * polite way), then SIGTERM, then SIGKILL, each after a short grace.
+   */
+  private async shutdown(client: Client | undefined): Promise<void> {
+    const pid = this.stdio?.pid;
+    this.stdio = undefined;
+    const tree = pid ? processTree(pid) : [];
+    const closing = client?.close().catch(() => undefined);
+    if (tree.length > 0 && (await waitForExit(tree, STOP_GRACE_MS)).length > 0) {
+      signalTree(tree, "SIGTERM");
+      if ((await waitForExit(tree, STOP_GRACE_MS)).length > 0) signalTree(tree, "SIGKILL");
+    }
+    // The SDK's close waits for the process it spawned, which is gone by now.
+    await Promise.race([closing, new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
+  }
+
+  /** Ends the server's processes at once (synchronous, for an exiting process). */
+  killNow(): void {
+    const pid = this.stdio?.pid;
+    if (pid) signalTree(processTree(pid), "SIGKILL");
+  }
+
+  private redact(text: string): string {
+    return redactSecrets(text, this.config.secrets);
   }
 }
 
@@ -224,8 +282,8 @@ function readEnvFile(file: string): Record<string, string> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
-  } catch {
-    return out;
+  } catch (error) {
+    throw new Error(`its envFile ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it or remove "envFile" from the configuration`, { cause: error });
   }
   for (const line of text.split(/\r?\n/)) {
     const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);

@@ -3,6 +3,7 @@ import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/
 import type { ImagePart } from "../model/types";
 import { defineTool, type Tool, type ToolResult } from "../tools/tool";
 import type { McpServer } from "./mcpServer";
+import { EMPTY_PARAMETERS, argumentProblem, inputSchemaProblem } from "./toolSchemas";
 
 /** What the providers' APIs read as images; the largest they take (5 MB decoded) and how many per result. */
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -65,12 +66,19 @@ export interface McpToolOrigin {
 function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
   const readOnly = info.annotations?.readOnlyHint === true && info.annotations?.destructiveHint !== true;
   const autoApproved = server.config.autoApprove.includes(info.name);
-  const parameters = validParameters(info.inputSchema);
+  // A schema that is not valid JSON Schema would make the model API refuse every request.
+  const schemaProblem = server.schemaProblems.get(info.name) ?? inputSchemaProblem(info.inputSchema);
+  const parameters: Record<string, unknown> = schemaProblem ? { ...EMPTY_PARAMETERS } : info.inputSchema;
+  const note = schemaProblem ? ` Its parameters are not described (the server's schema is invalid: ${schemaProblem}); the server checks the arguments.` : "";
   return defineTool({
     name,
-    description: `${info.description?.trim() || info.title || info.name} (MCP server "${server.name}", tool ${info.name})`,
-    // The server validates its own arguments; Fathom checks only that they are an object.
-    schema: z.record(z.string(), z.unknown()),
+    description: `${info.description?.trim() || info.title || info.name} (MCP server "${server.name}", tool ${info.name})${note}`,
+    // Arguments are checked against the server's JSON Schema before anyone is asked, with the
+    // schema in the error, so a model that called a deferred tool unseen can correct itself.
+    schema: z.record(z.string(), z.unknown()).superRefine((args, check) => {
+      const wrong = schemaProblem ? undefined : argumentProblem(info.inputSchema, args);
+      if (wrong) check.addIssue({ code: "custom", message: `${wrong}. The parameters of ${name} (JSON Schema): ${JSON.stringify(info.inputSchema)}` });
+    }),
     parameters,
     kind: readOnly ? "read" : "other",
     ...(autoApproved ? { approval: "auto" as const } : readOnly ? {} : { approval: "ask" as const }),
@@ -88,12 +96,6 @@ function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
       }
     },
   });
-}
-
-/** A schema the model APIs accept: an object schema, or an empty one when the server's is unusable. */
-function validParameters(schema: unknown): Record<string, unknown> {
-  if (typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object") return schema as Record<string, unknown>;
-  return { type: "object", properties: {} };
 }
 
 /** Text, images, resources and structured content as one result the model can read. */
@@ -120,7 +122,7 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
         parts.push(`[audio ${item.mimeType}: not shown to the model]`);
         break;
       case "resource_link":
-        parts.push(`[resource ${item.uri}${item.name ? ` (${item.name})` : ""}${item.description ? `: ${item.description}` : ""}]`);
+        parts.push(`[resource link ${item.uri}${item.name ? ` (${item.name}${item.mimeType ? `, ${item.mimeType}` : ""})` : ""}${item.description ? `: ${item.description}` : ""}]`);
         break;
       case "resource": {
         const r = item.resource;
@@ -131,7 +133,21 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
         parts.push(JSON.stringify(item));
     }
   }
-  if (result.structuredContent && parts.length === 0) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  // Servers should repeat structured content as JSON text; when one does not, the model still gets it.
+  if (result.structuredContent && !repeatsAsText(result)) parts.push(`${parts.length ? "Structured content:\n" : ""}${JSON.stringify(result.structuredContent, null, 2)}`);
   const content = parts.join("\n\n") || "(no content)";
   return { content, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}), details: { mcpServer: server, mcpTool: tool } };
+}
+
+/** Whether a text part of the result already holds the structured content as JSON. */
+function repeatsAsText(result: CallToolResult): boolean {
+  const wanted = JSON.stringify(result.structuredContent);
+  return (result.content ?? []).some((item) => {
+    if (item.type !== "text") return false;
+    try {
+      return JSON.stringify(JSON.parse(item.text)) === wanted;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -61,6 +61,33 @@ test("a workspace's .mcp.json starts nothing without --allow-workspace-mcp", { t
   assert.match(allowed.stderr, /MCP server "evil".*could not start/);
 });
 
+test("at a terminal, the workspace's servers are shown and start only after a yes", { timeout: 90_000 }, async () => {
+  await server?.close();
+  server = await startScriptedModelServer([{ text: "hi" }, { text: "hi" }]);
+  const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
+  const marker = path.join(ws, "started.txt");
+  writeFileSync(path.join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { "repo-tool": { command: process.execPath, args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
+  for (const answer of ["n", "y"]) {
+    const out = await atTerminal(["run", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", ws, "hello"], `${answer}\n`);
+    assert.match(out, /This repository defines an MCP server.*\n\s+repo-tool \(\.mcp\.json\): \S*node -e .*writeFileSync/);
+    assert.match(out, /Start them\? \[y\]es \/ \[N\]o/);
+    assert.equal(existsSync(marker), answer === "y", `answered ${answer}: ${out}`);
+  }
+});
+
+/** Runs fathom with a real terminal (util-linux `script`), typing `keys`; returns what the terminal showed. */
+function atTerminal(args: string[], keys: string): Promise<string> {
+  const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, "--import", "tsx", MAIN, ...args].map(quote).join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") }, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  child.stdin.end(keys);
+  return new Promise((resolve) => child.on("close", () => resolve(out.replace(/\r/g, ""))));
+}
+
 /** Pids of processes whose command line has `tag` (the sandbox gives its processes their own pid namespace, so /proc is asked). */
 function processesTagged(tag: string): number[] {
   const pids: number[] = [];
