@@ -28,6 +28,9 @@ export interface FathomApi {
   restartSession(options?: { isTrusted?: () => boolean }): Promise<ChatSession>;
 }
 
+/** Kept for deactivate, which VS Code awaits (briefly) when it closes. */
+let stopMcp: (() => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): FathomApi {
   const started = Date.now();
   const channel = vscode.window.createOutputChannel("Fathom", { log: true });
@@ -40,7 +43,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
   const gate = new ReviewGate({ log: channel });
   // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
-  const mcp = new HostMcp({ context, log: channel });
+  const mcp = new HostMcp({ context, log, channel });
+  stopMcp = () => mcp.stop();
   const sandbox = new HostSandbox(executor, {
     log: channel,
     privateFolders: () => [context.globalStorageUri.fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
@@ -122,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   };
 }
 
-export function deactivate(): void {
-  // Everything is released through context.subscriptions.
+export async function deactivate(): Promise<void> {
+  // MCP servers are stopped here, awaited: disposing context.subscriptions (after this) cannot wait.
+  await stopMcp?.();
 }

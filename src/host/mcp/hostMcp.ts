@@ -3,12 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as vscode from "vscode";
 import type { McpServerView } from "../../protocol";
-import { McpHub, describeServer, withAutoApprovedTool, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths, type CommandSandbox, type McpServerConfig, type Tool } from "../../core";
+import { McpHub, definitionText, describeServer, withAutoApprovedTool, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths, type CommandSandbox, type McpServerConfig, type Tool } from "../../core";
+import type { Log } from "../log";
+import { McpInputs } from "./mcpInputs";
 
 const TRUSTED_KEY = "fathom.mcp.trustedServers";
 /** Server name → disabled, as the person set it in the "MCP servers" list. */
 const DISABLED_KEY = "fathom.mcp.disabledServers";
-const INPUT_SECRET = (id: string) => `fathom.mcp.input.${id}`;
 
 const TEMPLATE = `{
   // MCP servers for Fathom, in the common "mcpServers" shape (Claude Desktop, Cline, Cursor).
@@ -48,9 +49,12 @@ export class HostMcp implements vscode.Disposable {
   onChange: ((servers: McpServerView[]) => void) | undefined;
 
   private readonly watcher: vscode.FileSystemWatcher;
+  private readonly inputs: McpInputs;
   private listedFor: { root: string | undefined; trusted: boolean } = { root: undefined, trusted: false };
 
-  constructor(private readonly o: { context: vscode.ExtensionContext; log: vscode.LogOutputChannel }) {
+  /** `log` redacts (and keeps recent lines); `channel` is the same log, to show it. */
+  constructor(private readonly o: { context: vscode.ExtensionContext; log: Log; channel: vscode.LogOutputChannel }) {
+    this.inputs = new McpInputs(o.context.secrets, o.log);
     // The list follows edits to the person's own file; running servers take them with the next task.
     const file = userMcpConfigPath();
     this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(nodePath.dirname(file)), nodePath.basename(file)));
@@ -85,7 +89,7 @@ export class HostMcp implements vscode.Disposable {
     this.listedFor = { root, trusted };
     const files = [userMcpConfigPath(), ...(root && trusted ? workspaceMcpConfigPaths(root) : [])];
     // Placeholders only: nothing is started from this list, so no value is asked for.
-    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env, input: () => "" }).servers;
+    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env }).servers;
     this.changed();
   }
 
@@ -139,7 +143,7 @@ export class HostMcp implements vscode.Disposable {
     const server = this.hub?.servers.find((s) => s.name === name);
     const lines = server?.stderr ?? [];
     this.o.log.info(`MCP server "${name}": ${server ? `${server.state}${server.problem ? ` (${server.problem})` : ""}` : "not started"}; its last output:${lines.length ? `\n${lines.join("\n")}` : " none"}`);
-    this.o.log.show(true);
+    this.o.channel.show(true);
   }
 
   private disabledByPerson(): Record<string, boolean> {
@@ -155,8 +159,8 @@ export class HostMcp implements vscode.Disposable {
     const userFile = userMcpConfigPath();
     const workspaceFiles = trusted ? workspaceMcpConfigPaths(root) : [];
     const files = [userFile, ...workspaceFiles];
-    const inputs = await this.resolveInputs(files);
-    const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env, input: (id) => inputs.get(id) });
+    // Inputs stay `${input:id}` here: their values are asked for only once a server may start.
+    const { servers, problems, inputs } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env }, workspaceFiles);
     for (const p of problems) this.o.log.warn(`MCP: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}`);
     if (problems.some((p) => p.line)) {
       const p = problems.find((x) => x.line)!;
@@ -168,7 +172,9 @@ export class HostMcp implements vscode.Disposable {
     for (const config of servers) {
       const server = config.name in off ? { ...config, disabled: off[config.name]! } : config;
       if (server.disabled) continue;
-      if (server.source === userFile || (await this.approved(server))) allowed.push(server);
+      if (server.source !== userFile && !(await this.approved(server))) continue;
+      const expanded = await this.inputs.expand(server, inputs);
+      if (expanded) allowed.push(expanded);
     }
     this.listed = servers;
     this.lastRequest = { root, trusted, sandbox };
@@ -198,7 +204,7 @@ export class HostMcp implements vscode.Disposable {
 
   /** Whether the person approved starting this workspace-defined server, asking once per definition. */
   private async approved(server: McpServerConfig): Promise<boolean> {
-    const definition = createHash("sha256").update(JSON.stringify(server)).digest("hex").slice(0, 16);
+    const definition = createHash("sha256").update(definitionText(server)).digest("hex").slice(0, 16);
     const key = `${server.source}#${server.name}#${definition}`;
     const trusted = this.o.context.globalState.get<string[]>(TRUSTED_KEY, []);
     if (trusted.includes(key)) return true;
@@ -218,31 +224,6 @@ export class HostMcp implements vscode.Disposable {
     return true;
   }
 
-  /** `${input:id}` values the files use: from SecretStorage, or asked once (hidden) and kept there. */
-  private async resolveInputs(files: string[]): Promise<Map<string, string>> {
-    const ids = new Set<string>();
-    for (const file of files) {
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch {
-        continue;
-      }
-      for (const m of text.matchAll(/\$\{input:([A-Za-z0-9_.-]+)\}/g)) ids.add(m[1]!);
-    }
-    const values = new Map<string, string>();
-    for (const id of ids) {
-      let value = await this.o.context.secrets.get(INPUT_SECRET(id));
-      if (value === undefined) {
-        value = await vscode.window.showInputBox({ title: `Fathom: MCP value "${id}"`, prompt: "Kept in VS Code's secret storage, never written to a file.", password: true, ignoreFocusOut: true });
-        if (value === undefined) continue;
-        await this.o.context.secrets.store(INPUT_SECRET(id), value);
-      }
-      values.set(id, value);
-    }
-    return values;
-  }
-
   /** "Fathom: Open MCP Configuration": creates the user-level file if needed and opens it. */
   async openConfig(): Promise<void> {
     const file = userMcpConfigPath();
@@ -253,9 +234,17 @@ export class HostMcp implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(file));
   }
 
+  /** Stops every server and what it started (deactivate awaits this when VS Code closes). */
+  async stop(): Promise<void> {
+    const hub = this.hub;
+    this.hub = undefined;
+    await hub?.stop();
+  }
+
   dispose(): void {
     this.watcher.dispose();
-    void this.hub?.stop();
-    this.hub = undefined;
+    // After deactivate there is nothing left; otherwise nothing may outlive the extension host.
+    this.hub?.killNow();
+    void this.stop();
   }
 }

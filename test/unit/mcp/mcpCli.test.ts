@@ -16,11 +16,11 @@ const FIXTURE = path.join(ROOT, "test/support/mcpFixtureServer.mjs");
 let server: ScriptedModelServer | undefined;
 after(async () => server?.close());
 
-async function fathom(args: string[], cwd: string, o: { killAfter?: () => Promise<boolean> } = {}): Promise<{ code: number | null; stderr: string }> {
+async function fathom(args: string[], cwd: string, o: { killAfter?: () => Promise<boolean>; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stderr: string }> {
   const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server!.baseUrlOpenAI, "--cwd", cwd, ...args, "go"], {
     cwd: ROOT,
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -44,6 +44,25 @@ test("--mcp-config: the model calls an MCP tool and gets its answer", { timeout:
   assert.ok(tools.includes("find_tools"), tools.join(", "));
   const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
   assert.match(result?.content ?? "", /Echo: ping over MCP/);
+});
+
+test("a server found only on the login shell's PATH starts (npx under nvm)", { timeout: 60_000 }, async () => {
+  await server?.close();
+  server = await startScriptedModelServer([{ toolCalls: [{ id: "p1", name: "mcp__nvm__echo", arguments: { message: "found on the login PATH" } }] }, { text: "done" }]);
+  const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
+  // As nvm does: the program's folder is added to PATH by the login shell's profile, not in the
+  // environment VS Code or the CLI was started with.
+  const bin = mkdtempSync(path.join(tmpdir(), "fathom-nvm-bin-"));
+  writeFileSync(path.join(bin, "fathom-test-mcp"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} "$@"\n`, { mode: 0o755 });
+  const shell = path.join(bin, "..", `${path.basename(bin)}-login-shell`);
+  // Called as \`$SHELL -ilc '<command>'\`: its profile adds the folder, then runs the command.
+  writeFileSync(shell, `#!/bin/sh\nPATH=${JSON.stringify(bin)}:"$PATH"; export PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+  const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
+  writeFileSync(config, JSON.stringify({ mcpServers: { nvm: { command: "fathom-test-mcp" } } }));
+  const run = await fathom(["--mcp-config", config], ws, { env: { SHELL: shell } });
+  assert.equal(run.code, 0, run.stderr);
+  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+  assert.match(result?.content ?? "", /Echo: found on the login PATH/, run.stderr);
 });
 
 test("a workspace's .mcp.json starts nothing without --allow-workspace-mcp", { timeout: 60_000 }, async () => {

@@ -83,6 +83,21 @@ suite('MCP servers', function () {
     await until('the list says ready again', () => fathom.session.state.mcpServers.find((s) => s.name === 'everything')?.state === 'ready', 30_000);
   });
 
+  test('a syntax error in the MCP file is reported with file, line and column, and the other servers still start', async () => {
+    // A missing comma on line 3: "everything" still parses and starts.
+    fs.writeFileSync(userFile, `{"mcpServers": {\n  "everything": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(everything)}] }\n  "second": { "command": "x" }\n}}\n`);
+    await vscode.commands.executeCommand('fathom.setMcpServerEnabled', 'everything', true);
+    await fathom.session.newTask();
+    server.push({ text: 'Hello.' });
+    await fathom.session.send('hello');
+    await fathom.session.whenIdle();
+    const reported = fathom.log.recent().find((l) => l.includes(`${userFile}:3:3: JSON syntax error: CommaExpected`));
+    assert.ok(reported, fathom.log.recent().filter((l) => /MCP/.test(l)).slice(-5).join('\n'));
+    await until('everything is ready', () => fathom.session.state.mcpServers.find((s) => s.name === 'everything')?.state === 'ready', 30_000);
+    const tools = (server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    assert.ok(tools.includes('find_tools'), 'its tools are offered');
+  });
+
   test("in Restricted Mode a workspace's .mcp.json starts nothing", async () => {
     const marker = path.join(root(), 'mcp-started.txt');
     fs.writeFileSync(path.join(root(), '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
