@@ -13,7 +13,9 @@ export const EMPTY_PARAMETERS = { type: "object", properties: {} } as const;
 
 // Draft-07 rules with unknown keywords allowed: lenient enough for every real server's schemas
 // (2020-12 ones included), strict enough to catch what the model APIs refuse.
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false });
+// Made when first needed: activation pays nothing for it.
+let instance: Ajv | undefined;
+const validator = (): Ajv => (instance ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }));
 
 export interface ListedTools {
   tools: McpToolInfo[];
@@ -57,6 +59,7 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return "it is not an object";
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
   if (rest.type !== "object") return `its type is ${JSON.stringify(rest.type)}, not "object"`;
+  const ajv = validator();
   if (!ajv.validateSchema(rest)) return ajv.errorsText(ajv.errors, { dataVar: "schema" }).slice(0, 300);
   return undefined;
 }
@@ -69,6 +72,7 @@ const validators = new WeakMap<object, ValidateFunction | null>();
  * server validates its own arguments anyway.
  */
 export function argumentProblem(schema: object, args: Record<string, unknown>): string | undefined {
+  const ajv = validator();
   let validate = validators.get(schema);
   if (validate === undefined) {
     const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
