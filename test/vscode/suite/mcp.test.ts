@@ -98,6 +98,27 @@ suite('MCP servers', function () {
     assert.ok(tools.includes('find_tools'), 'its tools are offered');
   });
 
+  test('"Fathom: Open MCP Configuration" creates the file in the mcpServers shape and opens it', async () => {
+    const kept = fs.readFileSync(userFile, 'utf8');
+    fs.rmSync(userFile);
+    try {
+      await vscode.commands.executeCommand('fathom.openMcpConfig');
+      await until('the file is open', () => vscode.window.activeTextEditor?.document.uri.fsPath === userFile, 10_000);
+      const text = vscode.window.activeTextEditor!.document.getText();
+      assert.match(text, /"mcpServers": \{\}/);
+      assert.match(text, /\/\/ The Fathom CLI reads this file too/);
+      // Opened again, an existing file is left as it is.
+      fs.writeFileSync(userFile, kept);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.commands.executeCommand('fathom.openMcpConfig');
+      await until('the file is open again', () => vscode.window.activeTextEditor?.document.uri.fsPath === userFile, 10_000);
+      assert.equal(fs.readFileSync(userFile, 'utf8'), kept);
+    } finally {
+      fs.writeFileSync(userFile, kept);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
   test("in Restricted Mode a workspace's .mcp.json starts nothing", async () => {
     const marker = path.join(root(), 'mcp-started.txt');
     fs.writeFileSync(path.join(root(), '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
