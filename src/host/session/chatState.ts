@@ -87,6 +87,7 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
       return;
     case "history":
       state.history = message.history;
+      if (message.checkpointStorage) state.checkpointStorage = message.checkpointStorage;
       return;
     case "restorePreview":
       state.restorePreview = message.preview;
