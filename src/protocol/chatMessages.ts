@@ -34,7 +34,9 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
-  z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema), checkpointStorage: CheckpointStorageSchema.optional() }),
+  z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
+  /** "Storage used" under the history: sent after the history, once the size is counted. */
+  z.object({ type: z.literal("checkpointStorage"), storage: CheckpointStorageSchema }),
   z.object({ type: z.literal("restorePreview"), preview: RestorePreviewSchema.nullable() }),
   /** Edit and resend: the message's text goes back into the message box. */
   z.object({ type: z.literal("composerText"), text: z.string() }),

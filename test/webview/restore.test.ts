@@ -113,7 +113,8 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     await nav.getByRole("button", { name: "Delete task Fix the slugify bug" }).click();
     assert.deepEqual(await view.waitForPosted("deleteTask"), { type: "deleteTask", taskId: "task-1" });
     // The host's answer: the list without it, and less storage.
-    await view.send({ type: "history", history: [], checkpointStorage: { usedBytes: 12 * 1024, limitBytes: 300 * 1048576 } });
+    await view.send({ type: "history", history: [] });
+    await view.send({ type: "checkpointStorage", storage: { usedBytes: 12 * 1024, limitBytes: 300 * 1048576 } });
     await nav.getByText(/checkpoints take 12 KB of 300\.0 MB/).waitFor();
     await nav.getByText("No earlier tasks yet.").waitFor();
     await view.page.context().close();

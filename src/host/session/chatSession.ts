@@ -426,12 +426,12 @@ export class ChatSession {
   }
 
   private postHistory(): void {
+    void this.env.store.list().then((history) => this.reducer.emit({ type: "history", history }));
+    // Counting the storage reads every blob's size: it follows, and never holds up the list.
     const checkpoints = this.env.checkpoints;
-    const storage = checkpoints
-      ? checkpoints.usage().then((usedBytes) => ({ usedBytes, limitBytes: checkpoints.maxStorageBytes }), () => undefined)
-      : Promise.resolve(undefined);
-    void Promise.all([this.env.store.list(), storage]).then(([history, checkpointStorage]) =>
-      this.reducer.emit({ type: "history", history, ...(checkpointStorage ? { checkpointStorage } : {}) }),
+    void checkpoints?.usage().then(
+      (usedBytes) => this.reducer.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
+      (e: unknown) => this.env.log.warn(`Checkpoints: could not count the storage used: ${String(e)}`),
     );
   }
 

@@ -87,7 +87,9 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
       return;
     case "history":
       state.history = message.history;
-      if (message.checkpointStorage) state.checkpointStorage = message.checkpointStorage;
+      return;
+    case "checkpointStorage":
+      state.checkpointStorage = message.storage;
       return;
     case "restorePreview":
       state.restorePreview = message.preview;

@@ -195,8 +195,8 @@ describe("Restore in the chat session", () => {
     await kit.session.send("Write small.txt");
     await kit.session.whenIdle();
     const storage = () => {
-      const h = kit.messages.filter((m) => m.type === "history").at(-1);
-      return h?.type === "history" ? h.checkpointStorage : undefined;
+      const m = kit.messages.filter((x) => x.type === "checkpointStorage").at(-1);
+      return m?.type === "checkpointStorage" ? m.storage : undefined;
     };
     await until(() => (storage()?.usedBytes ?? 0) > 300_000);
     const used = storage()!.usedBytes;

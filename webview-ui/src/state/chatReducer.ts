@@ -105,7 +105,9 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
-      return withChat({ history: message.history, ...(message.checkpointStorage ? { checkpointStorage: message.checkpointStorage } : {}) });
+      return withChat({ history: message.history });
+    case "checkpointStorage":
+      return withChat({ checkpointStorage: message.storage });
     case "mentionResults":
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
     case "restorePreview":
