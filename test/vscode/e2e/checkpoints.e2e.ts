@@ -2,6 +2,7 @@
 // the person then changes one of those edited files in the editor and saves it; Restore on the
 // message shows the conflict, and restoring files puts the other edit back, deletes the created
 // file and leaves the person's file as they left it. The transcript says what was and was not restored.
+// Then Edit and resend. A second test works in a multi-root workspace from an edit card's Restore.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -57,6 +58,21 @@ export const tests: E2ETest[] = [
         // Nothing of Fathom's in the workspace, no git run.
         assert.ok(!fs.readdirSync(ws).some((f) => /fathom|checkpoint/i.test(f)));
         await ctx.screenshot('e2e-checkpoints-restored');
+
+        // Edit and resend: the conversation goes back to before the message, its text into the box.
+        await chat.locator('.transcript').evaluate((el) => (el.scrollTop = 0));
+        await chat.getByRole('article', { name: 'You' }).hover({ timeout: 10_000 });
+        await chat.getByRole('button', { name: 'Edit this message' }).click();
+        const box = chat.getByRole('textbox', { name: 'Message' });
+        await until('the message back in the box', async () => (await box.inputValue()) === 'Fix the trailing dash in slugify', 15_000);
+        await chat.getByRole('article', { name: 'You' }).waitFor({ state: 'detached', timeout: 15_000 });
+        await box.pressSequentially(' only');
+        server.push({ text: 'Only slugify, then.' });
+        await chat.getByRole('button', { name: 'Send' }).click();
+        await chat.getByText('Only slugify, then.').waitFor({ state: 'visible', timeout: 60_000 });
+        const resent = JSON.stringify(server.requests.at(-1)!.body.messages);
+        assert.match(resent, /Fix the trailing dash in slugify only/);
+        assert.doesNotMatch(resent, /Fixed the trailing dash and added toSlug/, 'the model starts again from before the message');
       });
     },
   },
