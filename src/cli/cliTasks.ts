@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseRunState, type RunState } from "../core/agent/events";
@@ -19,8 +19,18 @@ export function workspaceDataDir(cwd: string, env: NodeJS.ProcessEnv = process.e
   return dir;
 }
 
-export function checkpointStoreFor(dataDir: string): CheckpointStore {
-  return new CheckpointStore({ dir: path.join(dataDir, "checkpoints") });
+/** The workspace's checkpoints, capped at FATHOM_CHECKPOINTS_MAX_MB (default 300 MB). */
+export function checkpointStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process.env): CheckpointStore {
+  const mb = Number(env.FATHOM_CHECKPOINTS_MAX_MB);
+  return new CheckpointStore({ dir: path.join(dataDir, "checkpoints"), ...(Number.isFinite(mb) && mb > 0 ? { maxStorageBytes: Math.round(mb * 1048576) } : {}) });
+}
+
+/** Forgets a saved task (its conversation); its checkpoints are the store's to delete. */
+export function removeTask(dataDir: string, id: string): boolean {
+  const file = taskFile(dataDir, id);
+  if (!existsSync(file)) return false;
+  rmSync(file, { force: true });
+  return true;
 }
 
 export interface CliTask {

@@ -19,7 +19,7 @@ import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 const USAGE = `Usage: fathom run [options] "<prompt>"
-       fathom tasks [--cwd DIR] [--json]
+       fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a

@@ -3,13 +3,17 @@ import * as path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { FilesystemBackend } from "../core/backends/filesystem";
-import type { RestorePlan } from "../core/checkpoints/checkpointStore";
-import { checkpointStoreFor, listTasks, loadTask, saveTask, workspaceDataDir } from "./cliTasks";
+import { sizeText, type RestorePlan } from "../core/checkpoints/checkpointStore";
+import { checkpointStoreFor, listTasks, loadTask, removeTask, saveTask, workspaceDataDir } from "./cliTasks";
 
 export class CommandUsageError extends Error {}
 
 export const TASKS_USAGE = `Usage: fathom tasks [--cwd DIR] [--json]
-Lists the workspace's tasks, newest first, with their checkpoints (0 is before the task).
+       fathom tasks --delete TASK_ID [--cwd DIR]
+Lists the workspace's tasks, newest first, with their checkpoints (0 is before the task) and the
+storage they use (at most FATHOM_CHECKPOINTS_MAX_MB, default 300; past it the oldest tasks'
+checkpoints are deleted first). --delete forgets a task and frees its checkpoints; your files
+are not touched.
 
 Usage: fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
 Takes a task back to checkpoint N (default 0, before the task): its files (only those Fathom
@@ -30,19 +34,20 @@ function workspace(cwd: string, dir: string | undefined): string {
 }
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
-const mb = (bytes: number) => (bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+const mb = sizeText;
 
 export async function tasksCommand(argv: readonly string[], cwd: string, io: Io): Promise<number> {
-  const { values } = parse(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, 0);
+  const { values } = parse(argv, { cwd: { type: "string" }, json: { type: "boolean" }, delete: { type: "string" } }, 0);
   const dataDir = workspaceDataDir(workspace(cwd, values.cwd as string | undefined));
   const store = checkpointStoreFor(dataDir);
+  if (typeof values.delete === "string") return deleteTask(values.delete, dataDir, store, io);
   const tasks = [];
   for (const task of listTasks(dataDir)) tasks.push({ task, checkpoints: await store.checkpoints(task.id) });
   const storageBytes = await store.usage();
   if (values.json) {
     const json = tasks.map(({ task, checkpoints }) => ({
       id: task.id, title: task.title, createdAt: task.createdAt, updatedAt: task.updatedAt, reason: task.reason,
-      checkpoints: checkpoints.map((c) => ({ n: c.n, kind: c.kind, label: c.label, at: c.at, filesChangedAfter: c.files })),
+      checkpoints: checkpoints.map((c) => ({ n: c.n, kind: c.kind, label: c.label, at: c.at, filesChangedAfter: c.files, notKept: c.notKept })),
     }));
     io.out.write(`${JSON.stringify({ tasks: json, storageBytes, storageLimitBytes: store.maxStorageBytes })}\n`);
     return 0;
@@ -50,8 +55,17 @@ export async function tasksCommand(argv: readonly string[], cwd: string, io: Io)
   if (tasks.length === 0) io.out.write("No tasks yet in this workspace.\n");
   for (const { task, checkpoints } of tasks) {
     io.out.write(`${task.id}  ${when(task.updatedAt)}  ${task.reason}  ${JSON.stringify(task.title)}\n`);
+    if (checkpoints.length === 0) {
+      io.out.write("      no checkpoints (pruned to stay under the storage cap): its files cannot be restored\n");
+      continue;
+    }
     io.out.write(`   0  before the task\n`);
-    for (const c of checkpoints) io.out.write(`  ${String(c.n).padStart(2)}  ${c.kind === "message" ? `your message ${JSON.stringify(c.label.slice(0, 60))}` : `before: ${c.label}`}\n`);
+    for (const c of checkpoints) {
+      io.out.write(`  ${String(c.n).padStart(2)}  ${c.kind === "message" ? `your message ${JSON.stringify(c.label.slice(0, 60))}` : `before: ${c.label}`}\n`);
+      // A write's own file is already said in its label.
+      const notKept = c.notKept.filter((p) => !c.label.startsWith(`Changed ${p} (`));
+      if (notKept.length) io.out.write(`      not kept (over the size checkpoints keep), cannot be restored to here: ${notKept.join(", ")}\n`);
+    }
   }
   io.out.write(`Storage used: ${mb(storageBytes)} of ${mb(store.maxStorageBytes)}\n`);
   return 0;
@@ -115,6 +129,16 @@ export async function restoreCommand(argv: readonly string[], cwd: string, io: I
     io.out.write(`conversation back to ${plan.conversationLength} messages; continue with: fathom run --task ${id} "..."\n`);
   }
   return failed > 0 ? 1 : 0;
+}
+
+async function deleteTask(id: string, dataDir: string, store: ReturnType<typeof checkpointStoreFor>, io: Io): Promise<number> {
+  const before = await store.usage();
+  const hadCheckpoints = await store.hasTask(id);
+  const hadTask = removeTask(dataDir, id);
+  if (!hadTask && !hadCheckpoints) throw new CommandUsageError(`No task ${id} in this workspace; "fathom tasks" lists them.`);
+  await store.deleteTask(id);
+  io.out.write(`Deleted task ${id} and its checkpoints (${mb(Math.max(0, before - (await store.usage())))} freed). Your files were not touched.\n`);
+  return 0;
 }
 
 function parse(argv: readonly string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>, positionals: number) {

@@ -161,6 +161,10 @@ export const McpServerViewSchema = z.object({
 });
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
 
+/** Disk space this workspace's checkpoints use ("Storage used", under the task history). */
+export const CheckpointStorageSchema = z.object({ usedBytes: z.number().nonnegative(), limitBytes: z.number().nonnegative() });
+export type CheckpointStorage = z.infer<typeof CheckpointStorageSchema>;
+
 /** What "Restore" would do, shown before the person chooses files, conversation or both. */
 export const RestorePreviewSchema = z.object({
   /** The message or edit card the checkpoint belongs to. */
@@ -210,6 +214,8 @@ export const ChatStateSchema = z.object({
   mcpServers: z.array(McpServerViewSchema),
   /** The Restore panel, when the person opened one. */
   restorePreview: RestorePreviewSchema.nullable(),
+  /** Checkpoints' storage used (null: no checkpoints in this window). */
+  checkpointStorage: CheckpointStorageSchema.nullable(),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -236,5 +242,6 @@ export function initialChatState(): ChatState {
     restricted: false,
     mcpServers: [],
     restorePreview: null,
+    checkpointStorage: null,
   };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   BannerSchema,
   ChatStateSchema,
+  CheckpointStorageSchema,
   McpServerViewSchema,
   RestorePreviewSchema,
   TaskStatusSchema,
@@ -34,6 +35,8 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
+  /** "Storage used" under the history: sent after the history, once the size is counted. */
+  z.object({ type: z.literal("checkpointStorage"), storage: CheckpointStorageSchema }),
   z.object({ type: z.literal("restorePreview"), preview: RestorePreviewSchema.nullable() }),
   /** Edit and resend: the message's text goes back into the message box. */
   z.object({ type: z.literal("composerText"), text: z.string() }),
@@ -72,7 +75,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("previewRestore"), itemId: z.string() }),
   z.object({ type: z.literal("restore"), itemId: z.string(), what: z.enum(["files", "conversation", "both"]), overwrite: z.array(z.string()).max(10_000) }),
   z.object({ type: z.literal("closeRestore") }),
-  /** A conflict's diff: the checkpoint's text beside the file as it is now. */
+  /** A file's diff in the Restore panel: the file now beside what the restore would make it. */
   z.object({ type: z.literal("compareRestore"), path: z.string().max(4096) }),
   /** Takes the conversation back to before this message and puts its text in the message box. */
   z.object({ type: z.literal("editMessage"), itemId: z.string() }),

@@ -34,7 +34,7 @@ export function App() {
     <div className="app">
       <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} />
       <main className="main" aria-busy={!connected}>
-        {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} onClose={() => setHistoryOpen(false)} /> : null}
+        {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} storage={chat.checkpointStorage} onClose={() => setHistoryOpen(false)} /> : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />

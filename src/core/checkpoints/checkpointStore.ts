@@ -11,8 +11,8 @@ export interface CheckpointStoreOptions {
   dir: string;
   /** Larger files are not kept (the checkpoint says so). Default 10 MB, the backend's edit limit. */
   maxBlobBytes?: number;
-  /** Past this, the oldest tasks' checkpoints are pruned. Default 300 MB. */
-  maxStorageBytes?: number;
+  /** Past this, the oldest tasks' checkpoints are pruned. Default 300 MB. A function is read at each use (a setting). */
+  maxStorageBytes?: number | (() => number | undefined);
 }
 
 export type Checkpoint = Extract<JournalEntry, { t: "cp" }>;
@@ -49,6 +49,7 @@ export interface RestoreResult {
 }
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const DEFAULT_MAX_STORAGE_BYTES = 300 * 1024 * 1024;
 
 /**
  * Checkpoints of the files Fathom changes, kept outside the workspace and without git: before
@@ -60,13 +61,18 @@ const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export class CheckpointStore {
   readonly blobs: BlobStore;
   readonly maxBlobBytes: number;
-  readonly maxStorageBytes: number;
   private readonly lastN = new Map<string, number>();
+  /** Blobs kept but not yet named in a journal: a prune running meanwhile must spare them. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly options: CheckpointStoreOptions) {
     this.blobs = new BlobStore(nodePath.join(options.dir, "blobs"));
     this.maxBlobBytes = options.maxBlobBytes ?? 10 * 1024 * 1024;
-    this.maxStorageBytes = options.maxStorageBytes ?? 300 * 1024 * 1024;
+  }
+
+  get maxStorageBytes(): number {
+    const cap = typeof this.options.maxStorageBytes === "function" ? this.options.maxStorageBytes() : this.options.maxStorageBytes;
+    return cap !== undefined && cap > 0 ? cap : DEFAULT_MAX_STORAGE_BYTES;
   }
 
   private journalOf(taskId: string): string {
@@ -95,28 +101,62 @@ export class CheckpointStore {
     if (text === null) return null;
     const bytes = Buffer.from(text, "utf8");
     if (bytes.length > this.maxBlobBytes) return { notKept: bytes.length };
-    return this.blobs.put(bytes);
+    const hash = BlobStore.hashOf(bytes);
+    this.inFlight.set(hash, (this.inFlight.get(hash) ?? 0) + 1);
+    try {
+      return await this.blobs.put(bytes);
+    } catch (error) {
+      this.settle(hash);
+      throw error;
+    }
   }
 
   async recordWrite(taskId: string, path: string, before: Content, after: Content, by?: "restore"): Promise<void> {
-    await this.append(taskId, { t: "w", path, before, after, at: Date.now(), ...(by ? { by } : {}) });
+    try {
+      await this.append(taskId, { t: "w", path, before, after, at: Date.now(), ...(by ? { by } : {}) });
+    } finally {
+      this.release(before, after);
+    }
+  }
+
+  /** Kept blobs that are now in a journal, or never will be (the write failed). */
+  release(...contents: Content[]): void {
+    for (const c of contents) if (typeof c === "string") this.settle(c);
+  }
+
+  private settle(hash: string): void {
+    const n = (this.inFlight.get(hash) ?? 0) - 1;
+    if (n > 0) this.inFlight.set(hash, n);
+    else this.inFlight.delete(hash);
   }
 
   async recordCommand(taskId: string, command: string): Promise<void> {
     await this.append(taskId, { t: "cmd", command, at: Date.now() });
   }
 
-  /** The task's checkpoints, each with the files Fathom changed after it. */
-  async checkpoints(taskId: string): Promise<(Checkpoint & { files: string[] })[]> {
+  /**
+   * The task's checkpoints, each with the files Fathom changed after it, and those of them whose
+   * text at the checkpoint was over the size kept (`notKept`: restoring cannot bring it back).
+   */
+  async checkpoints(taskId: string): Promise<(Checkpoint & { files: string[]; notKept: string[] })[]> {
     const entries = await readJournal(this.journalOf(taskId));
-    return entries.flatMap((e, i) =>
-      e.t === "cp" ? [{ ...e, files: [...new Set(entries.slice(i + 1).flatMap((w) => (w.t === "w" ? [w.path] : [])))] }] : [],
-    );
+    return entries.flatMap((e, i) => {
+      if (e.t !== "cp") return [];
+      const first = new Map<string, Content>();
+      for (const w of entries.slice(i + 1)) if (w.t === "w" && !first.has(w.path)) first.set(w.path, w.before);
+      return [{ ...e, files: [...first.keys()], notKept: [...first].filter(([, c]) => isNotKept(c)).map(([p]) => p) }];
+    });
+  }
+
+  /** Whether the task has a journal (none: never checkpointed, or pruned). */
+  async hasTask(taskId: string): Promise<boolean> {
+    return fsp.access(this.journalOf(taskId)).then(() => true, () => false);
   }
 
   /** What restoring to checkpoint `to` would do (0: before the task), with each file's conflict if any. */
   async plan(taskId: string, to: number, backend: BackendProtocol): Promise<RestorePlan> {
     const entries = await readJournal(this.journalOf(taskId));
+    if (entries.length === 0) throw new Error(`Task ${taskId} has no checkpoints: they were deleted, pruned to stay under the storage cap, or never taken.`);
     const start = to === 0 ? 0 : entries.findIndex((e) => e.t === "cp" && e.n === to);
     if (start < 0) throw new Error(`Task ${taskId} has no checkpoint ${to}.`);
     const firstCp = entries.find((e): e is Checkpoint => e.t === "cp");
@@ -134,7 +174,7 @@ export class CheckpointStore {
       const now = backend.currentText ? await backend.currentText(path) : { error: "this workspace cannot be restored" };
       const current = "error" in now ? null : now.text;
       if (isNotKept(first)) {
-        files.push({ path, action: "write", target: null, current, notKept: `its earlier content (${Math.round(first.notKept / 1048576)} MB) was over the size kept by checkpoints` });
+        files.push({ path, action: "write", target: null, current, notKept: `its earlier content (${sizeText(first.notKept)}) was over the size kept by checkpoints (${sizeText(this.maxBlobBytes)})` });
         continue;
       }
       const target = first === null ? null : (await this.blobs.get(first)).toString("utf8");
@@ -229,7 +269,7 @@ export class CheckpointStore {
   }
 
   private async collectGarbage(): Promise<void> {
-    const keep = new Set<string>();
+    const keep = new Set<string>(this.inFlight.keys());
     for (const t of await this.tasks()) {
       for (const e of await readJournal(this.journalOf(t.taskId))) {
         if (e.t !== "w") continue;
@@ -238,6 +278,11 @@ export class CheckpointStore {
     }
     await this.blobs.removeAllBut(keep);
   }
+}
+
+/** "12 KB", "3.4 MB". */
+export function sizeText(bytes: number): string {
+  return bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
 }
 
 function isNotKept(c: Content): c is { notKept: number } {

@@ -140,7 +140,7 @@ export class ChatSession {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- getters below read the live state
     const session = this;
     return new RestoreActions(
-      { store, backend, compare: (path, text) => this.env.compareCheckpoint?.(path, text) ?? Promise.resolve(), log: this.env.log },
+      { store, backend, compare: (path, now, restored) => this.env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(), log: this.env.log },
       {
         get state() {
           return session.state;
@@ -386,6 +386,8 @@ export class ChatSession {
   private async restore(): Promise<void> {
     const id = await this.env.store.openTaskId();
     this.state.history = await this.env.store.list();
+    const checkpoints = this.env.checkpoints;
+    if (checkpoints) this.state.checkpointStorage = await checkpoints.usage().then((usedBytes) => ({ usedBytes, limitBytes: checkpoints.maxStorageBytes }), () => null);
     if (id) await this.loadTask(id);
     else await this.refreshSetup();
     this.postState();
@@ -397,7 +399,7 @@ export class ChatSession {
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
-    Object.assign(state, { history: keep.history, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
+    Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
     if (state.taskId === null) this.runState = null;
     this.reducer = this.newReducer(state);
     this.postState();
@@ -425,6 +427,12 @@ export class ChatSession {
 
   private postHistory(): void {
     void this.env.store.list().then((history) => this.reducer.emit({ type: "history", history }));
+    // Counting the storage reads every blob's size: it follows, and never holds up the list.
+    const checkpoints = this.env.checkpoints;
+    void checkpoints?.usage().then(
+      (usedBytes) => this.reducer.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
+      (e: unknown) => this.env.log.warn(`Checkpoints: could not count the storage used: ${String(e)}`),
+    );
   }
 
   private setStatus(status: ChatState["status"], title?: string): void {

@@ -88,6 +88,9 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "history":
       state.history = message.history;
       return;
+    case "checkpointStorage":
+      state.checkpointStorage = message.storage;
+      return;
     case "restorePreview":
       state.restorePreview = message.preview;
       return;

@@ -68,20 +68,28 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     void vscode.window.showWarningMessage(message);
   };
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
-  const maxStorageMb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
-  const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), ...(maxStorageMb && maxStorageMb > 0 ? { maxStorageBytes: maxStorageMb * 1048576 } : {}) });
+  // User settings only (a repository could otherwise fill the disk); read at each use, so a change applies at once.
+  const maxStorageBytes = () => {
+    const mb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
+    return typeof mb === "number" && mb > 0 ? Math.round(mb * 1048576) : undefined;
+  };
+  const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), maxStorageBytes });
   const checkpointTexts = new CheckpointTexts();
   const restoreBackend = () => new EditorAwareBackend(fileBackend(), { log: o.channel });
   return {
     store,
     checkpoints,
     restoreBackend,
-    async compareCheckpoint(virtualPath, text) {
+    async compareCheckpoint(virtualPath, now, restored) {
       const uri = workspaceFileUri(virtualPath);
       if (!uri) return;
-      const before = checkpointTexts.put(virtualPath, text ?? "");
+      // Left: the file itself (a live document) when it exists; right: what the restore writes.
+      const left = now === null ? checkpointTexts.put(virtualPath, "", "absent now") : uri;
+      const right = checkpointTexts.put(virtualPath, restored ?? "", restored === null ? "deleted by the restore" : "after the restore");
+      const name = path.posix.basename(virtualPath);
+      const title = restored === null ? `${name} (now ↔ deleted by the restore)` : now === null ? `${name} (absent now ↔ recreated by the restore)` : `${name} (now ↔ after the restore)`;
       // Beside the chat, not in its place, and without taking the focus from it.
-      await vscode.commands.executeCommand("vscode.diff", before, uri, `${path.posix.basename(virtualPath)} (checkpoint ↔ now)`, { preview: true, preserveFocus: true });
+      await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
     gate: o.gate,
     log: o.log,

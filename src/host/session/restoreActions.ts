@@ -19,8 +19,8 @@ export interface RestoreEnv {
   store: CheckpointStore;
   /** The backend restores write through (the same rules and editors as the agent's writes). */
   backend(): BackendProtocol;
-  /** Opens a diff: the checkpoint's text beside the file as it is now. */
-  compare(path: string, checkpointText: string | null): Promise<void>;
+  /** Opens a diff: the file as it is now (null: absent) beside what the restore makes it (null: deleted). */
+  compare(path: string, now: string | null, restored: string | null): Promise<void>;
   log: Logger;
 }
 
@@ -43,16 +43,21 @@ export class RestoreActions {
   private async checkpointOf(itemId: string): Promise<{ checkpoint: Checkpoint; index: number } | string> {
     const taskId = this.session.state.taskId;
     if (!taskId) return "There is no task to restore.";
-    const index = this.session.state.items.findIndex((i) => i.id === itemId);
+    const top = itemId.split("/")[0];
+    const index = this.session.state.items.findIndex((i) => i.id === itemId || i.id === top);
     const item = this.session.state.items[index];
     if (!item) return "That message is no longer in the conversation.";
     const checkpoints = await this.env.store.checkpoints(taskId);
-    const raw = this.session.rawIdOf(itemId);
+    // A subagent's card is "<task call>/<its call>"; its write names its own call.
+    const raw = this.session.rawIdOf(itemId).split("/").pop();
     const checkpoint =
       item.kind === "user"
-        ? checkpoints.find((c) => c.kind === "message" && c.meta?.itemId === itemId)
-        : checkpoints.find((c) => c.kind === "write" && c.meta?.toolCallId === raw);
-    return checkpoint ? { checkpoint, index } : "Fathom has no checkpoint for this point of the task (it was made by an older version of Fathom).";
+        ? checkpoints.findLast((c) => c.kind === "message" && c.meta?.itemId === itemId)
+        : checkpoints.findLast((c) => c.kind === "write" && (c.meta?.callId ?? c.meta?.toolCallId) === raw);
+    if (checkpoint) return { checkpoint, index };
+    return checkpoints.length === 0
+      ? "This task's checkpoints are gone: deleted to stay under fathom.checkpoints.maxStorageMb (the oldest tasks' go first), or the task predates checkpoints. Its files cannot be restored; the conversation is as it is."
+      : "Fathom has no checkpoint for this point of the task (it was made before Fathom kept checkpoints, or nothing was written there).";
   }
 
   private busy(): boolean {
@@ -89,9 +94,10 @@ export class RestoreActions {
     this.session.setPreview(null);
   }
 
+  /** The diff of one file in the panel: as it is now, beside what the restore makes it. */
   async compare(path: string): Promise<void> {
     const file = this.shown?.plan.files.find((f) => f.path === path);
-    if (file) await this.env.compare(path, file.target);
+    if (file) await this.env.compare(path, file.current, file.target);
   }
 
   async restore(itemId: string, what: "files" | "conversation" | "both", overwrite: readonly string[]): Promise<void> {
@@ -118,6 +124,10 @@ export class RestoreActions {
     if (what !== "files") {
       this.truncate(index, plan.conversationLength);
       said.push(`The conversation is back to ${where}.`);
+    }
+    if (what === "conversation") {
+      const changed = plan.files.filter((f) => !f.notKept);
+      if (changed.length) said.push(`Files not restored (you chose the conversation only): ${list(changed.map((f) => f.path))} keep${changed.length > 1 ? "" : "s"} Fathom's changes.`);
     }
     const leftSomething = said.some((s) => s.startsWith("Left as") || (s.startsWith("Not restored: ") && !s.startsWith("Not restored: what")));
     this.session.notice(leftSomething ? "warning" : "info", said.join(" "));

@@ -29,8 +29,8 @@ export interface SessionEnv {
   checkpoints?: CheckpointStore;
   /** The backend restores write through. */
   restoreBackend?(): BackendProtocol;
-  /** A diff of a checkpoint's text (null: the file did not exist) beside the file now. */
-  compareCheckpoint?(path: string, checkpointText: string | null): Promise<void>;
+  /** A diff of a file now (null: absent) beside what restoring makes it (null: deleted). */
+  compareCheckpoint?(path: string, now: string | null, restored: string | null): Promise<void>;
   /**
    * "Always allow" on an MCP tool's card: remembered in the person's own MCP file when that
    * file defines the server (a workspace's file is never written); the task allows it either way.

@@ -84,6 +84,11 @@ async function runSequence(seed: number, steps: number): Promise<{ restores: num
       }
     } else if (checkpoints > 0 || random() < 0.3) {
       const to = Math.floor(random() * (checkpoints + 1));
+      if (checkpoints === 0) {
+        // No checkpoint yet (no message, no write): there is nothing to restore to, and it says so.
+        await assert.rejects(store.plan("task-1", to, inner), /has no checkpoints/);
+        continue;
+      }
       const before = snapshot(root);
       const plan = await store.plan("task-1", to, inner);
       const result = await store.restore(plan, inner);

@@ -6,7 +6,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
@@ -20,10 +20,10 @@ before(async () => {
 });
 after(() => server.close());
 
-function fathom(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function fathom(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config") },
+    env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -33,8 +33,8 @@ function fathom(args: string[]): Promise<{ code: number | null; stdout: string; 
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-const run = (ws: string, prompt: string, extra: string[] = []) =>
-  fathom(["run", "--yes", "--json", "--no-sandbox", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", ws, ...extra, prompt]);
+const run = (ws: string, prompt: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  fathom(["run", "--yes", "--json", "--no-sandbox", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", ws, ...extra, prompt], env);
 
 function taskIdOf(stdout: string): string {
   const done = stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; taskId?: string }).find((e) => e.type === "done");
@@ -112,4 +112,48 @@ test("--conversation takes the conversation back; run --task continues from ther
   const bad = await fathom(["restore", id, "--to", "9", "--cwd", ws, "--yes"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /has no checkpoint 9/);
+});
+
+/** Every file under `dir` with its bytes and mtime. */
+function tree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map(String).sort().map((rel) => {
+    const st = statSync(path.join(dir, rel));
+    return `${rel} ${st.mtimeMs} ${st.isDirectory() ? "dir" : readFileSync(path.join(dir, rel), "base64")}`;
+  });
+}
+
+test("in a repository with a nested repository: no git command runs, neither .git changes, nothing is added", { timeout: 120_000 }, async () => {
+  const ws = mkdtempSync(path.join(tmpdir(), "fathom-restore-git-"));
+  for (const repo of [ws, path.join(ws, "packages", "lib")]) {
+    mkdirSync(path.join(repo, ".git", "refs", "heads"), { recursive: true });
+    writeFileSync(path.join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(path.join(repo, ".git", "index"), "DIRC");
+  }
+  writeFileSync(path.join(ws, "packages", "lib", "index.ts"), "export const v = 1;\n");
+  // A git that records being run: the first on PATH.
+  const bin = mkdtempSync(path.join(tmpdir(), "fathom-fake-git-"));
+  const ran = path.join(bin, "ran.txt");
+  writeFileSync(path.join(bin, "git"), `#!/bin/sh\necho "git $*" >> "${ran}"\nexit 1\n`);
+  chmodSync(path.join(bin, "git"), 0o755);
+  const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` };
+  const gitBefore = [tree(path.join(ws, ".git")), tree(path.join(ws, "packages", "lib", ".git"))];
+  server.push(
+    { toolCalls: [{ id: "r1", name: "read_file", arguments: { file_path: "/packages/lib/index.ts" } }] },
+    { toolCalls: [{ id: "e1", name: "edit_file", arguments: { file_path: "/packages/lib/index.ts", old_string: "v = 1", new_string: "v = 2" } }] },
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/packages/lib/added.ts", content: "export {};\n" } }] },
+    { text: "Done." },
+  );
+  const first = await run(ws, "bump lib", [], env);
+  assert.equal(first.code, 0, first.stderr);
+  const id = taskIdOf(first.stdout);
+  assert.equal(readFileSync(path.join(ws, "packages", "lib", "index.ts"), "utf8"), "export const v = 2;\n");
+  const listed = await fathom(["tasks", "--cwd", ws], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  const back = await fathom(["restore", id, "--to", "0", "--cwd", ws, "--yes"], env);
+  assert.equal(back.code, 0, back.stderr);
+  assert.equal(readFileSync(path.join(ws, "packages", "lib", "index.ts"), "utf8"), "export const v = 1;\n");
+  assert.ok(!existsSync(path.join(ws, "packages", "lib", "added.ts")));
+  assert.ok(!existsSync(ran), `git ran: ${existsSync(ran) ? readFileSync(ran, "utf8") : ""}`);
+  assert.deepEqual([tree(path.join(ws, ".git")), tree(path.join(ws, "packages", "lib", ".git"))], gitBefore);
+  assert.deepEqual(readdirSync(ws, { recursive: true }).map(String).filter((f) => !f.includes(".git")).sort(), ["packages", path.join("packages", "lib"), path.join("packages", "lib", "index.ts")]);
 });

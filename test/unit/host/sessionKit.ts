@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChildProcessExecutor, createAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type ChatModel } from "../../../src/core";
+import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel } from "../../../src/core";
 import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
@@ -39,11 +39,27 @@ export interface Kit {
   lines: string[];
   settings: Record<string, unknown>;
   trusted: { value: boolean };
+  /** With `checkpoints`: the workspace's checkpoints, and the diffs the Restore panel opened. */
+  checkpoints?: CheckpointStore;
+  diffs: { path: string; now: string | null; restored: string | null }[];
   /** A new session over the same storage (as after a window reload). */
   reopen(model?: FakeModel): Kit;
 }
 
-export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: string; storage?: string; settings?: Record<string, unknown>; apiKey?: string; trusted?: { value: boolean } } = {}): Kit {
+export interface KitOptions {
+  model?: FakeModel;
+  root?: string;
+  storage?: string;
+  settings?: Record<string, unknown>;
+  apiKey?: string;
+  trusted?: { value: boolean };
+  /** Keep checkpoints (in the storage folder, as the host does) and offer Restore. */
+  checkpoints?: boolean;
+  /** A multi-root workspace: folder name → its root (routed as the host does, `/<name>/…`). */
+  folders?: Record<string, string>;
+}
+
+export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
   const root = o.root ?? mkdtempSync(path.join(os.tmpdir(), "fathom-ws-"));
   if (!o.root) writeFileSync(path.join(root, "app.ts"), "export const answer = 42;\n");
   const storage = o.storage ?? mkdtempSync(path.join(os.tmpdir(), "fathom-store-"));
@@ -54,6 +70,12 @@ export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: str
   const model = o.model ?? new FakeModel(script);
   const gate = new TestGate();
   const store = new TaskStore(storage, (t) => log.redact(t));
+  const backend = (): BackendProtocol =>
+    o.folders
+      ? new CompositeBackend(null, Object.fromEntries(Object.entries(o.folders).map(([name, dir]) => [`/${name}`, new FilesystemBackend({ rootDir: dir })])))
+      : new FilesystemBackend({ rootDir: root });
+  const checkpoints = o.checkpoints ? new CheckpointStore({ dir: path.join(storage, "checkpoints") }) : undefined;
+  const diffs: Kit["diffs"] = [];
   const env: SessionEnv = {
     store,
     gate,
@@ -65,13 +87,22 @@ export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: str
       return { settings: s, ...(o.apiKey ? { apiKey: o.apiKey } : {}), problem: setupProblemFor(s, Boolean(o.apiKey)) };
     },
     createModel: (): ChatModel => model,
-    createAgent: (opts) => createAgent({ ...opts, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), executor: new ChildProcessExecutor() }),
+    createAgent: (opts) =>
+      createAgent({ ...opts, workspaceRoot: root, backend: backend(), executor: new ChildProcessExecutor(), ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}) }),
+    ...(checkpoints
+      ? {
+          checkpoints,
+          restoreBackend: backend,
+          compareCheckpoint: async (p: string, now: string | null, restored: string | null) => void diffs.push({ path: p, now, restored }),
+        }
+      : {}),
   };
   const session = new ChatSession(env);
   const messages: HostToWebviewChat[] = [];
   session.onMessage((m) => messages.push(structuredClone(m)));
   return {
-    session, model, messages, gate, store, root, storage, lines, settings, trusted,
+    session, model, messages, gate, store, root, storage, lines, settings, trusted, diffs,
+    ...(checkpoints ? { checkpoints } : {}),
     reopen: (next) => makeKit([], { ...o, root, storage, settings, trusted, model: next ?? new FakeModel([]) }),
   };
 }

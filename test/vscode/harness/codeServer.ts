@@ -30,6 +30,8 @@ export interface CodeServer {
   url: string;
   /** The workbench URL that opens `folder` (defaults to the workspace). */
   folderUrl(folder?: string): string;
+  /** The workbench URL that opens a `.code-workspace` file (a multi-root workspace). */
+  workspaceUrl(file: string): string;
   logFile: string;
   /** Settles when code-server exits (with its exit code, or null if killed by a signal). */
   exited: Promise<number | null>;
@@ -148,6 +150,7 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
     logFile,
     exited,
     folderUrl: (folder = o.workspaceDir) => `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
+    workspaceUrl: (file) => `${url}/?workspace=${encodeURIComponent(file).replace(/%2F/g, '/')}`,
     stop,
   };
 }

@@ -21,6 +21,8 @@ export interface E2ETest {
   settings?: Record<string, unknown>;
   /** Extra environment for code-server and its extension host. */
   env?: NodeJS.ProcessEnv;
+  /** Opens a multi-root workspace: writes it and returns its `.code-workspace` file. */
+  workspaceFile?: (workspaceDir: string) => string;
   run(ctx: E2EContext): Promise<void>;
 }
 
@@ -49,7 +51,7 @@ export async function runE2ETest(test: E2ETest, install: CodeServerInstall, exte
   let session: Session | undefined;
   let stopped = false;
   const work = (async () => {
-    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env });
+    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env, ...(test.workspaceFile ? { workspaceFile: test.workspaceFile } : {}) });
     // Stopped while starting (timeout): do not run the test against a half-stopped session.
     if (stopped) return;
     const page = session.page!;

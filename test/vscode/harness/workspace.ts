@@ -21,6 +21,8 @@ export interface SessionOptions {
   browser?: boolean;
   /** Keep the temp dir after stopping (default: only when FATHOM_KEEP_TMP=1). */
   keep?: boolean;
+  /** Opens a multi-root workspace instead: writes it (next to the sample copy) and returns its `.code-workspace` file. */
+  workspaceFile?: (workspaceDir: string) => string;
 }
 
 export interface Session {
@@ -65,7 +67,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
         if (m.type() === 'error' || m.type() === 'warning') fs.appendFileSync(browserLog, `[${m.type()}] ${m.text()}\n`);
       });
       browser.page.on('pageerror', (e) => fs.appendFileSync(browserLog, `[pageerror] ${e.stack ?? e.message}\n`));
-      await openWorkbench(browser.page, server.folderUrl(workspaceDir));
+      await openWorkbench(browser.page, o.workspaceFile ? server.workspaceUrl(o.workspaceFile(workspaceDir)) : server.folderUrl(workspaceDir));
     }
     return { root, workspaceDir, userDataDir, server, page: browser?.page, stop };
   } catch (err) {

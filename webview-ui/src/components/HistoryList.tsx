@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import type { TaskStatus, TaskSummary } from "../../../src/protocol";
-import { formatWhen } from "../lib/format";
+import type { CheckpointStorage, TaskStatus, TaskSummary } from "../../../src/protocol";
+import { formatBytes, formatWhen } from "../lib/format";
 import { postToHost } from "../vscodeApi";
 
 const STATUS_TEXT: Record<TaskStatus, string> = {
@@ -16,11 +16,12 @@ const STATUS_TEXT: Record<TaskStatus, string> = {
 interface Props {
   history: TaskSummary[];
   currentTaskId: string | null;
+  storage?: CheckpointStorage | null;
   onClose: () => void;
 }
 
 /** Earlier tasks; opening one asks the host to load it. Escape closes. */
-export function HistoryList({ history, currentTaskId, onClose }: Props) {
+export function HistoryList({ history, currentTaskId, storage, onClose }: Props) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>("button")?.focus();
@@ -62,6 +63,11 @@ export function HistoryList({ history, currentTaskId, onClose }: Props) {
           ))}
         </ul>
       )}
+      {storage ? (
+        <p className="history-storage muted">
+          Storage used: checkpoints take {formatBytes(storage.usedBytes)} of {formatBytes(storage.limitBytes)} (fathom.checkpoints.maxStorageMb; the oldest tasks' go first). Deleting a task frees its checkpoints.
+        </p>
+      ) : null}
     </nav>
   );
 }

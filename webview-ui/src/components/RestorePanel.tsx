@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { RestorePreview } from "../../../src/protocol";
+import { formatBytes as mb } from "../lib/format";
 import { revealInvisible } from "../lib/invisible";
 import { postToHost } from "../vscodeApi";
 
@@ -9,7 +10,15 @@ const ACTION_TEXT: Record<RestorePreview["files"][number]["action"], string> = {
   delete: "deleted (Fathom created it)",
 };
 
-const mb = (bytes: number) => (bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+/** Opens the file's diff in the editor: as it is now, beside what the restore makes it. */
+function DiffButton({ path }: { path: string }) {
+  return (
+    <button type="button" className="link-button" onClick={() => postToHost({ type: "compareRestore", path })} aria-label={`Show the diff of ${path}`} title="The file now, beside what the restore makes it">
+      Diff
+    </button>
+  );
+}
+
 
 /**
  * What "Restore" would do, before it does it: the files it changes (a file changed since
@@ -38,9 +47,7 @@ export function RestorePanel({ preview }: { preview: RestorePreview }) {
             ) : f.conflict ? (
               <>
                 <span className="restore-note">{f.conflict}: left as it is</span>
-                <button type="button" className="link-button" onClick={() => postToHost({ type: "compareRestore", path: f.path })} aria-label={`Compare ${f.path} with its checkpoint`}>
-                  Compare
-                </button>
+                <DiffButton path={f.path} />
                 <label className="restore-overwrite">
                   <input
                     type="checkbox"
@@ -51,7 +58,10 @@ export function RestorePanel({ preview }: { preview: RestorePreview }) {
                 </label>
               </>
             ) : (
-              <span className="restore-note">{ACTION_TEXT[f.action]}</span>
+              <>
+                <span className="restore-note">{ACTION_TEXT[f.action]}</span>
+                <DiffButton path={f.path} />
+              </>
             )}
           </li>
         ))}

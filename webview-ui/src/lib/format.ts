@@ -19,3 +19,8 @@ export function formatDuration(ms: number): string {
 export function formatWhen(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** 12_000 → "12 KB", 3_200_000 → "3.1 MB". */
+export function formatBytes(bytes: number): string {
+  return bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
+}

@@ -106,6 +106,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ banner: message.banner });
     case "history":
       return withChat({ history: message.history });
+    case "checkpointStorage":
+      return withChat({ checkpointStorage: message.storage });
     case "mentionResults":
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
     case "restorePreview":
