@@ -55,10 +55,9 @@ export function replayFrom(cassette: Cassette, workspaceRoot: string): ModelTap 
   return {
     fetch: player.fetch,
     async finish() {
-      if (player.divergence) return [player.divergence.report];
-      const left = player.unplayed();
-      return left > 0 ? [`The run ended before the recording did: ${left} recorded model request${left === 1 ? " was" : "s were"} not reached.`] : [];
+      const verdict = player.verdict();
+      return verdict ? [verdict.report] : [];
     },
-    divergence: () => player.divergence,
+    divergence: () => player.verdict(),
   };
 }

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { CommandSandbox, sandboxUnavailable } from "../../core/executor/sandbox";
 import { DEFAULT_MODELS, type Provider } from "../../core/model/createModel";
-import { compare, readBaseline, summarize, type EvalResults } from "./results";
+import { BaselineError, compare, readBaseline, summarize, type EvalResults } from "./results";
 import { failureLines, resultsTable } from "./resultsTable";
 import { runTrial, DEFAULT_EVAL_MAX_STEPS, DEFAULT_EVAL_TIMEOUT_S, type TrialOptions, type TrialRecord } from "./runTrial";
 import { loadScenarios, ScenarioError, type Scenario } from "./scenario";
@@ -178,7 +178,7 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
     scenarios = loadScenarios(opts.dir);
     if (opts.baseline) readBaseline(opts.baseline);
   } catch (error) {
-    if (!(error instanceof EvalUsageError || error instanceof ScenarioError || (error as Error).message.startsWith("--baseline"))) throw error;
+    if (!(error instanceof EvalUsageError || error instanceof ScenarioError || error instanceof BaselineError)) throw error;
     io.err.write(`fathom eval: ${(error as Error).message}\n${error instanceof EvalUsageError ? `Run "fathom eval --help" for usage.\n` : ""}`);
     return 2;
   }

@@ -106,15 +106,17 @@ export interface Comparison {
   notes: string[];
 }
 
-/** Reads an earlier results file; throws with a message saying what is wrong. */
+export class BaselineError extends Error {}
+
+/** Reads an earlier results file; throws a BaselineError saying what is wrong. */
 export function readBaseline(file: string): EvalResults {
   let value: Partial<EvalResults>;
   try {
     value = JSON.parse(readFileSync(file, "utf8")) as Partial<EvalResults>;
   } catch (error) {
-    throw new Error(`--baseline ${file}: ${(error as Error).message}`, { cause: error });
+    throw new BaselineError(`--baseline ${file}: ${(error as Error).message}`, { cause: error });
   }
-  if (value.version !== 1 || !Array.isArray(value.scenarios)) throw new Error(`--baseline ${file} is not a results.json written by fathom eval.`);
+  if (value.version !== 1 || !Array.isArray(value.scenarios)) throw new BaselineError(`--baseline ${file} is not a results.json written by fathom eval.`);
   return value as EvalResults;
 }
 

@@ -75,7 +75,7 @@ export function failureLines(results: EvalResults): string[] {
     .filter((r) => !r.passed)
     .map((r) => {
       const why = r.divergence
-        ? `the replay left its recording: ${r.divergence.split("\n")[1]?.trim() ?? ""}`
+        ? `the replay left its recording: ${(r.divergence.split("\n")[1] ?? r.divergence).trim()}`
         : r.error && r.reason !== "completed"
           ? `${r.reason}: ${r.error}`
           : `check failed (exit ${r.check.exitCode ?? "none"})${lastLine(r.check.output)}`;

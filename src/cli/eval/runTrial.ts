@@ -229,7 +229,7 @@ function modelFor(scenario: Scenario, options: TrialOptions, workspaceRoot: stri
     return {
       chatModel: createModel({ provider, model, baseUrl: REPLAY_BASE_URL[provider], fetch: player.fetch, retryBaseDelayMs: 1, surface: "cli" }),
       provider,
-      finish: async () => player.divergence?.report,
+      finish: async () => player.verdict()?.report,
       keep: () => undefined,
     };
   }

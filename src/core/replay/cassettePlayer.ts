@@ -77,6 +77,23 @@ export class CassettePlayer {
     return this.entries.filter((e) => !e.played).length;
   }
 
+  /**
+   * After the run: the divergence, or, when the run stopped before the recording did (a guard
+   * stopped it, say), that as one. Undefined when the run followed the recording to its end.
+   */
+  verdict(): Divergence | undefined {
+    if (this.divergence) return this.divergence;
+    const left = this.unplayed();
+    if (left === 0 || this.options.reuse) return undefined;
+    const what = `the run ended after ${this.requests} model request${this.requests === 1 ? "" : "s"}; the recording has ${left} more`;
+    return {
+      request: this.requests,
+      what,
+      detail: [],
+      report: `The replay ended before the recording: ${what}. The agent stopped on its own (a guard, a limit, an error) where the recorded run went on; its events say why.`,
+    };
+  }
+
   /** The recorded exchange that answers this request, or the divergence (also kept in `divergence`). */
   match(path: string, body: unknown): { exchange: RecordedExchange } | { divergence: Divergence } {
     const request = ++this.requests;

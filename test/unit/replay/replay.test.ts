@@ -154,6 +154,23 @@ test("a different message from the person, or a different tool called, is a dive
   assert.equal(d.what, "a different tool was called: grep where the recording calls read_file");
 });
 
+test("a replay that stops before the recording does (a guard, a limit) says so", async () => {
+  const recorded = await record("openai-compatible", workspace());
+  const root = workspace();
+  const player = new CassettePlayer(readCassette(recorded.file), { workspaceRoot: root });
+  const agent = createAgent({
+    model: createModel({ provider: "openai-compatible", model: "scripted", baseUrl: REPLAY_BASE_URL["openai-compatible"], fetch: player.fetch }),
+    workspaceRoot: root,
+    backend: new FilesystemBackend({ rootDir: root }),
+    executor: new ChildProcessExecutor(),
+    maxSteps: 2,
+  });
+  const run = await collect(agent, "change hello to bye");
+  assert.equal(run.done.reason, "max_steps");
+  assert.equal(player.divergence, undefined);
+  assert.match(player.verdict()!.report, /^The replay ended before the recording: the run ended after 2 model requests; the recording has 2 more\./);
+});
+
 test("a retried request is recorded with its failure and replayed the same way", async () => {
   const root = workspace();
   const recorded = await record("openai-compatible", root, [faults.rateLimited({ ms: 1 }), { text: "Hi." }]);
