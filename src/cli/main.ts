@@ -10,7 +10,7 @@ import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "../core/mcp/mcpHub";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
-import { createModel, type Provider } from "../core/model/createModel";
+import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { evalCommand } from "./eval/evalCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
@@ -271,7 +271,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const tap: ModelTap | undefined = opts.replay
     ? replayFrom(opts.replay, opts.cwd)
     : opts.record
-      ? recordTo(opts.record, { provider: opts.provider, model: opts.model, prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
+      ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
       : undefined;
   const model = createModel({
     provider: opts.provider,
