@@ -8,7 +8,8 @@ const noVscode = { name: "vscode", message: "This layer must not depend on VS Co
 const hostPatterns = { group: ["**/host", "**/host/**"], message: "The host depends on this layer, never the other way round." };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "test-output/**", ".vscode-test/**", "**/*.vsix", "test/vscode/runner-extension/dist/**"] },
+  // test/evals/*/workspace: the eval scenarios' projects, written in their own (CommonJS) style for the agent to work on.
+  { ignores: ["dist/**", "node_modules/**", "test-output/**", ".vscode-test/**", "**/*.vsix", "test/vscode/runner-extension/dist/**", "test/evals/*/workspace/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,15 +3,18 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
+import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "../core/mcp/mcpHub";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
-import { createModel, type Provider } from "../core/model/createModel";
+import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
+import { evalCommand } from "./eval/evalCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
+import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
@@ -21,6 +24,7 @@ export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 const USAGE = `Usage: fathom run [options] "<prompt>"
        fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
+       fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
 checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
@@ -43,6 +47,10 @@ Options:
   --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
                         (written by whoever wrote the repository: at a terminal you are
                         asked, showing what they run; otherwise off unless you pass this)
+  --record FILE.jsonl   write every model request and streamed response to FILE (no keys)
+  --replay FILE.jsonl   answer from a recording instead of a model (no network, no key): the
+                        provider, model and (unless given) prompt are the recording's; the run
+                        stops where it leaves the recording, showing the difference
   --json                print every event as one JSON line
   -h, --help            show this help
 
@@ -74,6 +82,10 @@ interface CliOptions {
   /** A saved task to continue. */
   task?: string;
   prompt: string;
+  /** --record FILE */
+  record?: string;
+  /** --replay FILE, read. */
+  replay?: Cassette;
 }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | "help" {
@@ -96,6 +108,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         "mcp-config": { type: "string", multiple: true },
         "allow-workspace-mcp": { type: "boolean" },
         task: { type: "string" },
+        record: { type: "string" },
+        replay: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -106,8 +120,18 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks and restore.` : "Missing command.");
-  const prompt = rest.join(" ").trim();
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore and eval.` : "Missing command.");
+  if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
+  let replay: Cassette | undefined;
+  if (values.replay !== undefined) {
+    const loaded = loadReplay(path.resolve(cwd, values.replay));
+    if ("error" in loaded) throw new UsageError(loaded.error);
+    replay = loaded.cassette;
+    for (const [flag, given, recorded] of [["--provider", values.provider, replay.header.provider], ["--model", values.model, replay.header.model]] as const) {
+      if (given !== undefined && given !== recorded) throw new UsageError(`${flag} ${given}: the recording was made with ${recorded}, and a replay answers as that model. Leave ${flag} out.`);
+    }
+  }
+  const prompt = rest.join(" ").trim() || replay?.header.prompt || "";
   if (!prompt) throw new UsageError('Missing the prompt: fathom run "what to do".');
 
   const dir = path.resolve(cwd, values.cwd ?? ".");
@@ -119,21 +143,22 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   }
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
 
-  const providerArg = values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
+  const providerArg = replay?.header.provider ?? values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
   if (!PROVIDERS.includes(providerArg as Provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
   }
   const provider = providerArg as Provider;
-  const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
-  if (!apiKey && provider !== "openai-compatible") {
+  // A replay sends nothing anywhere, so it takes no key.
+  const apiKey = replay ? "" : ((provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "");
+  if (!apiKey && provider !== "openai-compatible" && !replay) {
     const name = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
     throw new UsageError(`Set ${name} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
   }
   const options: CliOptions = {
     cwd: dir,
     provider,
-    model: values.model ?? "",
-    baseUrl: values["base-url"] ?? "",
+    model: replay?.header.model ?? values.model ?? "",
+    baseUrl: replay ? REPLAY_BASE_URL[provider] : (values["base-url"] ?? ""),
     apiKey,
     yes: values.yes === true,
     json: values.json === true,
@@ -142,6 +167,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
+    ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
+    ...(replay ? { replay } : {}),
     prompt,
   };
   if (values["max-steps"] !== undefined) {
@@ -215,6 +242,7 @@ const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
   if (argv[0] === "tasks" || argv[0] === "restore") {
     const io = { out: process.stdout, err: process.stderr, input: process.stdin };
     try {
@@ -251,13 +279,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onInterrupt);
 
-  const retryBase = Number(process.env.FATHOM_RETRY_BASE_DELAY_MS);
+  const retryBase = opts.replay ? 1 : Number(process.env.FATHOM_RETRY_BASE_DELAY_MS);
+  const tap: ModelTap | undefined = opts.replay
+    ? replayFrom(opts.replay, opts.cwd)
+    : opts.record
+      ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
+      : undefined;
   const model = createModel({
     provider: opts.provider,
     model: opts.model,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+    ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
   });
   const interactive = process.stdin.isTTY === true && !opts.json;
@@ -322,6 +356,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (sandbox) {
       (executor as SandboxedExecutor).dispose();
       await sandbox.dispose();
+    }
+  }
+  if (tap) {
+    for (const line of await tap.finish()) process.stderr.write(`fathom: ${line}\n`);
+    const diverged = tap.divergence();
+    if (diverged) {
+      if (opts.json) process.stdout.write(`${JSON.stringify({ type: "replay_diverged", request: diverged.request, what: diverged.what, report: diverged.report })}\n`);
+      return EXIT.failed;
     }
   }
   if (!done) return EXIT.failed;

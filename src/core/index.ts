@@ -35,3 +35,6 @@ export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText"
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
 export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";
 export { CheckpointStore, type Checkpoint, type FileRestore, type RestorePlan, type RestoreResult } from "./checkpoints/checkpointStore";
+export { readCassette, parseCassette, formatCassette, CassetteError, WORKSPACE_PLACEHOLDER, type Cassette, type CassetteHeader, type RecordedExchange } from "./replay/cassette";
+export { CassetteRecorder, type CassetteRecorderOptions } from "./replay/cassetteRecorder";
+export { CassettePlayer, type CassettePlayerOptions, type Divergence } from "./replay/cassettePlayer";

@@ -55,7 +55,15 @@ export type FaultTurn =
   /** Sends the start and `text`, then ends the response cleanly without finishing the message. */
   | { fault: "truncate"; text?: string };
 
-export type StaticTurn = AnswerTurn | FaultTurn;
+/**
+ * A response exactly as recorded (a cassette's, see src/core/replay): the status, headers and
+ * SSE text chunks, each written `at` ms after the response started.
+ */
+export interface RawTurn {
+  raw: { status: number; headers: Record<string, string>; chunks?: { at: number; text: string }[]; body?: string };
+}
+
+export type StaticTurn = AnswerTurn | FaultTurn | RawTurn;
 /** A turn may be decided from the request the model was sent. */
 export type ScriptedTurn = StaticTurn | ((request: RecordedRequest) => StaticTurn | Promise<StaticTurn>);
 
@@ -171,6 +179,7 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
   }
 
   async function play(wire: Wire, turn: StaticTurn, record: RecordedRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if ("raw" in turn) return playRaw(turn.raw, record, res);
     if ("fault" in turn && turn.fault === "http") {
       const b = turn.body ?? errorBody(wire, turn.status, turn.message);
       return sendJson(res, turn.status, b, turn.headers);
@@ -213,6 +222,23 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     };
     await streamer(timed, turn, { model, rawBody: record.rawBody, includeUsage, partial: false });
     if (!closed) record.lastChunkAt = lastWriteAt;
+    res.end();
+  }
+
+  async function playRaw(raw: RawTurn["raw"], record: RecordedRequest, res: ServerResponse): Promise<void> {
+    res.writeHead(raw.status, raw.headers);
+    if (raw.body !== undefined || !raw.chunks) return void res.end(raw.body ?? "");
+    res.flushHeaders();
+    let closed = false;
+    res.on("close", () => (closed = true));
+    const started = Date.now();
+    for (const chunk of raw.chunks) {
+      if (closed) return;
+      const wait = chunk.at - (Date.now() - started);
+      await (wait > 0 ? sleep(wait) : new Promise<void>((r) => setImmediate(r)));
+      res.write(chunk.text);
+    }
+    if (!closed) record.lastChunkAt = Date.now();
     res.end();
   }
 

@@ -1,8 +1,8 @@
 // `npm run demo`: the VS Code of `npm start`, with Fathom talking to a recorded model instead of
 // a real one, so anyone can watch a whole task without an API key: todos, search and read, an
 // edit shown as a diff that the person approves, the tests run in the integrated terminal, the
-// final answer. The recording is test/fixtures/demo/session.json (played by recording.ts) on
-// a fresh copy of the sample workspace each run.
+// final answer. The recording is test/fixtures/demo/cassette.jsonl (the format of `fathom run
+// --record`, played by recording.ts) on a fresh copy of the sample workspace each run.
 //
 // code-server gets FATHOM_DEMO=1, which its extension host inherits: Fathom then marks the chat
 // as a demo. The scripted model server and code-server listen on 127.0.0.1 only and Ctrl+C stops
@@ -10,7 +10,8 @@
 // free one when that is taken.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadDemoRecording, playDemo } from '../fixtures/demo/recording.js';
+import { loadDemoCassette, playDemo } from '../fixtures/demo/recording.js';
+import type { CassettePlayer } from '../../src/core/replay/cassettePlayer.js';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scriptedModelServer.js';
 import { onCleanup } from './harness/cleanup.js';
 import { cacheDir } from './harness/paths.js';
@@ -19,6 +20,8 @@ import { choosePort, runMain, serveFathom, untilStopped, type Served, type Serve
 export interface Demo extends Served {
   /** The recorded model (OpenAI-compatible); its `requests` are what Fathom sent. */
   model: ScriptedModelServer;
+  /** Plays the cassette; `divergence` is set once a request had no recorded answer. */
+  replay: CassettePlayer;
   prompt: string;
   /** Stops VS Code and the recorded model (Ctrl+C does too). */
   stop(): Promise<void>;
@@ -26,10 +29,13 @@ export interface Demo extends Served {
 
 /** Starts the recorded model and VS Code with Fathom pointed at it. Both stop on cleanup. */
 export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { label?: string }): Promise<Demo> {
-  const recording = loadDemoRecording();
+  const cassette = loadDemoCassette();
   const model = await startScriptedModelServer([], { host: '127.0.0.1' });
   const stopModel = onCleanup('recorded model server', () => model.close());
-  playDemo(model, recording);
+  const replay = playDemo(model, cassette, {
+    // Said where the person who started the demo sees it; the chat gets the closing note.
+    onDivergence: (d) => console.log(`\n  [demo] a request the recording has no answer for:\n${d.report.replace(/^/gm, '    ')}\n`),
+  });
   let served: Served;
   try {
     served = await serveFathom({
@@ -41,7 +47,7 @@ export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { lab
         ...o.settings,
         'fathom.provider': 'openai-compatible',
         'fathom.baseUrl': model.baseUrlOpenAI,
-        'fathom.model': recording.model,
+        'fathom.model': cassette.header.model,
       },
       env: { ...o.env, FATHOM_DEMO: '1' },
     });
@@ -52,7 +58,8 @@ export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { lab
   return {
     ...served,
     model,
-    prompt: recording.prompt,
+    replay,
+    prompt: cassette.header.prompt ?? '',
     stop: async () => {
       await served.server.stop();
       await stopModel();
