@@ -182,7 +182,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     systemPrompt,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(options.spendCapUsd !== undefined ? { spendCapUsd: options.spendCapUsd } : {}),
-    costOf: options.costOf ?? ((usage) => tableCostOf(model.model, usage) ?? 0),
+    // Read at each call: the model may change during the task (the person picked another).
+    costOf: options.costOf ?? ((usage) => (model.costOf ? model.costOf(usage) : tableCostOf(model.model, usage)) ?? 0),
     maxConsecutiveToolErrors: options.maxConsecutiveToolErrors ?? DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS,
     workspaceRoot: options.workspaceRoot,
     ...(internal.subagentType ? { subagentType: internal.subagentType } : {}),

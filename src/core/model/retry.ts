@@ -40,7 +40,7 @@ export interface AttemptScope {
 
 export type Attempt = (scope: AttemptScope) => AsyncIterable<ModelStreamEvent>;
 
-const OUTPUT = new Set<ModelStreamEvent["type"]>(["text_delta", "tool_call_start", "tool_call_delta"]);
+const OUTPUT = new Set<ModelStreamEvent["type"]>(["text_delta", "reasoning_delta", "text_reset", "tool_call_start", "tool_call_delta"]);
 
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
