@@ -13,6 +13,7 @@ import { createModel, type Provider } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
+import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -20,6 +21,7 @@ export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 const USAGE = `Usage: fathom run [options] "<prompt>"
        fathom tasks [--cwd DIR] [--json]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
+       fathom models [--provider NAME] [--base-url URL] [--json]
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
 checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
@@ -31,6 +33,9 @@ Options:
                         or anthropic when only ANTHROPIC_API_KEY is set)
   --model ID            model id (default: the provider's default)
   --base-url URL        API base URL (required for most openai-compatible servers)
+  --tools MODE          native (default: the API's tool calling; calls written as text
+                        still run), text (tools in the prompt, calls read from text), none
+  --context-window N    the model's context window in tokens, if Fathom does not know it
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much
   --task ID             continue a saved task (its conversation and checkpoints)
@@ -52,6 +57,7 @@ agent asks to run outside it is always asked, even with --yes.
 Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
 
 class UsageError extends Error {}
 
@@ -61,6 +67,8 @@ interface CliOptions {
   model: string;
   baseUrl: string;
   apiKey: string;
+  tools?: "native" | "text" | "none";
+  contextWindow?: number;
   maxSteps?: number;
   spendCapUsd?: number;
   yes: boolean;
@@ -86,6 +94,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         provider: { type: "string" },
         model: { type: "string" },
         "base-url": { type: "string" },
+        tools: { type: "string" },
+        "context-window": { type: "string" },
         "max-steps": { type: "string" },
         "spend-cap": { type: "string" },
         yes: { type: "boolean", short: "y" },
@@ -104,7 +114,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks and restore.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore and models.` : "Missing command.");
   const prompt = rest.join(" ").trim();
   if (!prompt) throw new UsageError('Missing the prompt: fathom run "what to do".');
 
@@ -118,6 +128,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
 
   const providerArg = values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
+  if (providerArg === "vscode") throw new UsageError(VSCODE_ONLY);
   if (!PROVIDERS.includes(providerArg as Provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
   }
@@ -146,6 +157,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     const n = Number(values["max-steps"]);
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
     options.maxSteps = n;
+  }
+  if (values.tools !== undefined) {
+    if (values.tools !== "native" && values.tools !== "text" && values.tools !== "none") throw new UsageError(`--tools must be native, text or none (got "${values.tools}").`);
+    options.tools = values.tools;
+  }
+  if (values["context-window"] !== undefined) {
+    const n = Number(values["context-window"]);
+    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
+    options.contextWindow = n;
   }
   if (values["spend-cap"] !== undefined) {
     const n = Number(values["spend-cap"]);
@@ -203,6 +223,15 @@ const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "models") {
+    try {
+      return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });
+    } catch (error) {
+      const usage = error instanceof ModelsUsageError;
+      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${MODELS_USAGE}\n` : ""}`);
+      return usage ? EXIT.usage : EXIT.failed;
+    }
+  }
   if (argv[0] === "tasks" || argv[0] === "restore") {
     const io = { out: process.stdout, err: process.stderr, input: process.stdin };
     try {
@@ -245,6 +274,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     model: opts.model,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
     surface: "cli",
   });

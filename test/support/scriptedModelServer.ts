@@ -50,6 +50,11 @@ export interface ScriptedUsage {
 /** A normal answer. `{}` is an empty answer. */
 export interface AnswerTurn {
   text?: string;
+  /** Reasoning before the answer (OpenAI wire: reasoning_content, or `reasoning` with reasoningField; Anthropic: a signed thinking block). */
+  reasoning?: string;
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** Anthropic: a redacted_thinking block. */
+  redactedThinking?: string;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
   /** Wire-level finish reason; default stop/end_turn, or tool_calls/tool_use when there are calls. */
