@@ -12,7 +12,7 @@ export { SwitchableModel } from "./model/switchableModel";
 export { TurnAccumulator, requestChars } from "./model/turnAccumulator";
 export { imagesToSend, withImageNote, MAX_IMAGES_PER_REQUEST } from "./model/imageNote";
 export { classify, toModelError, type ErrorContext } from "./model/errors";
-export { withRetries, type RetryOptions } from "./model/retry";
+export { withRetries, failWith, type RetryOptions } from "./model/retry";
 export * from "./backends/protocol";
 export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem";
 export { StateBackend } from "./backends/state";

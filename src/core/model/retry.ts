@@ -111,6 +111,7 @@ export async function* withRetries(
       throw new ModelError("network", "the stream ended before the model finished");
     } catch (err) {
       if (signal?.aborted) throw cancelled();
+      if (err instanceof ModelError && err.final) throw err;
       failure = timedOut
         ? {
             kind: "timeout",

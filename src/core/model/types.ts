@@ -114,6 +114,8 @@ export class ModelError extends Error {
     readonly kind: ModelErrorKind,
     message: string,
     readonly status?: number,
+    /** Already written for the person and not worth retrying: the retry loop passes it on as it is. */
+    readonly final?: boolean,
   ) {
     super(message);
     this.name = "ModelError";

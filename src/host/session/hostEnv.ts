@@ -6,6 +6,8 @@ import {
   FilesystemBackend,
   createAgent,
   createModel,
+  listModels,
+  overrideFor,
   type BackendProtocol,
   type Executor,
   type Middleware,
@@ -17,6 +19,8 @@ import { CheckpointTexts } from "../review/checkpointTexts";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { HostSandbox } from "../terminal/hostSandbox";
 import type { HostMcp } from "../mcp/hostMcp";
+import { ModelChoice } from "../models/modelChoice";
+import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
@@ -32,6 +36,8 @@ export interface HostEnvOptions {
   /** MCP servers and their tools. */
   mcp?: HostMcp;
   gate: SessionGate;
+  /** VS Code's language models (`fathom.provider: "vscode"`). */
+  vscodeModels: VscodeModels;
   /** Tests: pretend the workspace is (not) trusted. */
   isTrusted?: () => boolean;
 }
@@ -63,10 +69,20 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     const fresh = settings.ignoredFromWorkspace.filter((key) => !warnedIgnored.has(key));
     if (fresh.length === 0) return;
     for (const key of fresh) warnedIgnored.add(key);
-    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands or change where requests (and your key) go.`;
+    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands, change where requests (and your key) go, or tell Fathom about models.`;
     o.log.warn(message);
     void vscode.window.showWarningMessage(message);
   };
+  const warnedOverrides = new Set<string>();
+  /** Once per window for each override left out, and why. */
+  const warnOverrides = (problems: string[]) => {
+    for (const problem of problems.filter((p) => !warnedOverrides.has(p))) {
+      warnedOverrides.add(problem);
+      o.log.warn(problem);
+      void vscode.window.showWarningMessage(`Fathom: ${problem}`);
+    }
+  };
+  const choice = new ModelChoice(o.context.workspaceState);
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
   const maxStorageMb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
   const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), ...(maxStorageMb && maxStorageMb > 0 ? { maxStorageBytes: maxStorageMb * 1048576 } : {}) });
@@ -89,18 +105,25 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     // `npm run demo` starts VS Code with FATHOM_DEMO=1; the extension host inherits it.
     demo: process.env.FATHOM_DEMO === "1",
     async readSetup() {
-      const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
-      warnIgnored(settings);
-      const stored = await o.keys.get(settings.provider);
+      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
+      warnIgnored(raw);
+      warnOverrides(raw.modelOverrideProblems);
+      const settings = choice.apply(raw);
+      if (!workspaceRoot()) return { settings, problem: { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." } };
+      if (settings.provider === "vscode") {
+        const found = await o.vscodeModels.resolve(settings.model);
+        return { settings, problem: "problem" in found ? found.problem : null };
+      }
+      const provider = settings.provider;
+      const stored = await o.keys.get(provider);
       o.log.addSecret(stored?.key);
-      const origin = endpointOrigin(settings.provider, settings.baseUrl);
+      const origin = endpointOrigin(provider, settings.baseUrl);
       // A stored key goes only where it was saved for, or where the person has said yes to.
       const apiKey = stored && keyAllowedFor(stored, origin) ? stored.key : undefined;
-      const problem = !workspaceRoot()
-        ? { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." }
-        : stored && !apiKey
+      const problem =
+        stored && !apiKey
           ? {
-              message: `Your ${providerName(settings.provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
+              message: `Your ${providerName(provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
               action: "fathom.allowKeyForHost" as const,
               actionLabel: `Send Key to ${new URL(origin).host}`,
             }
@@ -108,7 +131,17 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       return { settings, ...(apiKey ? { apiKey } : {}), problem };
     },
     createModel(settings, apiKey) {
-      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
+      if (settings.provider === "vscode") return o.vscodeModels.create(settings.model, settings.modelOverrides);
+      const override = overrideFor(settings.modelOverrides, settings.model);
+      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}), ...(override ? { override } : {}) });
+    },
+    async listModels(settings, apiKey) {
+      if (settings.provider === "vscode") return o.vscodeModels.list();
+      return listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
+    },
+    async chooseModel(model) {
+      await choice.set(readSettings(vscode.workspace.getConfiguration("fathom")), model);
+      o.log.info(`Model for this workspace: ${model || "(the provider's default)"}`);
     },
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),

@@ -43,7 +43,7 @@ export interface Kit {
   reopen(model?: FakeModel): Kit;
 }
 
-export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: string; storage?: string; settings?: Record<string, unknown>; apiKey?: string; trusted?: { value: boolean } } = {}): Kit {
+export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: string; storage?: string; settings?: Record<string, unknown>; apiKey?: string; trusted?: { value: boolean }; env?: Partial<SessionEnv> } = {}): Kit {
   const root = o.root ?? mkdtempSync(path.join(os.tmpdir(), "fathom-ws-"));
   if (!o.root) writeFileSync(path.join(root, "app.ts"), "export const answer = 42;\n");
   const storage = o.storage ?? mkdtempSync(path.join(os.tmpdir(), "fathom-store-"));
@@ -66,6 +66,7 @@ export function makeKit(script: FakeScript[], o: { model?: FakeModel; root?: str
     },
     createModel: (): ChatModel => model,
     createAgent: (opts) => createAgent({ ...opts, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), executor: new ChildProcessExecutor() }),
+    ...o.env,
   };
   const session = new ChatSession(env);
   const messages: HostToWebviewChat[] = [];
