@@ -12,7 +12,7 @@ import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
  * directly); a subagent's card is `<task call id>/<its call id>`, nested in the `task` card.
  */
 
-export const TEXT_CALLS_NOTICE = "The model wrote its tool calls as text; Fathom ran them";
+export const TEXT_CALLS_NOTICE = "Fathom runs the tool calls this model writes as text";
 
 /** Most characters of a tool result a card keeps. */
 export const MAX_CARD_RESULT_CHARS = 20_000;
@@ -215,7 +215,7 @@ export class ChatStateReducer {
         } else if (event.code === "text_tool_calls") {
           // Said once per task in the chat (the log has every one): it explains the cards that follow.
           if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text.startsWith(TEXT_CALLS_NOTICE))) {
-            this.notice("info", `${TEXT_CALLS_NOTICE} (${event.message})`);
+            this.notice("info", `${TEXT_CALLS_NOTICE}. ${event.message}`);
           }
         } else {
           this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" ? "info" : "warning", event.message, scope.parentId);
@@ -223,7 +223,7 @@ export class ChatStateReducer {
         return;
       case "error":
         if (scope.parentId) this.notice("error", event.message, scope.parentId);
-        else this.setBanner(errorBanner(event.kind, event.message));
+        else this.setBanner(errorBanner(event.kind, event.message, this.state.model.provider));
         return;
       case "subagent":
         this.onEvent(event.event, idOf(event.toolCallId));
@@ -341,9 +341,12 @@ function capResult(text: string): string {
 }
 
 /** The banner for a failed run: the model error's own words, Retry, and the fix when there is one. */
-export function errorBanner(kind: ModelErrorKind | "internal", message: string): Banner {
+export function errorBanner(kind: ModelErrorKind | "internal", message: string, provider?: string): Banner {
+  // VS Code's models take no key and no URL of ours: their messages say what to do instead.
   const action =
-    kind === "auth"
+    provider === "vscode"
+      ? {}
+      : kind === "auth"
       ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
       : kind === "not_found" || kind === "bad_request"
         ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }

@@ -9,6 +9,7 @@ import {
   listModels,
   overrideFor,
   type BackendProtocol,
+  type ListedModel,
   type Executor,
   type Middleware,
 } from "../../core";
@@ -83,6 +84,8 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     }
   };
   const choice = new ModelChoice(o.context.workspaceState);
+  /** The Model box's last list, by id (what a pick from it is known to be). */
+  let listed = new Map<string, ListedModel>();
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
   const maxStorageMb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
   const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), ...(maxStorageMb && maxStorageMb > 0 ? { maxStorageBytes: maxStorageMb * 1048576 } : {}) });
@@ -136,11 +139,14 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}), ...(override ? { override } : {}) });
     },
     async listModels(settings, apiKey) {
-      if (settings.provider === "vscode") return o.vscodeModels.list();
-      return listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
+      const list = settings.provider === "vscode" ? await o.vscodeModels.list() : await listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
+      listed = new Map(list.models.map((m) => [m.id, m]));
+      return list;
     },
     async chooseModel(model) {
-      await choice.set(readSettings(vscode.workspace.getConfiguration("fathom")), model);
+      // VS Code's models say what they are each time they are looked up; the others' list is remembered with the pick.
+      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
+      await choice.set(raw, model, raw.provider === "vscode" ? undefined : listed.get(model));
       o.log.info(`Model for this workspace: ${model || "(the provider's default)"}`);
     },
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),

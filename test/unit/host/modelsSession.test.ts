@@ -69,6 +69,15 @@ describe("the Model box", () => {
     assert.equal(choice.apply({ ...base, provider: "anthropic" }).model, "gpt-4.1", "another provider keeps its own");
     assert.equal(choice.apply({ ...base, model: "o3" }).model, "o3", "a newer setting wins");
   });
+
+  it("keeps what the provider's list said of the pick (window, images, no native tools), under the person's overrides", async () => {
+    const choice = new ModelChoice(memento());
+    const base = readSettings({ get: <T>(k: string, d: T) => (k === "provider" ? ("openai-compatible" as T) : d) });
+    await choice.set(base, "llava:13b", { id: "llava:13b", contextWindow: 4096, images: true, tools: false });
+    assert.deepEqual(choice.apply(base).modelOverrides["llava:13b"], { contextWindow: 4096, images: true, tools: "text" });
+    const mine = { ...base, modelOverrides: { "llava:13b": { images: false } } };
+    assert.deepEqual(choice.apply(mine).modelOverrides["llava:13b"], { contextWindow: 4096, images: false, tools: "text" });
+  });
 });
 
 describe("images from the message box", () => {
