@@ -138,4 +138,24 @@ describe("reasoning and calls written as text, in the transcript", () => {
     assert.equal(answer?.text, "Answer.");
     assert.ok(kit.messages.some((m) => m.type === "reasoningAppended"));
   });
+
+  it("calls written as text are said once per task in the chat, and every time in the log", async () => {
+    const model = new FakeModel([]);
+    let turn = 0;
+    model.stream = async function* () {
+      turn++;
+      if (turn <= 2) {
+        yield { type: "notice", code: "text_tool_calls", message: `Ran write_todos, which fake-model wrote as text instead of a native tool call.` };
+        yield { type: "tool_call_start", index: 0, id: `t${turn}`, name: "write_todos" };
+        yield { type: "done", message: { role: "assistant", content: "", toolCalls: [{ id: `t${turn}`, name: "write_todos", arguments: '{"todos":[]}' }] }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "tool_use" };
+      } else yield { type: "done", message: { role: "assistant", content: "done" }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "end_turn" };
+    } as ChatModel["stream"];
+    const kit = makeKit([], { model });
+    await kit.session.whenReady();
+    await kit.session.send("go");
+    await kit.session.whenIdle();
+    const notices = kit.session.state.items.filter((i) => i.kind === "notice" && /writes as text/.test(i.text));
+    assert.equal(notices.length, 1);
+    assert.equal(kit.lines.filter((l) => /text_tool_calls: Ran write_todos/.test(l)).length, 2);
+  });
 });
