@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent vscode` runs only the named parts.
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent models vscode` runs only the named parts.
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -47,6 +47,10 @@ async function main(): Promise<void> {
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");
     await runAgentBench();
+  }
+  if (runs("models")) {
+    const { runModelsBench } = await import("./models");
+    await runModelsBench();
   }
   if (runs("vscode")) {
     const { runRealHostBench } = await import("./realHost");

@@ -16,6 +16,7 @@ import { evalCommand } from "./eval/evalCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
+import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
 
@@ -25,6 +26,7 @@ const USAGE = `Usage: fathom run [options] "<prompt>"
        fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
        fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+       fathom models [--provider NAME] [--base-url URL] [--json]
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
 checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
@@ -36,6 +38,9 @@ Options:
                         or anthropic when only ANTHROPIC_API_KEY is set)
   --model ID            model id (default: the provider's default)
   --base-url URL        API base URL (required for most openai-compatible servers)
+  --tools MODE          native (default: the API's tool calling; calls written as text
+                        still run), text (tools in the prompt, calls read from text), none
+  --context-window N    the model's context window in tokens, if Fathom does not know it
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much
   --task ID             continue a saved task (its conversation and checkpoints)
@@ -62,6 +67,7 @@ agent asks to run outside it is always asked, even with --yes.
 Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
 
 class UsageError extends Error {}
 
@@ -71,6 +77,8 @@ interface CliOptions {
   model: string;
   baseUrl: string;
   apiKey: string;
+  tools?: "native" | "text" | "none";
+  contextWindow?: number;
   maxSteps?: number;
   spendCapUsd?: number;
   yes: boolean;
@@ -100,6 +108,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
         provider: { type: "string" },
         model: { type: "string" },
         "base-url": { type: "string" },
+        tools: { type: "string" },
+        "context-window": { type: "string" },
         "max-steps": { type: "string" },
         "spend-cap": { type: "string" },
         yes: { type: "boolean", short: "y" },
@@ -120,7 +130,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore and eval.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, eval and models.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
   let replay: Cassette | undefined;
   if (values.replay !== undefined) {
@@ -144,6 +154,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
 
   const providerArg = replay?.header.provider ?? values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
+  if (providerArg === "vscode") throw new UsageError(VSCODE_ONLY);
   if (!PROVIDERS.includes(providerArg as Provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
   }
@@ -175,6 +186,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     const n = Number(values["max-steps"]);
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
     options.maxSteps = n;
+  }
+  if (values.tools !== undefined) {
+    if (values.tools !== "native" && values.tools !== "text" && values.tools !== "none") throw new UsageError(`--tools must be native, text or none (got "${values.tools}").`);
+    options.tools = values.tools;
+  }
+  if (values["context-window"] !== undefined) {
+    const n = Number(values["context-window"]);
+    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
+    options.contextWindow = n;
   }
   if (values["spend-cap"] !== undefined) {
     const n = Number(values["spend-cap"]);
@@ -243,6 +263,15 @@ const NO_TTY_REASON =
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
+  if (argv[0] === "models") {
+    try {
+      return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });
+    } catch (error) {
+      const usage = error instanceof ModelsUsageError;
+      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${MODELS_USAGE}\n` : ""}`);
+      return usage ? EXIT.usage : EXIT.failed;
+    }
+  }
   if (argv[0] === "tasks" || argv[0] === "restore") {
     const io = { out: process.stdout, err: process.stderr, input: process.stdin };
     try {
@@ -290,6 +319,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     model: opts.model,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",

@@ -125,12 +125,14 @@ export async function promptForApiKey(store: ApiKeyStore, log: vscode.LogOutputC
  */
 export async function confirmKeyForHost(store: ApiKeyStore, log: vscode.LogOutputChannel): Promise<boolean> {
   const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
-  const origin = endpointOrigin(settings.provider, settings.baseUrl);
-  const current = await store.get(settings.provider);
+  const provider = settings.provider;
+  if (provider === "vscode") return true; // VS Code's models take no key of ours
+  const origin = endpointOrigin(provider, settings.baseUrl);
+  const current = await store.get(provider);
   if (!current || keyAllowedFor(current, origin)) return true;
   const send = "Send Key to This Host";
   const answer = await vscode.window.showWarningMessage(
-    `Send your ${settings.provider} API key to ${origin}?`,
+    `Send your ${provider} API key to ${origin}?`,
     {
       modal: true,
       detail: `The key was saved for ${current.origins.join(", ") || "another host"}. Your Base Url setting now points to ${origin}. Only send it if you chose this server yourself.`,
@@ -138,7 +140,7 @@ export async function confirmKeyForHost(store: ApiKeyStore, log: vscode.LogOutpu
     send,
   );
   if (answer !== send) return false;
-  await store.allowOrigin(settings.provider, origin);
-  log.info(`The ${settings.provider} key may now be sent to ${origin}`);
+  await store.allowOrigin(provider, origin);
+  log.info(`The ${provider} key may now be sent to ${origin}`);
   return true;
 }

@@ -75,7 +75,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: "state", state: session.state });
         return;
       case "sendMessage":
-        return session.send(message.text);
+        return session.send(message.text, message.images);
+      case "listModels":
+        return session.listModels(message.requestId);
+      case "setModel":
+        return session.chooseModel(message.model);
       case "cancel":
         return session.cancel();
       case "newTask":

@@ -10,6 +10,8 @@ import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 import { HostSandbox } from "./terminal/hostSandbox";
 import { HostMcp } from "./mcp/hostMcp";
+import { lmApiFromVscode } from "./models/lmApi";
+import { VscodeModels } from "./models/vscodeModels";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -50,11 +52,14 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     privateFolders: () => [context.globalStorageUri.fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
   });
 
+  const lm = lmApiFromVscode();
+  const vscodeModels = new VscodeModels(lm);
+
   let session: ChatSession;
   let unwatch: (() => void) | undefined;
   const open = (isTrusted?: () => boolean) => {
     unwatch?.();
-    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, ...(isTrusted ? { isTrusted } : {}) }));
+    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, ...(isTrusted ? { isTrusted } : {}) }));
     view.attach(session);
     session.setMcpServers(mcp.views());
     let running = false;
@@ -105,6 +110,12 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       if (e.key.startsWith("fathom.apiKey.")) refresh();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    // A model provider (Copilot signing in, a provider extension starting) came or went.
+    ...(typeof lm !== "string" && lm.onDidChangeChatModels
+      ? [lm.onDidChangeChatModels(() => {
+          if (vscode.workspace.getConfiguration("fathom").get("provider") === "vscode") refresh();
+        })]
+      : []),
     vscode.workspace.onDidChangeWorkspaceFolders(refresh),
   );
   void vscode.commands.executeCommand("setContext", "fathom.taskRunning", false);

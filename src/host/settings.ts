@@ -1,4 +1,7 @@
-import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, type ApprovalPolicy, type CommandPatterns, type Provider } from "../core";
+import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, parseModelOverrides, type ApprovalPolicy, type CommandPatterns, type ModelOverrides, type Provider } from "../core";
+
+/** Where models come from: an HTTP API, or VS Code's own language models (Copilot's, or any extension's). */
+export type HostProvider = Provider | "vscode";
 
 /**
  * The `fathom.*` settings, read afresh at each task start so a change applies without a reload.
@@ -6,7 +9,7 @@ import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, type ApprovalPolicy, type CommandPa
  */
 
 export interface FathomSettings {
-  provider: Provider;
+  provider: HostProvider;
   model: string;
   baseUrl: string;
   maxSteps: number;
@@ -18,6 +21,13 @@ export interface FathomSettings {
   sandbox: { enabled: boolean; autoApprove: boolean; allowedDomains: string[]; denyRead: string[] };
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
+  /**
+   * What the person set for models the table does not know (user settings only: a workspace
+   * could otherwise price a model at $0 to slip past the spend cap, or send images where they asked for none).
+   */
+  modelOverrides: ModelOverrides;
+  /** Entries of fathom.modelOverrides that were left out, and why. */
+  modelOverrideProblems: string[];
   /** Settings a workspace tried to set that only the person's user settings may set. */
   ignoredFromWorkspace: string[];
 }
@@ -44,6 +54,7 @@ export const USER_ONLY_SETTINGS = [
   "sandbox.enabled",
   "sandbox.autoApprove",
   "sandbox.allowedDomains",
+  "modelOverrides",
 ] as const;
 
 /** The person's own value of a user-only setting (a workspace value never counts). */
@@ -58,7 +69,7 @@ function workspaceValues<T>(config: ConfigSource, key: string): T[] {
   return info ? [info.workspaceValue, info.workspaceFolderValue].filter((v): v is T => v !== undefined) : [];
 }
 
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+const PROVIDERS: readonly HostProvider[] = ["openai", "anthropic", "openai-compatible", "vscode"];
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_PARALLEL_SUBAGENTS = 4;
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 120;
@@ -91,8 +102,9 @@ export function readSettings(config: ConfigSource): FathomSettings {
   const deny = config.inspect
     ? [config.inspect<unknown>("commands.deny")?.globalValue, ...workspaceValues<unknown>(config, "commands.deny")].flatMap(strings)
     : strings(config.get<unknown>("commands.deny", []));
+  const overrides = parseModelOverrides(userValue<unknown>(config, "modelOverrides", {}));
   return {
-    provider: PROVIDERS.includes(provider as Provider) ? (provider as Provider) : "openai",
+    provider: PROVIDERS.includes(provider as HostProvider) ? (provider as HostProvider) : "openai",
     model: String(config.get<string>("model", "") ?? "").trim(),
     baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
     maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
@@ -115,6 +127,8 @@ export function readSettings(config: ConfigSource): FathomSettings {
       deny: [...new Set(deny)],
       timeoutSeconds: Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
     },
+    modelOverrides: overrides.overrides,
+    modelOverrideProblems: overrides.problems,
     ignoredFromWorkspace: USER_ONLY_SETTINGS.filter((key) => {
       // Only a value that would have widened something is worth telling the person about.
       const tried = workspaceValues<unknown>(config, key);
@@ -123,14 +137,16 @@ export function readSettings(config: ConfigSource): FathomSettings {
   };
 }
 
-const OFFICIAL_BASE_URLS: Record<Provider, string> = {
+const OFFICIAL_BASE_URLS: Record<HostProvider, string> = {
   openai: "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com",
   "openai-compatible": OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
+  // Requests go through VS Code's language model API; no key, no URL of ours.
+  vscode: "vscode://language-models",
 };
 
 /** The origin (scheme, host, port) requests go to, which a stored key is bound to. */
-export function endpointOrigin(provider: Provider, baseUrl: string): string {
+export function endpointOrigin(provider: HostProvider, baseUrl: string): string {
   try {
     return new URL(baseUrl || OFFICIAL_BASE_URLS[provider]).origin;
   } catch {
@@ -138,10 +154,11 @@ export function endpointOrigin(provider: Provider, baseUrl: string): string {
   }
 }
 
-const PROVIDER_NAMES: Record<Provider, string> = {
+const PROVIDER_NAMES: Record<HostProvider, string> = {
   openai: "OpenAI",
   anthropic: "Anthropic",
   "openai-compatible": "the OpenAI-compatible server",
+  vscode: "VS Code's language models",
 };
 const KEY_ENV: Record<Provider, string> = {
   openai: "OPENAI_API_KEY",
@@ -149,7 +166,7 @@ const KEY_ENV: Record<Provider, string> = {
   "openai-compatible": "OPENAI_API_KEY",
 };
 
-export function providerName(provider: Provider): string {
+export function providerName(provider: HostProvider): string {
   return PROVIDER_NAMES[provider];
 }
 
@@ -164,6 +181,8 @@ export interface SetupProblem {
  * OpenAI and Anthropic endpoints need a key for sure; a custom base URL or a local server may not.
  */
 export function setupProblemFor(settings: FathomSettings, hasKey: boolean): SetupProblem | null {
+  // VS Code's models need no key or URL; whether one is there is asked of VS Code (see vscodeLm.ts).
+  if (settings.provider === "vscode") return null;
   if (settings.baseUrl !== "" && !/^https?:\/\/[^\s/]+/i.test(settings.baseUrl)) {
     return {
       message: `fathom.baseUrl "${settings.baseUrl}" is not an http(s) URL. Fix it in the settings, or leave it empty for the official endpoint.`,

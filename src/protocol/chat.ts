@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ImageThumbnailSchema } from "./models";
 
 /**
  * The chat's view model, as the host sends it to the webview. The host owns the truth (the
@@ -87,8 +88,22 @@ export interface ToolItem {
   children?: TranscriptItem[];
 }
 
-export const UserItemSchema = z.object({ ...baseItem, kind: z.literal("user"), text: z.string(), queued: z.boolean().optional() });
-export const AssistantItemSchema = z.object({ ...baseItem, kind: z.literal("assistant"), text: z.string(), streaming: z.boolean() });
+export const UserItemSchema = z.object({
+  ...baseItem,
+  kind: z.literal("user"),
+  text: z.string(),
+  queued: z.boolean().optional(),
+  /** Thumbnails of the images the person attached. */
+  images: z.array(ImageThumbnailSchema).optional(),
+});
+export const AssistantItemSchema = z.object({
+  ...baseItem,
+  kind: z.literal("assistant"),
+  text: z.string(),
+  streaming: z.boolean(),
+  /** The model's reasoning before this answer (shown collapsed). */
+  reasoning: z.string().optional(),
+});
 export const NoticeItemSchema = z.object({
   ...baseItem,
   kind: z.literal("notice"),
@@ -197,7 +212,8 @@ export const ChatStateSchema = z.object({
   items: z.array(TranscriptItemSchema),
   todos: z.array(TodoSchema),
   usage: UsageSchema,
-  model: z.object({ provider: z.string(), model: z.string() }),
+  /** The model answering; `images`: whether it reads images (the message box takes them only then). */
+  model: z.object({ provider: z.string(), model: z.string(), images: z.boolean().optional() }),
   /** Messages sent while the task runs, in order. */
   queued: z.array(z.string()),
   /** Set when no provider or key is configured: the first-run view. */

@@ -12,6 +12,7 @@ import {
   UsageSchema,
 } from "./chat";
 import { MAX_MESSAGE_CHARS } from "./parse";
+import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -26,6 +27,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("itemUpdated"), item: TranscriptItemSchema }),
   /** Streaming: text appended to an assistant item. */
   z.object({ type: z.literal("textAppended"), id: z.string(), text: z.string() }),
+  /** Streaming: reasoning appended to an assistant item. */
+  z.object({ type: z.literal("reasoningAppended"), id: z.string(), text: z.string() }),
+  /** The model answering changed (the person picked another, or the settings changed). */
+  z.object({ type: z.literal("model"), model: ChatStateSchema.shape.model }),
+  /** The Model box's list, for its request; `error` when the provider could not list (typing still works). */
+  z.object({ type: z.literal("models"), requestId: z.number().int(), models: z.array(ModelOptionSchema), error: z.string().optional() }),
   /** Streaming: command output appended to an `execute` card. */
   z.object({ type: z.literal("execOutput"), id: z.string(), chunk: z.string() }),
   z.object({ type: z.literal("todos"), todos: z.array(TodoSchema) }),
@@ -51,7 +58,13 @@ export type HostToWebviewChat = z.infer<typeof HostToWebviewChatSchema>;
 
 export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready") }),
-  z.object({ type: z.literal("sendMessage"), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  z
+    .object({ type: z.literal("sendMessage"), text: z.string().trim().max(MAX_MESSAGE_CHARS), images: z.array(AttachedImageSchema).max(MAX_IMAGES_PER_MESSAGE).optional() })
+    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0, { message: "a message needs text or an image", path: ["text"] }),
+  /** The Model box opened: list the provider's models. */
+  z.object({ type: z.literal("listModels"), requestId: z.number().int() }),
+  /** The person picked (or typed) a model: it answers from the next request on, and is kept for this workspace. */
+  z.object({ type: z.literal("setModel"), model: z.string().trim().max(300) }),
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("newTask") }),
   z.object({ type: z.literal("approve"), toolCallId: z.string(), alwaysAllow: z.boolean().optional() }),

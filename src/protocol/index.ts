@@ -1,3 +1,4 @@
 export * from "./parse";
 export * from "./chat";
 export * from "./chatMessages";
+export * from "./models";

@@ -15,6 +15,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { openaiStream, anthropicStream, errorBody, type Wire, type SseWriter } from "./scriptedWire";
+import { modelListResponse, type ModelLists } from "./scriptedModelLists";
+
+/**
+ * How far the server is from OpenAI's own API, as local servers are (all off by default).
+ * Changeable while running (`server.dialect`), or over HTTP with POST /__dialect.
+ */
+export interface Dialect {
+  /** A request carrying `tools` is refused as Ollama refuses it for a model without a tool template. */
+  noNativeTools?: boolean;
+  /** A request carrying `stream_options` is refused (400), as some older servers do. */
+  rejectStreamOptions?: boolean;
+  /** `stream_options.include_usage` is ignored: no usage chunk. */
+  ignoreStreamOptions?: boolean;
+  /** What the model-list endpoints answer (see scriptedModelLists.ts). */
+  lists?: ModelLists;
+}
 
 export interface ScriptedToolCall {
   name: string;
@@ -34,6 +50,11 @@ export interface ScriptedUsage {
 /** A normal answer. `{}` is an empty answer. */
 export interface AnswerTurn {
   text?: string;
+  /** Reasoning before the answer (OpenAI wire: reasoning_content, or `reasoning` with reasoningField; Anthropic: a signed thinking block). */
+  reasoning?: string;
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** Anthropic: a redacted_thinking block. */
+  redactedThinking?: string;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
   /** Wire-level finish reason; default stop/end_turn, or tool_calls/tool_use when there are calls. */
@@ -92,6 +113,8 @@ export interface ScriptedModelServer {
   /** Every model request received, in order, including ones answered with faults (control endpoints are not recorded). */
   requests: RecordedRequest[];
   push(...turns: ScriptedTurn[]): void;
+  /** The server's departures from OpenAI's API; change it at any time. */
+  dialect: Dialect;
   /** Turns not yet played. */
   pending(): number;
   close(): Promise<void>;
@@ -102,6 +125,7 @@ export interface StartOptions {
   host?: string;
   /** Keep the process alive while listening (standalone mode). Default false: the server is unref'd. */
   ref?: boolean;
+  dialect?: Dialect;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -126,6 +150,7 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let played = 0;
+  const state = { dialect: options.dialect ?? {} };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawBody = await readBody(req);
@@ -142,9 +167,12 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
       requests.length = 0;
       return sendJson(res, 200, { ok: true });
     }
-    if (path === "/v1/models" && req.method === "GET") {
-      return sendJson(res, 200, { object: "list", data: [{ id: "scripted", object: "model", owned_by: "fathom" }] });
+    if (path === "/__dialect" && req.method === "POST") {
+      state.dialect = JSON.parse(rawBody || "{}") as Dialect;
+      return sendJson(res, 200, { ok: true });
     }
+    const listed = modelListResponse(req.method ?? "GET", req.url ?? "/", req.headers, rawBody, state.dialect.lists);
+    if (listed) return sendJson(res, listed.status, listed.body);
 
     const wire: Wire | "other" =
       path.endsWith("/chat/completions") && req.method === "POST"
@@ -167,6 +195,8 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
       return sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
     }
     if (body === undefined) return sendJson(res, 400, errorBody(wire, 400, "scripted model server: request body is not JSON"));
+    const refusal = dialectRefusal(state.dialect, wire, record.body);
+    if (refusal) return sendJson(res, 400, errorBody(wire, 400, refusal));
 
     const next = queue.shift();
     if (next === undefined) {
@@ -204,7 +234,7 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
       await (delay > 0 ? sleep(delay) : new Promise<void>((r) => setImmediate(r)));
     };
     const streamer = wire === "openai" ? openaiStream : anthropicStream;
-    const includeUsage = wire === "openai" ? record.body?.stream_options?.include_usage === true : true;
+    const includeUsage = wire === "openai" ? record.body?.stream_options?.include_usage === true && !state.dialect.ignoreStreamOptions : true;
     const model = typeof record.body?.model === "string" ? record.body.model : "scripted";
 
     if ("fault" in turn) {
@@ -267,6 +297,12 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     baseUrlAnthropic: url,
     requests,
     push: (...turns) => void queue.push(...turns),
+    get dialect() {
+      return state.dialect;
+    },
+    set dialect(d: Dialect) {
+      state.dialect = d;
+    },
     pending: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {
@@ -274,6 +310,14 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
         server.close(() => resolve());
       }),
   };
+}
+
+/** What a local server says when it refuses a request for its dialect, or undefined. */
+function dialectRefusal(dialect: Dialect, wire: Wire, body: { model?: unknown; tools?: unknown[]; stream_options?: unknown }): string | undefined {
+  if (wire !== "openai") return undefined;
+  if (dialect.noNativeTools && Array.isArray(body.tools) && body.tools.length > 0) return `registry.ollama.ai/library/${String(body.model)} does not support tools`;
+  if (dialect.rejectStreamOptions && body.stream_options !== undefined) return "Unrecognized request argument supplied: stream_options";
+  return undefined;
 }
 
 /** Ready-made faults. */

@@ -9,6 +9,14 @@ export type SseWriter = (event: string | undefined, data: unknown) => Promise<vo
 
 export interface WireTurn {
   text?: string;
+  /**
+   * Reasoning before the answer. OpenAI wire: `reasoning_content` deltas (`reasoning` with
+   * reasoningField "reasoning"); Anthropic wire: a signed thinking block.
+   */
+  reasoning?: string;
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** Anthropic: a redacted_thinking block with this data after the thinking. */
+  redactedThinking?: string;
   toolCalls?: { name: string; arguments: string | Record<string, unknown>; id?: string }[];
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   stopReason?: string;
@@ -61,6 +69,8 @@ export async function openaiStream(write: SseWriter, turn: WireTurn, opts: Strea
     ...(opts.includeUsage ? { usage: null } : {}),
   });
   await write(undefined, chunk({ role: "assistant", content: "", refusal: null }));
+  const field = turn.reasoningField ?? "reasoning_content";
+  for (const piece of chunks(turn.reasoning ?? "")) await write(undefined, chunk({ content: null, [field]: piece }));
   for (const piece of chunks(turn.text ?? "")) await write(undefined, chunk({ content: piece }));
   if (opts.partial) return;
   const calls = turn.toolCalls ?? [];
@@ -108,6 +118,20 @@ export async function anthropicStream(write: SseWriter, turn: WireTurn, opts: St
     },
   });
   let index = 0;
+  if (turn.reasoning) {
+    await write("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    for (const piece of chunks(turn.reasoning)) {
+      await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
+    }
+    await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: signatureOf(turn.reasoning) } });
+    await write("content_block_stop", { type: "content_block_stop", index });
+    index++;
+  }
+  if (turn.redactedThinking) {
+    await write("content_block_start", { type: "content_block_start", index, content_block: { type: "redacted_thinking", data: turn.redactedThinking } });
+    await write("content_block_stop", { type: "content_block_stop", index });
+    index++;
+  }
   const text = turn.text ?? "";
   if (text !== "" || opts.partial) {
     await write("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
@@ -138,6 +162,11 @@ export async function anthropicStream(write: SseWriter, turn: WireTurn, opts: St
     usage: { output_tokens: u.output },
   });
   await write("message_stop", { type: "message_stop" });
+}
+
+/** The signature the scripted Anthropic server gives a thinking block (tests check it comes back unchanged). */
+export function signatureOf(thinking: string): string {
+  return `sig_${Buffer.from(thinking).toString("base64").slice(0, 24)}`;
 }
 
 const OPENAI_ERRORS: Record<number, { type: string; code: string | null; message: string }> = {

@@ -8,7 +8,7 @@
 // Options: --in-host-only, --e2e-only, --grep <regexp> (test names).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildRunnerVsix } from './harness/buildSuite.js';
+import { buildLmProviderVsix, buildRunnerVsix } from './harness/buildSuite.js';
 import { runCleanups, withTimeout } from './harness/cleanup.js';
 import { runE2ETest, type E2ETest, type TestResult } from './harness/e2e.js';
 import { runInHostSuite } from './harness/inHost.js';
@@ -57,9 +57,10 @@ async function main(): Promise<void> {
     if (!flag('--e2e-only')) {
       step = 'build the in-host suite and its runner extension';
       const runnerVsix = await buildRunnerVsix();
+      const lmProvider = await buildLmProviderVsix();
       step = 'in-host suite';
       console.log("\nin-host suite (mocha inside code-server's extension host)");
-      await runInHostSuite({ install, fathomVsix, runnerVsix, grep: grepArg, onResult: record });
+      await runInHostSuite({ install, fathomVsix, runnerVsix, extraVsix: [lmProvider], grep: grepArg, onResult: record });
     }
     if (!flag('--in-host-only')) {
       step = 'load the end-to-end tests';

@@ -17,7 +17,7 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill, models } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -32,7 +32,7 @@ export function App() {
 
   return (
     <div className="app">
-      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} />
+      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} models={models} />
       <main className="main" aria-busy={!connected}>
         {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} storage={chat.checkpointStorage} onClose={() => setHistoryOpen(false)} /> : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
@@ -42,7 +42,7 @@ export function App() {
         {body}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} />
+        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} model={chat.model} />
         <LiveRegion message={announcement} />
       </main>
     </div>

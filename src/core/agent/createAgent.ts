@@ -3,7 +3,7 @@ import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../approval"
 import type { CommandPatterns } from "../commandPolicy";
 import type { Executor } from "../executor/types";
 import { costOf as tableCostOf } from "../model/modelTable";
-import type { ChatModel, Usage } from "../model/types";
+import type { ChatModel, ImagePart, Usage } from "../model/types";
 import { approvalsMiddleware } from "../middleware/approvals";
 import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
@@ -87,6 +87,8 @@ export interface RunOptions {
   budget?: TaskBudget;
   /** A saved state to continue (from a `done` event or disk). It is copied, not changed. */
   state?: RunState;
+  /** Images the person attached to `input` (sent only to models that read images). */
+  images?: ImagePart[];
 }
 
 export interface Agent {
@@ -182,7 +184,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     systemPrompt,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(options.spendCapUsd !== undefined ? { spendCapUsd: options.spendCapUsd } : {}),
-    costOf: options.costOf ?? ((usage) => tableCostOf(model.model, usage) ?? 0),
+    // Read at each call: the model may change during the task (the person picked another).
+    costOf: options.costOf ?? ((usage) => (model.costOf ? model.costOf(usage) : tableCostOf(model.model, usage)) ?? 0),
     maxConsecutiveToolErrors: options.maxConsecutiveToolErrors ?? DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS,
     workspaceRoot: options.workspaceRoot,
     ...(internal.subagentType ? { subagentType: internal.subagentType } : {}),
@@ -213,7 +216,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       } else {
         state = newRunState();
       }
-      if (input.trim() !== "") state.messages.push({ role: "user", content: input });
+      const images = runOptions.images?.length ? { images: runOptions.images } : {};
+      if (input.trim() !== "" || images.images) state.messages.push({ role: "user", content: input, ...images });
 
       const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
       void runLoop(config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {

@@ -26,6 +26,10 @@ export type DoneReason =
 export type AgentEvent =
   | { type: "step_started"; step: number }
   | { type: "text_delta"; text: string }
+  /** The model's reasoning (thinking), streamed; shown collapsed. */
+  | { type: "reasoning_delta"; text: string }
+  /** The current answer's text so far is replaced by `text` (tool calls written in it were taken out). */
+  | { type: "text_replaced"; text: string }
   | { type: "tool_call_started"; toolCallId: string; toolName: string }
   | { type: "tool_call_arguments"; toolCallId: string; delta: string }
   | {
@@ -69,7 +73,11 @@ export type WarningCode =
   | "context_trimmed"
   | "tool_result_evicted"
   | "dangling_tool_calls"
-  | "rules";
+  | "rules"
+  /** Tool calls written in the model's text were run. */
+  | "text_tool_calls"
+  /** The server has no native tool calling, or refused stream_options: Fathom adapted. */
+  | "model_adapted";
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -158,6 +158,16 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
           partialText += event.text;
           emit({ type: "text_delta", text: event.text });
           break;
+        case "reasoning_delta":
+          emit({ type: "reasoning_delta", text: event.text });
+          break;
+        case "text_reset":
+          partialText = event.text;
+          emit({ type: "text_replaced", text: event.text });
+          break;
+        case "notice":
+          emit({ type: "warning", code: event.code === "text_tool_calls" ? "text_tool_calls" : "model_adapted", message: event.message });
+          break;
         case "tool_call_start":
           ids.set(event.index, event.id);
           emit({ type: "tool_call_started", toolCallId: event.id, toolName: event.name });

@@ -17,9 +17,11 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import { knobs, type ErrorContext, type Surface } from "./errors";
 import { imagesToSend, withImageNote } from "./imageNote";
-import { acceptsImages, defaultMaxOutputTokens } from "./modelTable";
+import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelTable";
+import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
-import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
+import { TurnAccumulator } from "./turnAccumulator";
+import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ReasoningBlock, type ToolSpec, type Usage } from "./types";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 const CACHE = { type: "ephemeral" } as const;
@@ -33,8 +35,12 @@ export interface AnthropicModelOptions {
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
   surface?: Surface;
-  /** Whether images from tools are sent; default from the model table. */
+  /** Whether images (the person's and tools') are sent; default from the model table. */
   acceptsImages?: boolean;
+  /** $ per million tokens, when the model table does not know the model (or knows it wrong). */
+  price?: ModelPrice;
+  /** Extended thinking with this many tokens of budget (off when absent). */
+  thinkingBudget?: number;
 }
 
 function parseInput(args: string): Record<string, unknown> {
@@ -50,7 +56,7 @@ function parseInput(args: string): Record<string, unknown> {
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
 
 /** Our messages in messages-API shape: same-role neighbours merged, empty turns dropped, cache breakpoints on the two latest user turns. */
-export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: boolean } = {}): MessageParam[] {
+export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: boolean; thinking?: boolean } = {}): MessageParam[] {
   const turns: Turn[] = [];
   const sent = imagesToSend(messages, opts.images === true);
   const push = (role: Turn["role"], blocks: ContentBlockParam[]) => {
@@ -61,7 +67,9 @@ export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: bo
   };
   for (const msg of messages) {
     if (msg.role === "user") {
-      push("user", [{ type: "text", text: msg.content.trim() === "" ? "(empty message)" : msg.content }]);
+      const images = sent.get(msg) ?? [];
+      const text = withImageNote(msg, images, opts.images === true);
+      push("user", [...images.map(imageBlock), { type: "text", text: text.trim() === "" ? "(empty message)" : text }]);
     } else if (msg.role === "tool") {
       push("user", [
         {
@@ -72,7 +80,9 @@ export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: bo
         },
       ]);
     } else {
-      const blocks: ContentBlockParam[] = [];
+      // With thinking on, the API wants the turn's thinking back first, signed and unchanged
+      // (it is how a tool-use turn continues); without a signature (another model's reasoning) it must not go.
+      const blocks: ContentBlockParam[] = opts.thinking ? thinkingBlocks(msg.reasoning) : [];
       // The API refuses empty or whitespace-only text blocks.
       if (msg.content.trim() !== "") blocks.push({ type: "text", text: msg.content });
       for (const c of msg.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
@@ -98,11 +108,21 @@ function toolResultContent(msg: Extract<ChatMessage, { role: "tool" }>, images: 
   if (!images?.length) return text;
   return [
     { type: "text", text },
-    ...images.map((image): ImageBlockParam => ({
-      type: "image",
-      source: { type: "base64", media_type: image.mimeType as Base64ImageSource["media_type"], data: image.data },
-    })),
+    ...images.map(imageBlock),
   ];
+}
+
+function imageBlock(image: ImagePart): ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: image.mimeType as Base64ImageSource["media_type"], data: image.data } };
+}
+
+function thinkingBlocks(reasoning: readonly ReasoningBlock[] | undefined): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  for (const block of reasoning ?? []) {
+    if (block.redacted !== undefined) out.push({ type: "redacted_thinking", data: block.redacted });
+    else if (block.signature) out.push({ type: "thinking", thinking: block.text, signature: block.signature });
+  }
+  return out;
 }
 
 export function toAnthropicTools(tools: ToolSpec[]): Tool[] {
@@ -121,8 +141,10 @@ export function toAnthropicSystem(system: string): TextBlockParam[] | undefined 
 export class AnthropicModel implements ChatModel {
   readonly provider = "anthropic" as const;
   readonly model: string;
-  private readonly images: boolean;
+  readonly acceptsImages: boolean;
+  private readonly price: ModelPrice | undefined;
   readonly contextWindow: number;
+  private readonly thinkingBudget: number | undefined;
   readonly baseUrl: string;
   private readonly client: Anthropic;
   private readonly ctx: ErrorContext;
@@ -131,7 +153,9 @@ export class AnthropicModel implements ChatModel {
 
   constructor(opts: AnthropicModelOptions) {
     this.model = opts.model;
-    this.images = opts.acceptsImages ?? acceptsImages(opts.model);
+    this.acceptsImages = opts.acceptsImages ?? acceptsImages(opts.model);
+    this.price = opts.price;
+    this.thinkingBudget = opts.thinkingBudget && opts.thinkingBudget >= 1024 ? Math.floor(opts.thinkingBudget) : undefined;
     this.contextWindow = opts.contextWindow;
     // The SDK appends /v1/messages; accept a base URL given with /v1 too.
     this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
@@ -152,6 +176,10 @@ export class AnthropicModel implements ChatModel {
     });
   }
 
+  costOf(usage: Usage): number | undefined {
+    return this.price ? priceOf(this.price, usage) : costOf(this.model, usage);
+  }
+
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (!this.hasKey && this.baseUrl === ANTHROPIC_BASE_URL) {
       return failWith(
@@ -163,11 +191,15 @@ export class AnthropicModel implements ChatModel {
 
   private body(request: ModelRequest): MessageCreateParamsStreaming {
     const system = toAnthropicSystem(request.system);
+    const thinking = this.thinkingBudget;
+    const maxTokens = request.maxOutputTokens ?? defaultMaxOutputTokens(this.model);
     return {
       model: this.model,
-      max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens(this.model),
+      // The thinking budget is part of max_tokens, which must stay above it.
+      max_tokens: thinking ? Math.max(maxTokens, thinking + 1024) : maxTokens,
+      ...(thinking ? { thinking: { type: "enabled", budget_tokens: thinking } } : {}),
       ...(system ? { system } : {}),
-      messages: toAnthropicMessages(request.messages, { images: this.images }),
+      messages: toAnthropicMessages(request.messages, { images: this.acceptsImages, thinking: thinking !== undefined }),
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       stream: true,
     };
@@ -176,8 +208,7 @@ export class AnthropicModel implements ChatModel {
   private async *attempt(request: ModelRequest, scope: AttemptScope): AsyncGenerator<ModelStreamEvent> {
     const stream = await this.client.messages.create(this.body(request), { signal: scope.signal });
     scope.touch();
-    let text = "";
-    const calls: ToolCall[] = [];
+    const turn = new TurnAccumulator();
     /** Content-block index → our tool-call index. */
     const callOfBlock = new Map<number, number>();
     const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -197,40 +228,26 @@ export class AnthropicModel implements ChatModel {
         }
         case "content_block_start": {
           const block = ev.content_block;
-          if (block.type === "text" && block.text) {
-            text += block.text;
-            yield { type: "text_delta", text: block.text };
-          } else if (block.type === "tool_use") {
-            const index = calls.length;
-            calls.push({ id: block.id, name: block.name, arguments: "" });
-            callOfBlock.set(ev.index, index);
-            yield { type: "tool_call_start", index, id: block.id, name: block.name };
-          }
+          if (block.type === "text") yield* turn.addText(block.text);
+          else if (block.type === "thinking") yield* turn.addReasoning(block.thinking, { newBlock: true, ...(block.signature ? { signature: block.signature } : {}) });
+          else if (block.type === "redacted_thinking") yield* turn.addReasoning("", { newBlock: true, redacted: block.data });
+          else if (block.type === "tool_use") callOfBlock.set(ev.index, yield* turn.startCall(block.id, block.name));
           break;
         }
         case "content_block_delta": {
           const d = ev.delta;
-          if (d.type === "text_delta" && d.text) {
-            text += d.text;
-            yield { type: "text_delta", text: d.text };
-          } else if (d.type === "input_json_delta" && d.partial_json) {
+          if (d.type === "text_delta") yield* turn.addText(d.text);
+          else if (d.type === "thinking_delta") yield* turn.addReasoning(d.thinking);
+          else if (d.type === "signature_delta") yield* turn.addReasoning("", { signature: d.signature });
+          else if (d.type === "input_json_delta") {
             const index = callOfBlock.get(ev.index);
-            const call = index === undefined ? undefined : calls[index];
-            if (index !== undefined && call) {
-              call.arguments += d.partial_json;
-              yield { type: "tool_call_delta", index, argumentsDelta: d.partial_json };
-            }
+            if (index !== undefined) yield* turn.addArguments(index, d.partial_json);
           }
           break;
         }
         case "content_block_stop": {
           const index = callOfBlock.get(ev.index);
-          const call = index === undefined ? undefined : calls[index];
-          // A call without arguments streams no JSON at all: it means {}.
-          if (index !== undefined && call && call.arguments === "") {
-            call.arguments = "{}";
-            yield { type: "tool_call_delta", index, argumentsDelta: "{}" };
-          }
+          if (index !== undefined) yield* turn.endCall(index);
           break;
         }
         case "message_delta": {
@@ -252,11 +269,6 @@ export class AnthropicModel implements ChatModel {
       }
     }
     if (!stopped) throw new ModelError("network", "the stream ended before the model finished");
-    yield {
-      type: "done",
-      message: { role: "assistant", content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
-      usage,
-      stopReason: stopReason ?? "end_turn",
-    };
+    yield turn.done(stopReason ?? "end_turn", usage, { requestChars: 0 });
   }
 }

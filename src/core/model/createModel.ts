@@ -3,7 +3,9 @@
  */
 import { AnthropicModel } from "./anthropicModel";
 import { contextWindowOf } from "./modelTable";
+import type { ModelOverride } from "./modelOverrides";
 import { OpenAIModel } from "./openaiModel";
+import { withToolCallMode, type ToolCallModeModel } from "./toolCallMode";
 import type { Surface } from "./errors";
 import type { RetryOptions } from "./retry";
 import type { ChatModel } from "./types";
@@ -35,6 +37,8 @@ export interface CreateModelOptions {
   defaultHeaders?: Record<string, string>;
   /** Whether images from tools reach the model; default: known vision models only. */
   acceptsImages?: boolean;
+  /** What the person set for this model (context window, tool calling, images, price); wins over the table. */
+  override?: ModelOverride;
 }
 
 export const DEFAULT_MODELS: Record<Provider, string> = {
@@ -45,8 +49,15 @@ export const DEFAULT_MODELS: Record<Provider, string> = {
 
 export const OPENAI_COMPATIBLE_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 
-export function createModel(opts: CreateModelOptions): ChatModel {
+/** The adapter for the provider, inside the tool-call mode the override asks for (native by default). */
+export function createModel(opts: CreateModelOptions): ToolCallModeModel {
+  return withToolCallMode(createAdapter(opts), opts.override?.tools ?? "native");
+}
+
+function createAdapter(opts: CreateModelOptions): ChatModel {
   const model = opts.model.trim() || DEFAULT_MODELS[opts.provider];
+  const o = opts.override ?? {};
+  const contextWindow = opts.contextWindow ?? o.contextWindow;
   const retry: Partial<RetryOptions> = { ...opts.retry };
   if (opts.maxRetries !== undefined) retry.maxRetries = opts.maxRetries;
   if (opts.streamIdleTimeoutMs !== undefined) retry.streamIdleTimeoutMs = opts.streamIdleTimeoutMs;
@@ -58,19 +69,20 @@ export function createModel(opts: CreateModelOptions): ChatModel {
     fetch: opts.fetch,
     defaultHeaders: opts.defaultHeaders,
     surface: opts.surface,
-    ...(opts.acceptsImages !== undefined ? { acceptsImages: opts.acceptsImages } : {}),
+    ...(opts.acceptsImages !== undefined || o.images !== undefined ? { acceptsImages: opts.acceptsImages ?? o.images } : {}),
+    ...(o.price ? { price: o.price } : {}),
   };
   switch (opts.provider) {
     case "anthropic":
-      return new AnthropicModel({ ...common, baseUrl: opts.baseUrl || undefined, contextWindow: opts.contextWindow ?? contextWindowOf(model) });
+      return new AnthropicModel({ ...common, baseUrl: opts.baseUrl || undefined, contextWindow: contextWindow ?? contextWindowOf(model), ...(o.thinkingBudget ? { thinkingBudget: o.thinkingBudget } : {}) });
     case "openai":
-      return new OpenAIModel({ ...common, provider: "openai", baseUrl: opts.baseUrl || undefined, contextWindow: opts.contextWindow ?? contextWindowOf(model) });
+      return new OpenAIModel({ ...common, provider: "openai", baseUrl: opts.baseUrl || undefined, contextWindow: contextWindow ?? contextWindowOf(model) });
     case "openai-compatible":
       return new OpenAIModel({
         ...common,
         provider: "openai-compatible",
         baseUrl: opts.baseUrl || OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
-        contextWindow: opts.contextWindow ?? contextWindowOf(model, { local: true }),
+        contextWindow: contextWindow ?? contextWindowOf(model, { local: true }),
       });
     default: {
       const never: never = opts.provider;

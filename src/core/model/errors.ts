@@ -3,11 +3,11 @@
  * loop can act on, and into a ModelError whose message tells the person what to fix.
  * Never puts the API key in a message.
  */
-import { ModelError, type ModelErrorKind } from "./types";
+import { ModelError, type ModelErrorKind, type ModelProvider } from "./types";
 
 /** Who we were talking to, for messages. */
 export interface ErrorContext {
-  provider: "openai" | "anthropic" | "openai-compatible" | "scripted";
+  provider: ModelProvider;
   model: string;
   baseUrl: string;
   /** The secret to scrub from any text we pass on. */

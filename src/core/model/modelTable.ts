@@ -132,8 +132,12 @@ export function defaultMaxOutputTokens(model: string, cap = 32_000): number {
  */
 export function costOf(model: string, usage: Usage): number | undefined {
   const info = lookupModel(model);
-  if (!info) return undefined;
-  const p = info.price;
+  return info ? priceOf(info.price, usage) : undefined;
+}
+
+/** Dollars for `usage` at `price` ($ per million tokens; cache prices default to the input price). */
+export function priceOf(price: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, usage: Usage): number {
+  const p = { cacheRead: price.input, cacheWrite: price.input, ...price };
   return (
     (usage.inputTokens * p.input +
       usage.outputTokens * p.output +

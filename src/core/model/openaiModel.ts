@@ -12,9 +12,11 @@ import type {
 } from "openai/resources/chat/completions";
 import { knobs, type ErrorContext, type Surface } from "./errors";
 import { imagesToSend, withImageNote } from "./imageNote";
-import { acceptsImages, defaultMaxOutputTokens } from "./modelTable";
+import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelTable";
+import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
-import { ModelError, type ChatMessage, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSpec, type Usage } from "./types";
+import { requestChars, TurnAccumulator } from "./turnAccumulator";
+import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ToolSpec, type Usage } from "./types";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -29,8 +31,10 @@ export interface OpenAIModelOptions {
   fetch?: typeof fetch;
   defaultHeaders?: Record<string, string>;
   surface?: Surface;
-  /** Whether images from tools are sent; default from the model table. */
+  /** Whether images (the person's and tools') are sent; default from the model table. */
   acceptsImages?: boolean;
+  /** $ per million tokens, when the model table does not know the model (or knows it wrong). */
+  price?: ModelPrice;
 }
 
 /**
@@ -49,13 +53,17 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[], opts: 
   };
   for (const msg of messages) {
     if (msg.role !== "tool") flushImages();
-    if (msg.role === "user") out.push({ role: "user", content: msg.content });
+    if (msg.role === "user") {
+      const images = sent.get(msg);
+      const text = withImageNote(msg, images, opts.images === true);
+      out.push({ role: "user", content: images?.length ? [{ type: "text", text }, ...images.map(imagePart)] : text });
+    }
     else if (msg.role === "tool") {
       const images = sent.get(msg);
       out.push({ role: "tool", tool_call_id: msg.toolCallId, content: withImageNote(msg, images, opts.images === true) });
       if (images?.length) {
         pendingImages.push({ type: "text", text: `The image${images.length > 1 ? "s" : ""} ${msg.toolName} returned:` });
-        for (const image of images) pendingImages.push({ type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+        for (const image of images) pendingImages.push(imagePart(image));
       }
     } else {
       const calls = msg.toolCalls ?? [];
@@ -78,6 +86,10 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[], opts: 
   return out;
 }
 
+function imagePart(image: ImagePart): ChatCompletionContentPart {
+  return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
 export function toOpenAITools(tools: ToolSpec[]): ChatCompletionFunctionTool[] {
   return tools.map((t) => ({
     type: "function",
@@ -96,8 +108,11 @@ const STOP_REASONS: Record<string, string> = {
 export class OpenAIModel implements ChatModel {
   readonly provider: "openai" | "openai-compatible";
   readonly model: string;
-  private readonly images: boolean;
+  readonly acceptsImages: boolean;
+  private readonly price: ModelPrice | undefined;
   readonly contextWindow: number;
+  /** Cleared when the server refuses `stream_options` (some older OpenAI-compatible servers do). */
+  private includeUsage = true;
   readonly baseUrl: string;
   private readonly client: OpenAI;
   private readonly ctx: ErrorContext;
@@ -106,7 +121,8 @@ export class OpenAIModel implements ChatModel {
   constructor(opts: OpenAIModelOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
-    this.images = opts.acceptsImages ?? acceptsImages(opts.model);
+    this.acceptsImages = opts.acceptsImages ?? acceptsImages(opts.model);
+    this.price = opts.price;
     this.contextWindow = opts.contextWindow;
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
@@ -124,23 +140,40 @@ export class OpenAIModel implements ChatModel {
     });
   }
 
+  costOf(usage: Usage): number | undefined {
+    return this.price ? priceOf(this.price, usage) : costOf(this.model, usage);
+  }
+
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (this.provider === "openai" && !this.ctx.apiKey && this.baseUrl === OPENAI_BASE_URL) {
       return failWith(
         new ModelError("auth", `No OpenAI API key is set. ${knobs(this.ctx).setKey}.`),
       );
     }
-    return withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);
+    return this.streamWithUsageFallback(request);
+  }
+
+  private async *streamWithUsageFallback(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const run = () => withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);
+    if (!this.includeUsage) return yield* run();
+    try {
+      yield* run();
+    } catch (error) {
+      if (!(error instanceof ModelError && error.kind === "bad_request" && /stream_options|include_usage/i.test(error.message))) throw error;
+      this.includeUsage = false;
+      yield { type: "notice", code: "no_stream_options", message: `${this.baseUrl} refused stream_options.include_usage; asking without it from now on (token counts are estimated).` };
+      yield* run();
+    }
   }
 
   private body(request: ModelRequest): ChatCompletionCreateParamsStreaming {
     const maxTokens = request.maxOutputTokens ?? (this.provider === "openai" ? defaultMaxOutputTokens(this.model) : undefined);
     return {
       model: this.model,
-      messages: toOpenAIMessages(request.system, request.messages, { images: this.images }),
+      messages: toOpenAIMessages(request.system, request.messages, { images: this.acceptsImages }),
       ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
       stream: true,
-      stream_options: { include_usage: true },
+      ...(this.includeUsage ? { stream_options: { include_usage: true } } : {}),
       // OpenAI's reasoning models accept only max_completion_tokens; other servers know max_tokens.
       ...(maxTokens === undefined ? {} : this.provider === "openai" ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
     };
@@ -149,29 +182,28 @@ export class OpenAIModel implements ChatModel {
   private async *attempt(request: ModelRequest, scope: AttemptScope): AsyncGenerator<ModelStreamEvent> {
     const stream = await this.client.chat.completions.create(this.body(request), { signal: scope.signal });
     scope.touch();
-    let text = "";
-    const calls: ToolCall[] = [];
-    /** Wire index → our index into `calls`; -1 while the name is still unknown. */
+    const turn = new TurnAccumulator({ thinkTags: this.provider === "openai-compatible" });
+    /** Wire index → our call index; -1 while the name is still unknown. */
     const byWire = new Map<number, number>();
     const pendingArgs = new Map<number, { id?: string; name?: string; args: string }>();
     let finish: string | undefined;
-    let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    let usage: Usage | undefined;
 
     for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
       scope.touch();
       if (chunk.usage) usage = toUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
-      const delta = choice.delta ?? {};
-      if (typeof delta.content === "string" && delta.content !== "") {
-        text += delta.content;
-        yield { type: "text_delta", text: delta.content };
-      }
+      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+      // DeepSeek, vLLM and LM Studio stream reasoning as `reasoning_content`; OpenRouter and Ollama as `reasoning`.
+      const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : typeof delta.reasoning === "string" ? delta.reasoning : "";
+      if (reasoning) yield* turn.addReasoning(reasoning);
+      if (typeof delta.content === "string") yield* turn.addText(delta.content);
       for (const [pos, tc] of (delta.tool_calls ?? []).entries()) {
         const wire = typeof tc.index === "number" ? tc.index : pos;
         let ours = byWire.get(wire);
         // A server that reuses index 0 for every call: a new id means a new call.
-        if (ours !== undefined && ours >= 0 && tc.id && calls[ours]?.id !== tc.id && calls[ours]?.name) ours = undefined;
+        if (ours !== undefined && ours >= 0 && tc.id && turn.callAt(ours)?.id !== tc.id && turn.callAt(ours)?.name) ours = undefined;
         if (ours === undefined || ours < 0) {
           const pend = pendingArgs.get(wire) ?? { args: "" };
           pend.id ||= tc.id;
@@ -183,31 +215,16 @@ export class OpenAIModel implements ChatModel {
             continue;
           }
           pendingArgs.delete(wire);
-          const index = calls.length;
-          const id = pend.id || `call_${index}_${Math.random().toString(36).slice(2, 10)}`;
-          calls.push({ id, name: pend.name, arguments: pend.args });
-          byWire.set(wire, index);
-          yield { type: "tool_call_start", index, id, name: pend.name };
-          if (pend.args) yield { type: "tool_call_delta", index, argumentsDelta: pend.args };
+          byWire.set(wire, yield* turn.startCall(pend.id, pend.name, pend.args));
           continue;
         }
-        const argDelta = tc.function?.arguments;
-        const call = calls[ours];
-        if (call && argDelta) {
-          call.arguments += argDelta;
-          yield { type: "tool_call_delta", index: ours, argumentsDelta: argDelta };
-        }
+        yield* turn.addArguments(ours, tc.function?.arguments ?? "");
       }
       if (choice.finish_reason) finish = choice.finish_reason;
     }
     if (!finish) throw new ModelError("network", "the stream ended before the model finished");
-    const stopReason = calls.length > 0 && finish === "stop" ? "tool_use" : (STOP_REASONS[finish] ?? finish);
-    yield {
-      type: "done",
-      message: { role: "assistant", content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
-      usage,
-      stopReason,
-    };
+    const stopReason = turn.callCount > 0 && finish === "stop" ? "tool_use" : (STOP_REASONS[finish] ?? finish);
+    yield turn.done(stopReason, usage, { requestChars: requestChars(request) });
   }
 }
 

@@ -40,7 +40,7 @@ export interface AttemptScope {
 
 export type Attempt = (scope: AttemptScope) => AsyncIterable<ModelStreamEvent>;
 
-const OUTPUT = new Set<ModelStreamEvent["type"]>(["text_delta", "tool_call_start", "tool_call_delta"]);
+const OUTPUT = new Set<ModelStreamEvent["type"]>(["text_delta", "reasoning_delta", "text_reset", "tool_call_start", "tool_call_delta"]);
 
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -111,6 +111,7 @@ export async function* withRetries(
       throw new ModelError("network", "the stream ended before the model finished");
     } catch (err) {
       if (signal?.aborted) throw cancelled();
+      if (err instanceof ModelError && err.final) throw err;
       failure = timedOut
         ? {
             kind: "timeout",

@@ -17,9 +17,22 @@ export interface ImagePart {
   data: string;
 }
 
+/**
+ * A model's reasoning (thinking) before its answer. Shown collapsed; sent back only where the
+ * API requires it (Anthropic, with its signature, while thinking is on), never elsewhere.
+ */
+export interface ReasoningBlock {
+  text: string;
+  /** Anthropic's signature over the block (it must come back unchanged). */
+  signature?: string;
+  /** Anthropic's redacted thinking: opaque data to send back, nothing to show. */
+  redacted?: string;
+}
+
 export type ChatMessage =
-  | { role: "user"; content: string }
-  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  /** `images`: what the person pasted or dropped into the message (sent only to models that read images). */
+  | { role: "user"; content: string; images?: ImagePart[] }
+  | { role: "assistant"; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean; images?: ImagePart[] };
 
 export interface ToolSpec {
@@ -53,12 +66,33 @@ export type ModelStreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call_start"; index: number; id: string; name: string }
   | { type: "tool_call_delta"; index: number; argumentsDelta: string }
+  /** Reasoning (thinking) text, shown collapsed. */
+  | { type: "reasoning_delta"; text: string }
+  /** The answer's text so far is replaced by `text` (tool calls written in it were taken out). */
+  | { type: "text_reset"; text: string }
+  /** Something the person (and the log) should know about how the answer was read. */
+  | { type: "notice"; code: ModelNoticeCode; message: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   /**
    * stopReason is normalized across providers: "end_turn", "tool_use", "max_tokens",
    * "content_filter", "refusal", or the provider's own word for anything else.
    */
-  | { type: "done"; message: Extract<ChatMessage, { role: "assistant" }>; usage: Usage; stopReason: string };
+  | {
+      type: "done";
+      message: Extract<ChatMessage, { role: "assistant" }>;
+      usage: Usage;
+      stopReason: string;
+      /** The server reported no usage: tokens were estimated from characters. */
+      usageEstimated?: boolean;
+    };
+
+export type ModelNoticeCode =
+  /** Tool calls written in the answer's text were run (no native call came, or tools are text-only). */
+  | "text_tool_calls"
+  /** The server has no native tool calling: tools now go in the prompt, calls come back as text. */
+  | "tools_as_text"
+  /** The server refused `stream_options`: asked again without it (usage is then estimated). */
+  | "no_stream_options";
 
 /**
  * Why a model call failed for good (after retries), as a value the UI can explain.
@@ -80,17 +114,25 @@ export class ModelError extends Error {
     readonly kind: ModelErrorKind,
     message: string,
     readonly status?: number,
+    /** Already written for the person and not worth retrying: the retry loop passes it on as it is. */
+    readonly final?: boolean,
   ) {
     super(message);
     this.name = "ModelError";
   }
 }
 
+export type ModelProvider = "openai" | "anthropic" | "openai-compatible" | "vscode" | "scripted";
+
 export interface ChatModel {
-  readonly provider: "openai" | "anthropic" | "openai-compatible" | "scripted";
+  readonly provider: ModelProvider;
   readonly model: string;
   /** Context window in tokens (from the model table or a setting). */
   readonly contextWindow: number;
+  /** Whether images (pasted by the person, or from tools) may be sent to it. */
+  readonly acceptsImages?: boolean;
+  /** Dollars for one call's usage; undefined when the price is unknown. Default: the model table. */
+  costOf?(usage: Usage): number | undefined;
   /** Streams one turn. Retries transient failures itself; throws ModelError when it gives up. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

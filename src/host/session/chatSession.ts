@@ -1,5 +1,5 @@
-import { alwaysAllowRules, lookupModel, type AgentEvent, type BackendProtocol, type CheckpointStore, type RunState } from "../../core";
-import type { ChatState, HostToWebviewChat } from "../../protocol";
+import { alwaysAllowRules, emptyUsage, SwitchableModel, type AgentEvent, type BackendProtocol, type ChatModel, type CheckpointStore, type ImagePart, type RunState } from "../../core";
+import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { approvalFor } from "../settings";
 import { EXECUTE_RULE, guardedGate } from "./sessionGate";
 import type { SessionEnv } from "./sessionEnv";
@@ -30,6 +30,10 @@ export class ChatSession {
   private reducer: ChatStateReducer;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
   private running: Running | undefined;
+  /** The running task's model: a pick in the Model box switches it for the next request. */
+  private switchable: SwitchableModel | undefined;
+  /** Images of the queued messages, beside `state.queued` (the view shows only their text). */
+  private queuedImages: (AttachedImage[] | undefined)[] = [];
   private runState: RunState | null = null;
   private live: RunState | undefined;
   private createdAt = 0;
@@ -76,16 +80,41 @@ export class ChatSession {
     while (this.running) await this.running.done;
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, images?: AttachedImage[]): Promise<void> {
     await this.ready;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
       if (this.running || this.state.setupProblem) {
+        this.queuedImages.push(images);
         this.setQueued([...this.state.queued, text]);
         return;
       }
     }
-    this.start(text, true);
+    this.start(text, true, images);
+  }
+
+  /**
+   * The person picked (or typed) a model in the Model box: kept for this workspace, shown at
+   * once, and, when a task runs, answering from its next request.
+   */
+  async chooseModel(model: string): Promise<void> {
+    await this.ready;
+    await this.env.chooseModel?.(model);
+    const setup = await this.env.readSetup();
+    const next = setup.problem ? undefined : this.env.createModel(setup.settings, setup.apiKey);
+    if (this.running && this.switchable && next) {
+      this.switchable.switchTo(loggedModel(next, this.env.log));
+      this.reducer.setModel(modelView(next), modelInfo(next));
+      this.env.log.info(`Model changed to ${next.provider}/${next.model}: it answers from the next request`);
+    }
+    await this.refreshSetup();
+  }
+
+  /** The Model box's list, answered to `requestId`. */
+  async listModels(requestId: number): Promise<void> {
+    const setup = await this.env.readSetup();
+    const list = this.env.listModels ? await this.env.listModels(setup.settings, setup.apiKey) : { models: [], error: "This provider cannot list its models. Type a model id." };
+    this.post({ type: "models", requestId, models: list.models, ...(list.error ? { error: list.error } : {}) });
   }
 
   cancel(): void {
@@ -98,6 +127,7 @@ export class ChatSession {
     await this.ready;
     const running = this.running;
     if (running) {
+      this.queuedImages = [];
       this.setQueued([]);
       running.controller.abort();
       await running.done;
@@ -177,7 +207,9 @@ export class ChatSession {
   }
 
   removeQueued(index: number): void {
-    if (index < this.state.queued.length) this.setQueued(this.state.queued.filter((_, i) => i !== index));
+    if (index >= this.state.queued.length) return;
+    this.queuedImages.splice(index, 1);
+    this.setQueued(this.state.queued.filter((_, i) => i !== index));
   }
 
   /** Retry after an error banner, or resume an interrupted task: continue from the saved state. */
@@ -239,7 +271,7 @@ export class ChatSession {
   async refreshSetup(): Promise<void> {
     const { settings, problem } = await this.env.readSetup();
     const restricted = !this.env.isTrusted();
-    const model = this.running ? this.state.model : { provider: settings.provider, model: this.env.createModel(settings, undefined).model };
+    const model = this.running ? this.state.model : modelView(this.env.createModel(settings, undefined));
     const same =
       JSON.stringify(problem) === JSON.stringify(this.state.setupProblem) &&
       restricted === this.state.restricted &&
@@ -258,9 +290,9 @@ export class ChatSession {
     this.listeners.clear();
   }
 
-  private start(input: string, appendUser: boolean): void {
+  private start(input: string, appendUser: boolean, images?: AttachedImage[]): void {
     const controller = new AbortController();
-    const done = this.run(input, appendUser, controller).catch((err: unknown) => {
+    const done = this.run(input, appendUser, controller, images).catch((err: unknown) => {
       this.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
       this.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
       this.lastReason = "error";
@@ -275,28 +307,35 @@ export class ChatSession {
 
   private lastReason: string | undefined;
 
-  private async run(input: string, appendUser: boolean, controller: AbortController): Promise<void> {
+  private async run(input: string, appendUser: boolean, controller: AbortController, attached?: AttachedImage[]): Promise<void> {
     this.lastReason = undefined;
     const setup = await this.env.readSetup();
     if (setup.problem) {
       Object.assign(this.state, { setupProblem: setup.problem });
       this.postState();
-      if (input && appendUser) this.setQueued([input, ...this.state.queued]);
+      if ((input || attached?.length) && appendUser) {
+        this.queuedImages.unshift(attached);
+        this.setQueued([input, ...this.state.queued]);
+      }
       return;
     }
     const restricted = !this.env.isTrusted();
-    const model = loggedModel(this.env.createModel(setup.settings, setup.apiKey), this.env.log);
+    const model = new SwitchableModel(loggedModel(this.env.createModel(setup.settings, setup.apiKey), this.env.log));
+    this.switchable = model;
     const isNew = !this.state.taskId;
     if (isNew) {
       this.state.taskId = `t${this.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
       this.createdAt = this.now();
       this.runState = null;
     }
-    this.reducer = this.newReducer(this.state, { contextWindow: model.contextWindow, priceKnown: lookupModel(model.model) !== undefined });
-    Object.assign(this.state, { restricted, model: { provider: model.provider, model: model.model }, setupProblem: null });
+    this.reducer = this.newReducer(this.state, modelInfo(model));
+    Object.assign(this.state, { restricted, model: modelView(model), setupProblem: null });
     this.postState();
-    if (input && appendUser) {
-      const itemId = this.reducer.appendUser(input);
+    // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
+    const images = attached?.length && model.acceptsImages ? attached : undefined;
+    if (attached?.length && !images) this.reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
+    if ((input || images) && appendUser) {
+      const itemId = this.reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })));
       await this.env.checkpoints
         ?.checkpoint(this.state.taskId!, { kind: "message", label: input, conversationLength: this.runState?.messages.length ?? 0, meta: { itemId } })
         .catch((e: unknown) => this.env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
@@ -335,7 +374,8 @@ export class ChatSession {
     this.live = undefined;
     let pendingApprovals = 0;
     const startedTools = new Map<string, number>();
-    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}) })) {
+    const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
+    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}), ...(parts ? { images: parts } : {}) })) {
       if (this.disposed) continue;
       this.reducer.onEvent(event);
       logAgentEvent(this.env.log, event, startedTools, this.now);
@@ -446,8 +486,9 @@ export class ChatSession {
   private startNextQueued(): void {
     if (this.running || this.disposed || this.state.setupProblem || this.state.queued.length === 0) return;
     const [next, ...rest] = this.state.queued;
+    const images = this.queuedImages.shift();
     this.setQueued(rest);
-    this.start(next!, true);
+    this.start(next!, true, images);
   }
 
   private postState(): void {
@@ -460,3 +501,12 @@ export class ChatSession {
   }
 }
 
+/** What the header shows of a model. */
+function modelView(model: ChatModel): ChatState["model"] {
+  return { provider: model.provider, model: model.model, images: model.acceptsImages === true };
+}
+
+/** What the usage view needs to know of a model: its window, and whether it has a price. */
+function modelInfo(model: ChatModel): { contextWindow: number; priceKnown: boolean } {
+  return { contextWindow: model.contextWindow, priceKnown: model.costOf?.(emptyUsage()) !== undefined };
+}

@@ -63,6 +63,12 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "textAppended":
       replaceItem(state.items, message.id, (item) => (item.kind === "assistant" ? { ...item, text: item.text + message.text } : item));
       return;
+    case "reasoningAppended":
+      replaceItem(state.items, message.id, (item) => (item.kind === "assistant" ? { ...item, reasoning: (item.reasoning ?? "") + message.text } : item));
+      return;
+    case "model":
+      state.model = message.model;
+      return;
     case "execOutput":
       replaceItem(state.items, message.id, (item) => (item.kind === "tool" ? appendOutput(item, message.chunk) : item));
       return;
@@ -96,6 +102,7 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
       return;
     case "mentionResults":
     case "composerText":
+    case "models":
       return;
   }
 }

@@ -12,6 +12,8 @@ import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
  * directly); a subagent's card is `<task call id>/<its call id>`, nested in the `task` card.
  */
 
+export const TEXT_CALLS_NOTICE = "Fathom runs the tool calls this model writes as text";
+
 /** Most characters of a tool result a card keeps. */
 export const MAX_CARD_RESULT_CHARS = 20_000;
 
@@ -69,10 +71,17 @@ export class ChatStateReducer {
   }
 
   /** Returns the new item's id. */
-  appendUser(text: string, queued = false): string {
+  appendUser(text: string, queued = false, images?: { mimeType: string; thumbnail: string }[]): string {
     const id = this.newId("u");
-    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}) } });
+    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}), ...(images?.length ? { images } : {}) } });
     return id;
+  }
+
+  /** The model answering changed: the header, the context meter's window and whether cost is shown follow it. */
+  setModel(model: ChatState["model"], info: { contextWindow: number; priceKnown: boolean }): void {
+    this.options.contextWindow = info.contextWindow;
+    this.options.priceKnown = info.priceKnown;
+    this.emit({ type: "model", model });
   }
 
   notice(level: "info" | "warning" | "error", text: string, parentId?: string): void {
@@ -112,6 +121,21 @@ export class ChatStateReducer {
           this.append({ id: scope.assistantId, kind: "assistant", text: event.text, streaming: true }, scope);
         }
         return;
+      case "reasoning_delta":
+        if (event.text === "") return;
+        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
+          this.emit({ type: "reasoningAppended", id: scope.assistantId, text: event.text });
+        } else {
+          scope.assistantId = this.newId("a");
+          this.append({ id: scope.assistantId, kind: "assistant", text: "", reasoning: event.text, streaming: true }, scope);
+        }
+        return;
+      case "text_replaced": {
+        // Tool calls the model wrote as text were taken out of its answer: show what is left.
+        const item = scope.assistantId ? findItem(this.state.items, scope.assistantId) : undefined;
+        if (item?.kind === "assistant") this.update({ ...item, text: event.text });
+        return;
+      }
       case "tool_call_started": {
         this.closeAssistant(scope);
         const id = idOf(event.toolCallId);
@@ -188,13 +212,18 @@ export class ChatStateReducer {
       case "warning":
         if (event.code === "model_retry") {
           this.setBanner({ level: "warning", message: event.message, retryable: false });
+        } else if (event.code === "text_tool_calls") {
+          // Said once per task in the chat (the log has every one): it explains the cards that follow.
+          if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text.startsWith(TEXT_CALLS_NOTICE))) {
+            this.notice("info", `${TEXT_CALLS_NOTICE}. ${event.message}`);
+          }
         } else {
           this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" ? "info" : "warning", event.message, scope.parentId);
         }
         return;
       case "error":
         if (scope.parentId) this.notice("error", event.message, scope.parentId);
-        else this.setBanner(errorBanner(event.kind, event.message));
+        else this.setBanner(errorBanner(event.kind, event.message, this.state.model.provider));
         return;
       case "subagent":
         this.onEvent(event.event, idOf(event.toolCallId));
@@ -312,9 +341,12 @@ function capResult(text: string): string {
 }
 
 /** The banner for a failed run: the model error's own words, Retry, and the fix when there is one. */
-export function errorBanner(kind: ModelErrorKind | "internal", message: string): Banner {
+export function errorBanner(kind: ModelErrorKind | "internal", message: string, provider?: string): Banner {
+  // VS Code's models take no key and no URL of ours: their messages say what to do instead.
   const action =
-    kind === "auth"
+    provider === "vscode"
+      ? {}
+      : kind === "auth"
       ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
       : kind === "not_found" || kind === "bad_request"
         ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }

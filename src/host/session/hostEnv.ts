@@ -6,7 +6,10 @@ import {
   FilesystemBackend,
   createAgent,
   createModel,
+  listModels,
+  overrideFor,
   type BackendProtocol,
+  type ListedModel,
   type Executor,
   type Middleware,
 } from "../../core";
@@ -17,6 +20,8 @@ import { CheckpointTexts } from "../review/checkpointTexts";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { HostSandbox } from "../terminal/hostSandbox";
 import type { HostMcp } from "../mcp/hostMcp";
+import { ModelChoice } from "../models/modelChoice";
+import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
@@ -32,6 +37,8 @@ export interface HostEnvOptions {
   /** MCP servers and their tools. */
   mcp?: HostMcp;
   gate: SessionGate;
+  /** VS Code's language models (`fathom.provider: "vscode"`). */
+  vscodeModels: VscodeModels;
   /** Tests: pretend the workspace is (not) trusted. */
   isTrusted?: () => boolean;
 }
@@ -63,10 +70,22 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     const fresh = settings.ignoredFromWorkspace.filter((key) => !warnedIgnored.has(key));
     if (fresh.length === 0) return;
     for (const key of fresh) warnedIgnored.add(key);
-    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands or change where requests (and your key) go.`;
+    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands, change where requests (and your key) go, or tell Fathom about models.`;
     o.log.warn(message);
     void vscode.window.showWarningMessage(message);
   };
+  const warnedOverrides = new Set<string>();
+  /** Once per window for each override left out, and why. */
+  const warnOverrides = (problems: string[]) => {
+    for (const problem of problems.filter((p) => !warnedOverrides.has(p))) {
+      warnedOverrides.add(problem);
+      o.log.warn(problem);
+      void vscode.window.showWarningMessage(`Fathom: ${problem}`);
+    }
+  };
+  const choice = new ModelChoice(o.context.workspaceState);
+  /** The Model box's last list, by id (what a pick from it is known to be). */
+  let listed = new Map<string, ListedModel>();
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
   // User settings only (a repository could otherwise fill the disk); read at each use, so a change applies at once.
   const maxStorageBytes = () => {
@@ -97,18 +116,25 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     // `npm run demo` starts VS Code with FATHOM_DEMO=1; the extension host inherits it.
     demo: process.env.FATHOM_DEMO === "1",
     async readSetup() {
-      const settings = readSettings(vscode.workspace.getConfiguration("fathom"));
-      warnIgnored(settings);
-      const stored = await o.keys.get(settings.provider);
+      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
+      warnIgnored(raw);
+      warnOverrides(raw.modelOverrideProblems);
+      const settings = choice.apply(raw);
+      if (!workspaceRoot()) return { settings, problem: { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." } };
+      if (settings.provider === "vscode") {
+        const found = await o.vscodeModels.resolve(settings.model);
+        return { settings, problem: "problem" in found ? found.problem : null };
+      }
+      const provider = settings.provider;
+      const stored = await o.keys.get(provider);
       o.log.addSecret(stored?.key);
-      const origin = endpointOrigin(settings.provider, settings.baseUrl);
+      const origin = endpointOrigin(provider, settings.baseUrl);
       // A stored key goes only where it was saved for, or where the person has said yes to.
       const apiKey = stored && keyAllowedFor(stored, origin) ? stored.key : undefined;
-      const problem = !workspaceRoot()
-        ? { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." }
-        : stored && !apiKey
+      const problem =
+        stored && !apiKey
           ? {
-              message: `Your ${providerName(settings.provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
+              message: `Your ${providerName(provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
               action: "fathom.allowKeyForHost" as const,
               actionLabel: `Send Key to ${new URL(origin).host}`,
             }
@@ -116,7 +142,20 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       return { settings, ...(apiKey ? { apiKey } : {}), problem };
     },
     createModel(settings, apiKey) {
-      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}) });
+      if (settings.provider === "vscode") return o.vscodeModels.create(settings.model, settings.modelOverrides);
+      const override = overrideFor(settings.modelOverrides, settings.model);
+      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}), ...(override ? { override } : {}) });
+    },
+    async listModels(settings, apiKey) {
+      const list = settings.provider === "vscode" ? await o.vscodeModels.list() : await listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
+      listed = new Map(list.models.map((m) => [m.id, m]));
+      return list;
+    },
+    async chooseModel(model) {
+      // VS Code's models say what they are each time they are looked up; the others' list is remembered with the pick.
+      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
+      await choice.set(raw, model, raw.provider === "vscode" ? undefined : listed.get(model));
+      o.log.info(`Model for this workspace: ${model || "(the provider's default)"}`);
     },
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),

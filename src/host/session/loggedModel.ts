@@ -1,4 +1,4 @@
-import type { ChatModel, ModelRequest, ModelStreamEvent } from "../../core";
+import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "../../core";
 import type { Logger } from "../log";
 
 /**
@@ -11,6 +11,8 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
     provider: model.provider,
     model: model.model,
     contextWindow: model.contextWindow,
+    ...(model.acceptsImages !== undefined ? { acceptsImages: model.acceptsImages } : {}),
+    ...(model.costOf ? { costOf: (usage: Usage) => model.costOf!(usage) } : {}),
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       const n = ++calls;
       const chars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length + ("toolCalls" in m && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);
@@ -21,10 +23,11 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
         for await (const event of model.stream(request)) {
           first ??= Date.now() - started;
           if (event.type === "retry") log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
+          if (event.type === "notice") log.info(`  request ${n}: ${event.message}`);
           if (event.type === "done") {
             const u = event.usage;
             log.info(
-              `← request ${n}: ${Date.now() - started} ms (first byte ${first} ms), stop ${event.stopReason}, tokens in ${u.inputTokens} (+${u.cacheReadTokens} cached, +${u.cacheWriteTokens} cache write), out ${u.outputTokens}, ${event.message.toolCalls?.length ?? 0} tool calls`,
+              `← request ${n}: ${Date.now() - started} ms (first byte ${first} ms), stop ${event.stopReason}, tokens${event.usageEstimated ? " (estimated: the server reported none)" : ""} in ${u.inputTokens} (+${u.cacheReadTokens} cached, +${u.cacheWriteTokens} cache write), out ${u.outputTokens}, ${event.message.toolCalls?.length ?? 0} tool calls`,
             );
           }
           yield event;

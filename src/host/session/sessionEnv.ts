@@ -1,4 +1,4 @@
-import type { Agent, ApprovalGate, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, Middleware } from "../../core";
+import type { Agent, ApprovalGate, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, ModelList, Middleware } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -9,6 +9,10 @@ export interface SessionEnv {
   /** Settings and key as they are now; `problem` when a task cannot start. */
   readSetup(): Promise<{ settings: FathomSettings; apiKey?: string; problem: SetupProblem | null }>;
   createModel(settings: FathomSettings, apiKey: string | undefined): ChatModel;
+  /** The models the provider offers (the Model box's list); never throws: an error is in the list. */
+  listModels?(settings: FathomSettings, apiKey: string | undefined): Promise<ModelList>;
+  /** Saves the person's pick in the Model box for this workspace (read back by `readSetup`). */
+  chooseModel?(model: string): Promise<void>;
   createAgent(options: {
     /** Checkpoints of this task's writes are kept under this id. */
     taskId: string;

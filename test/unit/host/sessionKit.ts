@@ -57,6 +57,7 @@ export interface KitOptions {
   checkpoints?: boolean;
   /** A multi-root workspace: folder name → its root (routed as the host does, `/<name>/…`). */
   folders?: Record<string, string>;
+  env?: Partial<SessionEnv>;
 }
 
 export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
@@ -96,6 +97,7 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
           compareCheckpoint: async (p: string, now: string | null, restored: string | null) => void diffs.push({ path: p, now, restored }),
         }
       : {}),
+    ...o.env,
   };
   const session = new ChatSession(env);
   const messages: HostToWebviewChat[] = [];

@@ -246,7 +246,8 @@ async function journey(ctx: E2EContext, wire: Wire): Promise<void> {
     await chat.getByTitle('Tokens sent to and received from the model').waitFor({ state: 'visible', timeout: 10_000 });
     const cost = await chat.getByTitle('Estimated cost of this task').innerText({ timeout: 10_000 });
     assert.match(cost, /\$\d/, `the header shows a cost (got "${cost}")`);
-    await chat.getByText(WIRES[wire].model).first().waitFor({ state: 'visible', timeout: 10_000 });
+    // The model shows in the header's Model box.
+    assert.equal(await chat.getByRole('combobox', { name: 'Model' }).inputValue(), WIRES[wire].model);
     assert.equal(fs.readFileSync(file('src/slugify.js'), 'utf8'), approvedText);
     await shot('5-done');
 

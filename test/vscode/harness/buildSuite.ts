@@ -7,9 +7,11 @@ import { buildDir, repoRoot } from './paths.js';
 
 const suiteDir = path.join(repoRoot, 'test', 'vscode', 'suite');
 const runnerSrcDir = path.join(repoRoot, 'test', 'vscode', 'runner-extension');
+const lmProviderSrcDir = path.join(repoRoot, 'test', 'vscode', 'lm-provider-extension');
 
 export const suiteBundle = path.join(buildDir, 'suite', 'suite.js');
 export const runnerVsix = path.join(buildDir, 'fathom-test-runner.vsix');
+export const lmProviderVsix = path.join(buildDir, 'fathom-test-lm-provider.vsix');
 
 const common: esbuild.BuildOptions = {
   bundle: true,
@@ -68,26 +70,35 @@ export function run() {
 /** Packs test-output/build/fathom-test-runner.vsix (the runner extension plus the suite). */
 export async function buildRunnerVsix(): Promise<string> {
   const bundle = await buildSuite();
-  const stage = path.join(buildDir, 'runner-extension');
+  return packTestExtension(runnerSrcDir, 'runner-extension', runnerVsix, (stage) => fs.copyFileSync(bundle, path.join(stage, 'dist', 'suite.js')));
+}
+
+/** Packs test-output/build/fathom-test-lm-provider.vsix: language models that answer from a script (vscodeLm.test.ts). */
+export function buildLmProviderVsix(): Promise<string> {
+  return packTestExtension(lmProviderSrcDir, 'lm-provider-extension', lmProviderVsix);
+}
+
+async function packTestExtension(srcDir: string, name: string, vsix: string, addFiles?: (stage: string) => void): Promise<string> {
+  const stage = path.join(buildDir, name);
   fs.rmSync(stage, { recursive: true, force: true });
   fs.mkdirSync(path.join(stage, 'dist'), { recursive: true });
   await esbuild.build({
     ...common,
-    entryPoints: [path.join(runnerSrcDir, 'src', 'extension.ts')],
+    entryPoints: [path.join(srcDir, 'src', 'extension.ts')],
     outfile: path.join(stage, 'dist', 'extension.js'),
   });
-  fs.copyFileSync(bundle, path.join(stage, 'dist', 'suite.js'));
-  fs.copyFileSync(path.join(runnerSrcDir, 'package.json'), path.join(stage, 'package.json'));
-  fs.writeFileSync(path.join(stage, 'README.md'), '# Fathom in-host test runner\n\nTest-only; built by test/vscode/harness/buildSuite.ts.\n');
+  addFiles?.(stage);
+  fs.copyFileSync(path.join(srcDir, 'package.json'), path.join(stage, 'package.json'));
+  fs.writeFileSync(path.join(stage, 'README.md'), `# ${name}\n\nTest-only; built by test/vscode/harness/buildSuite.ts.\n`);
   fs.writeFileSync(path.join(stage, 'LICENSE'), 'MIT\n');
   const { createVSIX } = await import('@vscode/vsce');
-  fs.rmSync(runnerVsix, { force: true });
+  fs.rmSync(vsix, { force: true });
   const log = console.log;
   console.log = () => undefined; // vsce prints a file tree; keep the harness output readable
   try {
-    await createVSIX({ cwd: stage, packagePath: runnerVsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
+    await createVSIX({ cwd: stage, packagePath: vsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
   } finally {
     console.log = log;
   }
-  return runnerVsix;
+  return vsix;
 }

@@ -19,6 +19,8 @@ export interface InHostOptions {
   install: CodeServerInstall;
   fathomVsix: string;
   runnerVsix: string;
+  /** More test-only extensions installed beside them (the scripted language model provider). */
+  extraVsix?: string[];
   grep?: string;
   /** Budget for the whole suite after the workbench is up (default 180 s). */
   timeoutMs?: number;
@@ -42,7 +44,7 @@ export async function runInHostSuite(o: InHostOptions): Promise<TestResult[]> {
     const resultFile = path.join(resultDir, 'results.jsonl');
     session = await startSession({
       install: o.install,
-      extensions: [o.fathomVsix, o.runnerVsix],
+      extensions: [o.fathomVsix, o.runnerVsix, ...(o.extraVsix ?? [])],
       settings: { 'fathomTestRunner.resultFile': resultFile, 'fathomTestRunner.grep': o.grep ?? '' },
       name: 'in-host',
     });

@@ -61,7 +61,7 @@ suite('Chat session (scripted model)', function () {
     const state = fathom.session.state;
     assert.equal(state.status, 'completed', JSON.stringify(state.banner));
     assert.equal(state.title, 'What does slugify do?');
-    assert.deepEqual(state.model, { provider: 'openai-compatible', model: 'scripted-model' });
+    assert.deepEqual(state.model, { provider: 'openai-compatible', model: 'scripted-model', images: false });
     const [todos, read] = toolsOf(state.items);
     assert.equal(todos?.status, 'done');
     assert.equal(read?.title, 'Reading /src/slugify.js');

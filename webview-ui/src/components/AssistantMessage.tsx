@@ -2,13 +2,24 @@ import type { AssistantItem } from "../../../src/protocol";
 import { Markdown } from "./Markdown";
 
 export function AssistantMessage({ item }: { item: AssistantItem }) {
+  const thinking = item.streaming && item.text === "";
   return (
     <article className="message assistant" aria-label="Fathom" aria-busy={item.streaming}>
       <div className="author">
         <span className="codicon codicon-hubot" aria-hidden="true" />
         Fathom
       </div>
-      <Markdown text={item.text} />
+      {item.reasoning ? (
+        // Collapsed: the reasoning is there for whoever wants it, not in the way of the answer.
+        <details className="reasoning">
+          <summary>
+            <span className="codicon codicon-lightbulb" aria-hidden="true" />
+            {thinking ? "Thinking…" : `Thought (${item.reasoning.length.toLocaleString()} characters)`}
+          </summary>
+          <div className="reasoning-text">{item.reasoning}</div>
+        </details>
+      ) : null}
+      {item.text ? <Markdown text={item.text} /> : null}
       {item.streaming ? <span className="cursor" aria-hidden="true" /> : null}
     </article>
   );

@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_CHARS } from "../../../src/protocol";
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState } from "../../../src/protocol";
+import { attach, imageFiles, refusal } from "../lib/imageAttach";
 import type { MentionResults } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
 import { MentionPicker, mentionOptionId } from "./MentionPicker";
@@ -13,6 +14,8 @@ interface Props {
   mentions: MentionResults | null;
   /** Text the host put back (Edit and resend). */
   fill?: { text: string; seq: number } | undefined;
+  /** The model answering: images are taken only when it reads them. */
+  model: ChatState["model"];
 }
 
 interface Mention {
@@ -24,9 +27,10 @@ interface Mention {
 const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
 const LIST_ID = "mention-list";
 
-/** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file. */
-export function Composer({ running, sent, mentions, fill }: Props) {
+/** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file, a pasted or dropped image is attached. */
+export function Composer({ running, sent, mentions, fill, model }: Props) {
   const [text, setText] = useState("");
+  const [images, setImages] = useState<AttachedImage[]>([]);
   const [error, setError] = useState("");
   const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
   const [mention, setMention] = useState<Mention | null>(null);
@@ -83,17 +87,57 @@ export function Composer({ running, sent, mentions, fill }: Props) {
     caretAfterRender.current = caret;
   };
 
+  /** Pasted or dropped files: images are attached (checked here, and again by the host); anything else is said. */
+  const addFiles = async (files: File[]) => {
+    if (files.length === 0) return;
+    if (!model.images) {
+      setError(`${model.model || "The model in use"} does not read images, so the image was not attached. Pick a model that reads images in Model, at the top.`);
+      return;
+    }
+    const problems: string[] = [];
+    const added: AttachedImage[] = [];
+    for (const file of files) {
+      const why = refusal(file);
+      if (why) problems.push(why);
+      else if (images.length + added.length >= MAX_IMAGES_PER_MESSAGE) problems.push(`A message takes at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+      else {
+        try {
+          added.push(await attach(file));
+        } catch (err) {
+          problems.push((err as Error).message);
+        }
+      }
+    }
+    if (added.length) setImages((current) => [...current, ...added].slice(0, MAX_IMAGES_PER_MESSAGE));
+    setError([...new Set(problems)].join(" "));
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = imageFiles(event.clipboardData);
+    if (files.length === 0) return; // text: the box takes it as usual
+    event.preventDefault();
+    void addFiles(files);
+  };
+
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    const files = imageFiles(event.dataTransfer);
+    if (files.length === 0) return;
+    event.preventDefault();
+    void addFiles(files);
+  };
+
   const send = () => {
     const message = text.trim();
-    if (!message) return;
+    if (!message && images.length === 0) return;
     if (message.length > MAX_MESSAGE_CHARS) {
       setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
       return;
     }
-    postToHost({ type: "sendMessage", text: message });
+    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}) });
     requestFollow();
-    if (history[history.length - 1] !== message) ownSent.current.push(message);
+    if (message && history[history.length - 1] !== message) ownSent.current.push(message);
     setText("");
+    setImages([]);
     setError("");
     setRecall(null);
     setMention(null);
@@ -152,6 +196,10 @@ export function Composer({ running, sent, mentions, fill }: Props) {
         event.preventDefault();
         send();
       }}
+      onDragOver={(event) => {
+        if (Array.from(event.dataTransfer.types).includes("Files")) event.preventDefault();
+      }}
+      onDrop={onDrop}
     >
       {pickerOpen ? <MentionPicker id={LIST_ID} files={files} active={active} loading={mentions?.requestId !== mention.requestId} onPick={insertMention} /> : null}
       <textarea
@@ -177,7 +225,20 @@ export function Composer({ running, sent, mentions, fill }: Props) {
         }}
         onBlur={() => setMention(null)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
+      {images.length ? (
+        <ul className="image-thumbnails composer-images" aria-label="Images to send">
+          {images.map((image, i) => (
+            <li key={i}>
+              <img src={image.thumbnail} alt={`Image ${i + 1} to send`} />
+              <button type="button" className="icon-button image-remove" aria-label={`Remove image ${i + 1}`} title="Remove this image" onClick={() => setImages(images.filter((_, j) => j !== i))}>
+                <span className="codicon codicon-close" aria-hidden="true" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {error ? (
         <div className="composer-error" role="alert">
           {error}
@@ -185,9 +246,9 @@ export function Composer({ running, sent, mentions, fill }: Props) {
       ) : null}
       <div className="composer-row">
         <span className="composer-hint" id="composer-hint">
-          Enter to send, Shift+Enter for a new line, Up for earlier messages
+          Enter to send, Shift+Enter for a new line, Up for earlier messages{model.images ? ", paste or drop an image" : ""}
         </span>
-        {running && text.trim() ? (
+        {running && (text.trim() || images.length > 0) ? (
           <button type="submit" className="button secondary" title="Queue this message (Enter)">
             <span className="codicon codicon-list-ordered" aria-hidden="true" />
             Queue
@@ -199,7 +260,7 @@ export function Composer({ running, sent, mentions, fill }: Props) {
             Cancel
           </button>
         ) : (
-          <button type="submit" className="button primary" disabled={!text.trim()} title="Send (Enter)">
+          <button type="submit" className="button primary" disabled={!text.trim() && images.length === 0} title="Send (Enter)">
             <span className="codicon codicon-send" aria-hidden="true" />
             Send
           </button>

@@ -1,15 +1,19 @@
 import type { ChatState } from "../../../src/protocol";
 import { formatCost, formatTokens } from "../lib/format";
+import type { ModelListView } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
+import { ModelPicker } from "./ModelPicker";
 
 interface Props {
   chat: ChatState;
   historyOpen: boolean;
   onToggleHistory: () => void;
+  /** The Model box's latest list from the host. */
+  models?: ModelListView | undefined;
 }
 
-/** Task title, model, tokens, cost, context used, and the "History" / "New task" buttons. */
-export function Header({ chat, historyOpen, onToggleHistory }: Props) {
+/** Task title, the Model box, tokens, cost, context used, and the "History" / "New task" buttons. */
+export function Header({ chat, historyOpen, onToggleHistory, models }: Props) {
   const { usage, model } = chat;
   const contextShare = usage.contextWindow > 0 ? Math.min(usage.contextTokens / usage.contextWindow, 1) : 0;
   return (
@@ -47,14 +51,16 @@ export function Header({ chat, historyOpen, onToggleHistory }: Props) {
           </span>
         </div>
       ) : null}
-      {model.model || usage.inputTokens > 0 ? (
-        <div className="header-meta">
-          {model.model ? (
-            <span className="model" title={`${model.provider} · ${model.model}`}>
-              <span className="codicon codicon-sparkle" aria-hidden="true" />
-              {model.model}
-            </span>
-          ) : null}
+      <div className="header-meta">
+        {chat.demo ? (
+          <span className="model" title={`${model.provider} · ${model.model}`}>
+            <span className="codicon codicon-sparkle" aria-hidden="true" />
+            {model.model}
+          </span>
+        ) : (
+          <ModelPicker model={model} list={models} />
+        )}
+        {model.model || usage.inputTokens > 0 ? (
           <span className="tokens" title="Tokens sent to and received from the model">
             <span className="codicon codicon-arrow-up" aria-hidden="true" />
             <span className="visually-hidden">Input tokens </span>
@@ -63,29 +69,20 @@ export function Header({ chat, historyOpen, onToggleHistory }: Props) {
             <span className="visually-hidden">, output tokens </span>
             {formatTokens(usage.outputTokens)}
           </span>
-          {usage.costUsd !== undefined ? (
-            <span className="cost" title="Estimated cost of this task">
-              <span className="visually-hidden">Cost </span>
-              {formatCost(usage.costUsd)}
-            </span>
-          ) : null}
-          {usage.contextWindow > 0 ? (
-            <span className="context" title={`Context: ${usage.contextTokens.toLocaleString()} of ${usage.contextWindow.toLocaleString()} tokens`}>
-              <meter
-                className="context-meter"
-                aria-label="Context used"
-                min={0}
-                max={1}
-                low={0.7}
-                high={0.9}
-                optimum={0}
-                value={contextShare}
-              />
-              {formatTokens(usage.contextTokens)} / {formatTokens(usage.contextWindow)}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+        ) : null}
+        {usage.costUsd !== undefined ? (
+          <span className="cost" title="Estimated cost of this task">
+            <span className="visually-hidden">Cost </span>
+            {formatCost(usage.costUsd)}
+          </span>
+        ) : null}
+        {usage.contextWindow > 0 ? (
+          <span className="context" title={`Context: ${usage.contextTokens.toLocaleString()} of ${usage.contextWindow.toLocaleString()} tokens`}>
+            <meter className="context-meter" aria-label="Context used" min={0} max={1} low={0.7} high={0.9} optimum={0} value={contextShare} />
+            {formatTokens(usage.contextTokens)} / {formatTokens(usage.contextWindow)}
+          </span>
+        ) : null}
+      </div>
     </header>
   );
 }

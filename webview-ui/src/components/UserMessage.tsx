@@ -18,7 +18,16 @@ export function UserMessage({ item }: { item: UserItem }) {
           </span>
         )}
       </div>
-      <p className="user-text">{item.text}</p>
+      {item.images?.length ? (
+        <ul className="image-thumbnails" aria-label="Attached images">
+          {item.images.map((image, i) => (
+            <li key={i}>
+              <img src={image.thumbnail} alt={`Attached image ${i + 1}`} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {item.text ? <p className="user-text">{item.text}</p> : null}
     </article>
   );
 }

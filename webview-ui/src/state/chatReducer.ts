@@ -1,4 +1,4 @@
-import { initialChatState, type ChatState, type HostToWebviewChat, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type ChatState, type HostToWebviewChat, type ModelOption, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
@@ -15,6 +15,14 @@ export interface ViewState {
   mentions: MentionResults | null;
   /** Text the host put back into the message box (Edit and resend); `seq` tells a new one apart. */
   composerFill?: { text: string; seq: number } | undefined;
+  /** The latest answer to the Model box's request for the provider's models. */
+  models?: ModelListView | undefined;
+}
+
+export interface ModelListView {
+  requestId: number;
+  models: ModelOption[];
+  error?: string | undefined;
 }
 
 export interface MentionResults {
@@ -88,6 +96,14 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
           item.kind === "assistant" ? { ...item, text: item.text + message.text } : item,
         ),
       });
+    case "reasoningAppended":
+      return withChat({
+        items: updateItem(chat.items, message.id, (item) => (item.kind === "assistant" ? { ...item, reasoning: (item.reasoning ?? "") + message.text } : item)),
+      });
+    case "model":
+      return withChat({ model: message.model });
+    case "models":
+      return { ...view, models: { requestId: message.requestId, models: message.models, error: message.error } };
     case "execOutput":
       return withChat({
         items: updateItem(chat.items, message.id, (item) => (item.kind === "tool" ? appendExec(item, message.chunk) : item)),

@@ -1,0 +1,86 @@
+// `fathom models` and `fathom run --tools` as child processes against the scripted server.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const MAIN = path.join(ROOT, "src/cli/main.ts");
+const KEY = "sk-cli-SECRET-0123456789abcdef";
+const servers: ScriptedModelServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FATHOM_RETRY_BASE_DELAY_MS: "1", ...extraEnv };
+  if (!("OPENAI_API_KEY" in extraEnv)) delete env.OPENAI_API_KEY;
+  if (!("ANTHROPIC_API_KEY" in extraEnv)) delete env.ANTHROPIC_API_KEY;
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+async function server() {
+  const s = await startScriptedModelServer();
+  servers.push(s);
+  return s;
+}
+
+test("fathom models prints the provider's models with context window and price", async () => {
+  const s = await server();
+  s.dialect = { lists: { openai: [{ id: "gpt-4.1" }, { id: "gpt-4.1-mini" }, { id: "local-thing" }] } };
+  const run = await cli(["models", "--provider", "openai", "--base-url", s.baseUrlOpenAI], { OPENAI_API_KEY: KEY });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split("\n");
+  assert.match(lines[0]!, /^MODEL\s+CONTEXT\s+\$\/MTOK IN \/ OUT/);
+  assert.match(run.stdout, /gpt-4\.1\s+1\.05M\s+\$2\.00 \/ \$8\.00\s+images/);
+  assert.match(run.stdout, /gpt-4\.1-mini\s+1\.05M\s+\$0\.4 \/ \$1\.60/);
+  assert.match(run.stdout, /local-thing\s+\?\s+\?/);
+  // The key went to the server, never to the output.
+  assert.equal(s.requests.length, 0, "list requests are not model requests");
+  assert.doesNotMatch(run.stdout + run.stderr, /SECRET/);
+});
+
+test("fathom models --json, from Ollama's tags", async () => {
+  const s = await server();
+  s.dialect = { lists: { ollama: [{ id: "qwen2.5-coder:14b", contextLength: 32_768, capabilities: ["completion", "tools"] }] } };
+  const run = await cli(["models", "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--json"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { models: [{ id: "qwen2.5-coder:14b", contextWindow: 32_768, images: false, tools: true }] });
+});
+
+test("fathom models: a server that cannot list says why and what to do (exit 1); usage errors exit 2", async () => {
+  const s = await server();
+  s.dialect = { lists: { openai: { status: 404 } } };
+  const failed = await cli(["models", "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI]);
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, /Could not list the models of .* \(404\).*Type a model id instead/);
+  const usage = await cli(["models", "--provider", "ollama"]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--provider must be one of openai, anthropic, openai-compatible/);
+  const vscode = await cli(["models", "--provider", "vscode"]);
+  assert.equal(vscode.code, 2);
+  assert.match(vscode.stderr, /listed by the Model picker inside VS Code/);
+  const noKey = await cli(["models", "--provider", "anthropic"]);
+  assert.equal(noKey.code, 2);
+  assert.match(noKey.stderr, /Set ANTHROPIC_API_KEY/);
+});
+
+test("fathom run --tools text: tools go in the prompt and the calls written as text run", async () => {
+  const s = await server();
+  s.push({ text: '<tool_call>{"name": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}</tool_call>' }, { text: "Wrote a.txt." });
+  const dir = mkdtempSync(path.join(tmpdir(), "fathom-cli-models-"));
+  const run = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "tiny", "--tools", "text", "--context-window", "8192", "--yes", "--no-sandbox", "write a"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "A");
+  assert.equal(s.requests[0]!.body.tools, undefined);
+  assert.match(run.stderr, /warning: Ran write_file, written as text by tiny/);
+  const bad = await cli(["run", "--tools", "maybe", "x"], { OPENAI_API_KEY: KEY });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--tools must be native, text or none/);
+});
