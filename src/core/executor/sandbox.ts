@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { sandboxTag } from "./sandboxLeftovers";
 
 /**
  * Commands the agent runs go through the OS sandbox of `@anthropic-ai/sandbox-runtime`
@@ -67,6 +68,8 @@ export interface WrappedCommand {
   /** The shell command line that runs `command` inside the sandbox. */
   command: string;
   id: string;
+  /** Text in the command line of the sandbox's processes, to find any left behind (./sandboxLeftovers.ts). */
+  tag: string;
 }
 
 /** One sandbox per process (the library's manager is a singleton); commands are wrapped per call. */
@@ -114,14 +117,15 @@ export class CommandSandbox {
     const base = this.config();
     // The private temp folder is the command's TMPDIR (the library's own default is not writable here).
     const tmp = `'${this.tempDir.replace(/'/g, "'\\''")}'`;
+    const tag = sandboxTag(id);
     const wrapped = await SandboxManager.wrapWithSandbox(
-      `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp}\n${command}`,
+      `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp} ${tag}\n${command}`,
       undefined,
       { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir] } },
       signal,
       { commandId: id, commandText: command },
     );
-    return { command: wrapped, id };
+    return { command: wrapped, id, tag };
   }
 
   /** What the sandbox refused while `id` ran (connections it blocked), one line each. */

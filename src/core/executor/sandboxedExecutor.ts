@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "./sandbox";
+import { killSandboxLeftovers } from "./sandboxLeftovers";
 import type { BackgroundCommandStatus, ExecOptions, ExecResult, Executor } from "./types";
 
 export interface SandboxedExecutorOptions {
@@ -26,14 +27,30 @@ export class SandboxedExecutor implements Executor {
   readonly sandboxed = true;
   private launchDir: string | undefined;
   private launches = 0;
+  /** Commands left running past their timeout: handle → the tag of their sandbox's processes. */
+  private readonly runningTags = new Map<string, string>();
 
   constructor(
     private readonly inner: Executor,
     readonly sandbox: CommandSandbox,
     private readonly options: SandboxedExecutorOptions = {},
   ) {
-    if (inner.readBackground) this.readBackground = (handle) => inner.readBackground!(handle);
-    if (inner.stopBackground) this.stopBackground = (handle) => inner.stopBackground!(handle);
+    if (inner.readBackground) {
+      this.readBackground = async (handle) => {
+        const status = await inner.readBackground!(handle);
+        if (status && !status.running) this.runningTags.delete(handle);
+        return status;
+      };
+    }
+    if (inner.stopBackground) {
+      this.stopBackground = async (handle) => {
+        const status = await inner.stopBackground!(handle);
+        const tag = this.runningTags.get(handle);
+        this.runningTags.delete(handle);
+        if (tag) await killSandboxLeftovers(tag);
+        return status;
+      };
+    }
   }
 
   async run(command: string, opts: ExecOptions): Promise<ExecResult> {
@@ -49,6 +66,9 @@ export class SandboxedExecutor implements Executor {
     }
     const line = this.options.viaScript ? this.launcher(wrapped.command, command) : wrapped.command;
     const result = await this.inner.run(line, opts);
+    if (result.stillRunning && result.handle) this.runningTags.set(result.handle, wrapped.tag);
+    // Stopped (by Fathom, or Ctrl+C in the terminal: a signal's exit code): nothing may outlive it.
+    else if (result.cancelled || result.timedOut || (result.exitCode ?? 0) >= 128) await killSandboxLeftovers(wrapped.tag);
     return { ...result, via: `${result.via}, in the OS sandbox`, notes: [...(result.notes ?? []), ...this.notes(wrapped.id, result.output)] };
   }
 
@@ -82,6 +102,8 @@ export class SandboxedExecutor implements Executor {
   }
 
   dispose(): void {
+    for (const tag of this.runningTags.values()) void killSandboxLeftovers(tag, { rounds: 1 });
+    this.runningTags.clear();
     if (this.launchDir) rmSync(this.launchDir, { recursive: true, force: true });
   }
 }

@@ -130,7 +130,8 @@ test("leaving the sandbox is asked even with --yes; with nobody at the terminal 
 });
 
 test("Ctrl+C during a sandboxed command stops it and everything it started", opts, async () => {
-  const marker = `61.${process.pid % 1000}`;
+  // Unique, so another run's processes (another checkout, another developer) never match.
+  const marker = `61.${process.pid}${Math.floor(Math.random() * 1e6)}`;
   server.push({ toolCalls: [{ id: "s1", name: "execute", arguments: { command: `sh -c 'sleep ${marker}' & sleep ${marker}` } }] }, { text: "never" });
   const child = startFathom(workspace());
   child.stdout.resume();
