@@ -48,7 +48,8 @@ Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks b
 write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
 sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
 folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
-agent asks to run outside it is always asked, even with --yes.
+agent asks to run outside it is always asked, even with --yes; so is every command where the
+sandbox cannot run (it says why once, and how to install what is missing).
 Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
@@ -197,7 +198,7 @@ function cliSandbox(opts: CliOptions): CommandSandbox | null {
 }
 
 const NO_TTY_OUTSIDE_SANDBOX =
-  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox, or report what you need.";
+  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
 
 const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
@@ -279,6 +280,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
+    // Without the sandbox they asked for, every command reaches the person, --yes or not.
+    ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
     ...(gate ? { approvalGate: gate } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),

@@ -16,6 +16,11 @@ import { analyzeCommand, type SimpleCommand } from "./shellCommand";
 export interface CommandPatterns {
   allow?: readonly string[];
   deny?: readonly string[];
+  /**
+   * Set when every command must reach the person, whatever the policy, allow list or --yes say;
+   * the text says why (the OS sandbox should run commands but cannot here).
+   */
+  alwaysAsk?: string;
 }
 
 export type CommandVerdict =

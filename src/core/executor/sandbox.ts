@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
@@ -23,15 +24,48 @@ export interface SandboxOptions {
   askDomain?: (host: string, port: number | undefined) => Promise<boolean>;
 }
 
+let namespaceProblem: string | null | undefined;
+
+/**
+ * Whether bubblewrap can make the namespaces the sandbox uses (user, PID, network). A container
+ * without user namespaces has bwrap installed and still cannot run it: asked once, by running it.
+ */
+function namespacesRefused(): string | null {
+  if (namespaceProblem !== undefined) return namespaceProblem;
+  const probe = spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"], {
+    timeout: 10_000,
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  namespaceProblem =
+    probe.error === undefined && probe.status === 0
+      ? null
+      : (probe.stderr ?? "").split("\n").map((l) => l.trim()).find(Boolean)?.slice(0, 300) ?? (probe.error?.message || `bwrap exited with ${probe.status ?? probe.signal}`);
+  return namespaceProblem;
+}
+
 /** Why the sandbox cannot run here, with what to do; undefined when it can. */
 export function sandboxUnavailable(): string | undefined {
+  // The library has a Windows backend whose helper Fathom does not ship; commands there are asked.
+  if (process.platform === "win32") return "The OS sandbox does not run on Windows yet.";
   if (!SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
   const check = SandboxManager.checkDependencies();
-  if (check.errors.length === 0) return undefined;
-  const missing = check.errors.join("; ");
-  return process.platform === "linux"
-    ? `The OS sandbox cannot start (${missing}). Install bubblewrap and socat: sudo apt-get install bubblewrap socat`
-    : `The OS sandbox cannot start (${missing}).`;
+  if (check.errors.length > 0) {
+    const missing = check.errors.join("; ");
+    return process.platform === "linux"
+      ? `The OS sandbox cannot start (${missing}). Install bubblewrap and socat: sudo apt-get install bubblewrap socat`
+      : `The OS sandbox cannot start (${missing}).`;
+  }
+  if (process.platform !== "linux") return undefined;
+  const refused = namespacesRefused();
+  return refused === null
+    ? undefined
+    : `The OS sandbox cannot start: bubblewrap may not create namespaces here (${refused}). This kernel or container does not allow unprivileged user namespaces; on a host, enable them (sysctl kernel.unprivileged_userns_clone=1), or run the container with user namespaces allowed.`;
+}
+
+/** Fathom's own folders (the MCP config with its tokens, saved CLI tasks and checkpoints). */
+export function fathomStorageFolders(home = os.homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  return [nodePath.join(env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "fathom"), nodePath.join(env.XDG_DATA_HOME || nodePath.join(home, ".local", "share"), "fathom")];
 }
 
 /** Folders and files that hold a developer's credentials, relative to the home folder. */
@@ -60,8 +94,36 @@ function ensureHelperExecutable(): void {
   }
 }
 
+/**
+ * Files in the workspace that run code outside the sandbox when a tool reads them: git runs
+ * `core.fsmonitor` from .git/config and the hooks (VS Code's git view runs `git status` by
+ * itself), editors act on .vscode and .idea. Sandboxed commands may not write them. Only those
+ * that exist: a missing one would need an empty stand-in created in the person's workspace.
+ */
+const RUNS_OUTSIDE = [".git/config", ".git/hooks", ".vscode", ".idea", ".gitmodules", ".fathomignore"];
+
+export function protectedInWorkspace(cwd: string): string[] {
+  const out: string[] = [];
+  try {
+    // A .git file (a worktree's pointer) says where git looks: it is protected itself.
+    if (lstatSync(nodePath.join(cwd, ".git")).isFile()) out.push(nodePath.join(cwd, ".git"));
+  } catch {
+    // No .git here.
+  }
+  for (const rel of RUNS_OUTSIDE) {
+    const file = nodePath.join(cwd, rel);
+    try {
+      lstatSync(file);
+      out.push(file);
+    } catch {
+      // Not there: nothing to protect.
+    }
+  }
+  return out;
+}
+
 export function defaultDenyRead(home = os.homedir()): string[] {
-  return HOME_SECRETS.map((p) => nodePath.join(home, p));
+  return [...HOME_SECRETS.map((p) => nodePath.join(home, p)), ...fathomStorageFolders(home)];
 }
 
 export interface WrappedCommand {
@@ -86,11 +148,21 @@ export class CommandSandbox {
     return this.options.allowedDomains ?? [];
   }
 
+  /** Whether a connection to a domain nobody allowed is asked of the person (else refused). */
+  get asksForDomains(): boolean {
+    return this.options.askDomain !== undefined;
+  }
+
+  /** The folders and files no sandboxed command may read. */
+  get deniedReads(): readonly string[] {
+    return [...defaultDenyRead(), ...(this.options.privateFolders ?? []), ...(this.options.denyRead ?? [])];
+  }
+
   private config(): SandboxRuntimeConfig {
     return {
       network: { allowedDomains: [...this.allowedDomains], deniedDomains: [] },
       filesystem: {
-        denyRead: [...defaultDenyRead(), ...(this.options.privateFolders ?? []), ...(this.options.denyRead ?? [])],
+        denyRead: [...this.deniedReads],
         allowWrite: [this.tempDir],
         denyWrite: [],
       },
@@ -121,7 +193,7 @@ export class CommandSandbox {
     const wrapped = await SandboxManager.wrapWithSandbox(
       `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp} ${tag}\n${command}`,
       undefined,
-      { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir] } },
+      { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir], denyWrite: protectedInWorkspace(cwd) } },
       signal,
       { commandId: id, commandText: command },
     );

@@ -4,6 +4,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "./sandbox";
 import { killSandboxLeftovers } from "./sandboxLeftovers";
+import { refusalsInOutput } from "./sandboxRefusals";
 import type { BackgroundCommandStatus, ExecOptions, ExecResult, Executor } from "./types";
 
 export interface SandboxedExecutorOptions {
@@ -74,16 +75,16 @@ export class SandboxedExecutor implements Executor {
 
   private notes(id: string, output: string): string[] {
     const domains = this.sandbox.allowedDomains;
+    const network = `${domains.length ? domains.join(", ") : "none"}${this.sandbox.asksForDomains ? " (the person is asked about any other domain)" : ""}`;
     const notes = [
-      `Ran in the OS sandbox: writes only in the workspace and ${this.sandbox.tempDir} ($TMPDIR); secret folders such as ~/.ssh and ~/.aws are unreadable; network: ${domains.length ? domains.join(", ") : "none"}.`,
+      `Ran in the OS sandbox: writes only in the workspace and ${this.sandbox.tempDir} ($TMPDIR); secret folders such as ~/.ssh and ~/.aws are unreadable; network: ${network}.`,
     ];
-    const refused = this.sandbox.refusals(id);
-    if (/Read-only file system/i.test(output)) refused.push("a write outside the workspace (read-only file system)");
+    const refused = [...this.sandbox.refusals(id), ...refusalsInOutput(output, this.sandbox.deniedReads)];
     if (refused.length > 0) {
       notes.push(
         `The sandbox refused: ${refused.join("; ")}. If the task needs it, tell the person what and why: they can allow a domain ` +
-          "(setting fathom.sandbox.allowedDomains, or --allow-domain in the CLI), or you may ask to run this one command outside " +
-          "the sandbox with execute's sandbox: false (the person is always asked).",
+          "(setting fathom.sandbox.allowedDomains, or --allow-domain in the CLI); for a write outside the workspace or a read of a " +
+          "secret location, you may ask to run this one command outside the sandbox with execute's sandbox: false (the person is always asked).",
       );
     }
     return notes;
