@@ -177,7 +177,8 @@ async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined): 
   else if (workspaceFiles.length > 0) {
     process.stderr.write(`fathom: not starting the MCP servers of ${workspaceFiles.join(", ")}: the repository defines them. Pass --allow-workspace-mcp to start them.\n`);
   }
-  const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: opts.cwd, env: process.env });
+  // Only the person's own file may start a server outside the sandbox.
+  const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: opts.cwd, env: process.env }, { mayLeaveSandbox: [userMcpConfigPath()] });
   for (const p of problems) process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
   if (servers.length === 0) return undefined;
   const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });

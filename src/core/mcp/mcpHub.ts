@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "../executor/sandbox";
+import { killSandboxLeftovers } from "../executor/sandboxLeftovers";
 import { expandVariables, parseMcpConfig, type McpConfigProblem, type McpServerConfig, type VariableContext } from "./config";
 import { McpServer } from "./mcpServer";
 import { MAX_MCP_TOOLS, mcpTools } from "./mcpTools";
@@ -21,8 +22,12 @@ export interface LoadedMcpConfig {
   problems: McpConfigProblem[];
 }
 
-/** Reads config files (missing ones are skipped); a later file's server replaces an earlier one of the same name. */
-export function loadMcpConfigs(files: readonly string[], vars: VariableContext): LoadedMcpConfig {
+/**
+ * Reads config files (missing ones are skipped); a later file's server replaces an earlier one
+ * of the same name. `"sandbox": false` counts only in `mayLeaveSandbox` (the person's own file):
+ * elsewhere it is dropped, and said.
+ */
+export function loadMcpConfigs(files: readonly string[], vars: VariableContext, o: { mayLeaveSandbox?: readonly string[] } = {}): LoadedMcpConfig {
   const byName = new Map<string, McpServerConfig>();
   const problems: McpConfigProblem[] = [];
   for (const file of files) {
@@ -36,6 +41,10 @@ export function loadMcpConfigs(files: readonly string[], vars: VariableContext):
     const parsed = parseMcpConfig(text, file);
     problems.push(...parsed.problems);
     for (const raw of parsed.servers) {
+      if (raw.sandbox === false && !o.mayLeaveSandbox?.includes(file)) {
+        delete raw.sandbox;
+        problems.push({ file, server: raw.name, message: `Server "${raw.name}" asks to start outside the OS sandbox ("sandbox": false); only your own ${userMcpConfigPath()} may say that, so it starts inside the sandbox.` });
+      }
       const { server, unresolved } = expandVariables(raw, vars);
       if (unresolved.length > 0) {
         problems.push({ file, server: raw.name, message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here; it was not started.` });
@@ -72,6 +81,8 @@ export interface McpHubOptions {
 export class McpHub {
   readonly servers: McpServer[] = [];
   private readonly enabled = new Set<string>();
+  /** The tag in the command line of each sandboxed server's processes (its latest start). */
+  private readonly tags = new Map<McpServer, string>();
 
   constructor(configs: readonly McpServerConfig[], private readonly options: McpHubOptions) {
     this.update(configs);
@@ -90,7 +101,7 @@ export class McpHub {
         server.config = config;
         continue;
       }
-      void server.stop();
+      void this.halt(server);
       this.servers.splice(this.servers.indexOf(server), 1);
       this.enabled.delete(server.name);
     }
@@ -101,21 +112,35 @@ export class McpHub {
     }
   }
 
+  /**
+   * Stops a server, and kills what its sandbox left if it was stopped while bubblewrap was still
+   * setting up (see executor/sandboxLeftovers.ts).
+   */
+  private async halt(server: McpServer): Promise<void> {
+    await server.stop();
+    const tag = this.tags.get(server);
+    if (tag) await killSandboxLeftovers(tag);
+  }
+
   private serverFor(config: McpServerConfig): McpServer {
     const { sandbox, log, onChange, workspaceRoot } = this.options;
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    return new McpServer(config, {
+    if (sandbox && config.sandbox === false && config.transport === "stdio") log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
+    const server: McpServer = new McpServer(config, {
       ...(log ? { log } : {}),
       ...(onChange ? { onStateChange: onChange } : {}),
-      ...(sandbox
+      // A server the person's own file marks "sandbox": false starts with their full rights.
+      ...(sandbox && config.sandbox !== false
         ? {
-            wrapCommand: async (command: string, args: string[]) => ({
-              command: "/bin/sh",
-              args: ["-c", (await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot)).command],
-            }),
+            wrapCommand: async (command: string, args: string[]) => {
+              const wrapped = await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot);
+              this.tags.set(server, wrapped.tag);
+              return { command: "/bin/sh", args: ["-c", wrapped.command] };
+            },
           }
         : {}),
     });
+    return server;
   }
 
   isEnabled(name: string): boolean {
@@ -153,7 +178,7 @@ export class McpHub {
     if (!server) return undefined;
     if (!on) {
       this.enabled.delete(name);
-      await server.stop();
+      await this.halt(server);
       this.options.onChange?.();
       return undefined;
     }
@@ -166,14 +191,14 @@ export class McpHub {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.servers.map((s) => s.stop()));
+    await Promise.all(this.servers.map((s) => this.halt(s)));
   }
 
   /** Stops a server and starts it again now (the person's Restart). */
   async restart(name: string): Promise<void> {
     const server = this.servers.find((s) => s.name === name);
     if (!server || !this.enabled.has(name)) return;
-    await server.stop();
+    await this.halt(server);
     await server.start().catch(() => undefined);
   }
 }

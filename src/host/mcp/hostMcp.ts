@@ -85,7 +85,7 @@ export class HostMcp implements vscode.Disposable {
     this.listedFor = { root, trusted };
     const files = [userMcpConfigPath(), ...(root && trusted ? workspaceMcpConfigPaths(root) : [])];
     // Placeholders only: nothing is started from this list, so no value is asked for.
-    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env, input: () => "" }).servers;
+    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env, input: () => "" }, { mayLeaveSandbox: [userMcpConfigPath()] }).servers;
     this.changed();
   }
 
@@ -156,7 +156,8 @@ export class HostMcp implements vscode.Disposable {
     const workspaceFiles = trusted ? workspaceMcpConfigPaths(root) : [];
     const files = [userFile, ...workspaceFiles];
     const inputs = await this.resolveInputs(files);
-    const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env, input: (id) => inputs.get(id) });
+    // Only the person's own file may start a server outside the sandbox ("sandbox": false).
+    const { servers, problems } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env, input: (id) => inputs.get(id) }, { mayLeaveSandbox: [userFile] });
     for (const p of problems) this.o.log.warn(`MCP: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}`);
     if (problems.some((p) => p.line)) {
       const p = problems.find((x) => x.line)!;
