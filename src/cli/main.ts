@@ -1,4 +1,5 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
@@ -272,6 +273,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const taskId = saved?.id ?? newTaskId();
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
+  // The sandbox library write-protects shell and git files it finds in the process's working
+  // directory by putting empty stand-ins there (.bashrc, .gitconfig, .vscode …) while commands
+  // run: run from an empty folder of our own, so none appear in the workspace (which Fathom
+  // protects by itself). Everything below uses absolute paths.
+  const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
+  if (neutralCwd) process.chdir(neutralCwd);
   const mcp = await startMcp(opts, sandbox ?? undefined);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
@@ -315,6 +322,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       (executor as SandboxedExecutor).dispose();
       await sandbox.dispose();
     }
+    if (neutralCwd) rmSync(neutralCwd, { recursive: true, force: true });
   }
   if (!done) return EXIT.failed;
   if (done.reason === "completed") return EXIT.done;

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { sandboxTag } from "./sandboxLeftovers";
+import { protectedInWorkspace } from "./workspaceProtection";
 
 /**
  * Commands the agent runs go through the OS sandbox of `@anthropic-ai/sandbox-runtime`
@@ -94,34 +95,6 @@ function ensureHelperExecutable(): void {
   }
 }
 
-/**
- * Files in the workspace that run code outside the sandbox when a tool reads them: git runs
- * `core.fsmonitor` from .git/config and the hooks (VS Code's git view runs `git status` by
- * itself), editors act on .vscode and .idea. Sandboxed commands may not write them. Only those
- * that exist: a missing one would need an empty stand-in created in the person's workspace.
- */
-const RUNS_OUTSIDE = [".git/config", ".git/hooks", ".vscode", ".idea", ".gitmodules", ".fathomignore"];
-
-export function protectedInWorkspace(cwd: string): string[] {
-  const out: string[] = [];
-  try {
-    // A .git file (a worktree's pointer) says where git looks: it is protected itself.
-    if (lstatSync(nodePath.join(cwd, ".git")).isFile()) out.push(nodePath.join(cwd, ".git"));
-  } catch {
-    // No .git here.
-  }
-  for (const rel of RUNS_OUTSIDE) {
-    const file = nodePath.join(cwd, rel);
-    try {
-      lstatSync(file);
-      out.push(file);
-    } catch {
-      // Not there: nothing to protect.
-    }
-  }
-  return out;
-}
-
 export function defaultDenyRead(home = os.homedir()): string[] {
   return [...HOME_SECRETS.map((p) => nodePath.join(home, p)), ...fathomStorageFolders(home)];
 }
@@ -160,6 +133,11 @@ export class CommandSandbox {
 
   private config(): SandboxRuntimeConfig {
     return {
+      // The library also write-protects git and shell files found below process.cwd(), with a
+      // ripgrep walk of it before every command: in VS Code that directory is not the workspace
+      // and may be / (ten seconds a command). Fathom protects the command's workspace itself
+      // (./workspaceProtection.ts), so the walk is given a ripgrep that lists nothing.
+      ripgrep: { command: "true" },
       network: { allowedDomains: [...this.allowedDomains], deniedDomains: [] },
       filesystem: {
         denyRead: [...this.deniedReads],

@@ -127,6 +127,7 @@ export class McpHub {
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     if (sandbox && config.sandbox === false && config.transport === "stdio") log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
     const server: McpServer = new McpServer(config, {
+      cwd: workspaceRoot,
       ...(log ? { log } : {}),
       ...(onChange ? { onStateChange: onChange } : {}),
       // A server the person's own file marks "sandbox": false starts with their full rights.

@@ -5,7 +5,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -106,11 +106,16 @@ test("files that make git or the editor run code outside the sandbox cannot be w
   mkdirSync(path.join(ws, ".vscode"));
   writeFileSync(path.join(ws, ".git", "config"), "[core]\n");
   writeFileSync(path.join(ws, ".vscode", "settings.json"), "{}\n");
+  // A nested repository (a submodule, a monorepo's package): VS Code's git view opens it too.
+  mkdirSync(path.join(ws, "packages", "lib", ".git"), { recursive: true });
+  writeFileSync(path.join(ws, "packages", "lib", ".git", "config"), "[core]\n");
   const r = await runCommand(
-    "printf '\\tfsmonitor = touch /tmp/pwned\\n' >> .git/config; echo '#!/bin/sh' > .git/hooks/pre-commit; echo '{\"x\":1}' > .vscode/settings.json; echo ref > .git/HEAD && echo git-head-ok",
+    "printf '\\tfsmonitor = touch /tmp/pwned\\n' >> .git/config; echo '#!/bin/sh' > .git/hooks/pre-commit; echo '{\"x\":1}' > .vscode/settings.json; " +
+      "echo x >> packages/lib/.git/config; echo ref > .git/HEAD && echo git-head-ok",
     ws,
   );
   assert.equal(readFileSync(path.join(ws, ".git", "config"), "utf8"), "[core]\n");
+  assert.equal(readFileSync(path.join(ws, "packages", "lib", ".git", "config"), "utf8"), "[core]\n");
   assert.ok(!existsSync(path.join(ws, ".git", "hooks", "pre-commit")), "a hook was written");
   assert.equal(readFileSync(path.join(ws, ".vscode", "settings.json"), "utf8"), "{}\n");
   assert.match(r.result, /git-head-ok/);
@@ -123,6 +128,23 @@ test("no connection leaves the sandbox: a listener on 127.0.0.1 receives nothing
   await new Promise((res) => setTimeout(res, 200));
   assert.deepEqual(received, []);
   assert.match(r.result, /net-exit=[^0]/);
+});
+
+test("run from inside the workspace, the sandbox puts no stand-in files there", opts, async () => {
+  const ws = workspace({ "a.txt": "a\n" });
+  server.push({ toolCalls: [{ id: "l1", name: "execute", arguments: { command: "ls -A" } }] }, { text: "done" });
+  const before = server.requests.length;
+  const child = spawn(process.execPath, ["--import", path.join(ROOT, "node_modules/tsx/dist/loader.mjs"), MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "go"], {
+    cwd: ws,
+    env: { ...process.env, HOME: home },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  assert.equal(await new Promise((resolve) => child.on("close", resolve)), 0, stderr);
+  const result = (server.requests[before + 1]?.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool")?.content ?? "";
+  assert.match(result, /^a\.txt\n\n\[Exit code: 0\]/, "the command saw files that are not the workspace's");
+  assert.deepEqual(readdirSync(ws), ["a.txt"]);
 });
 
 test("a domain is reachable only through --allow-domain; a refused one is named in the result", opts, async () => {
