@@ -52,6 +52,8 @@ function fakeSandbox(): CommandSandbox {
   return {
     tempDir: dir,
     allowedDomains: [],
+    deniedReads: [],
+    asksForDomains: false,
     wrap: async (command: string) => ({ command: `${command} ${sandboxTag(id)}`, id, tag: sandboxTag(id) }),
     refusals: () => [],
   } as unknown as CommandSandbox;
