@@ -1,4 +1,5 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
@@ -63,7 +64,8 @@ Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks b
 write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
 sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
 folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
-agent asks to run outside it is always asked, even with --yes.
+agent asks to run outside it is always asked, even with --yes; so is every command where the
+sandbox cannot run (it says why once, and how to install what is missing).
 Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
@@ -228,14 +230,15 @@ async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined, p
   const vars = { workspaceFolder: opts.cwd, env: process.env, input: () => undefined };
   let useWorkspace = opts.allowWorkspaceMcp;
   if (!useWorkspace && workspaceFiles.length > 0 && prompt) {
-    const defined = loadMcpConfigs(workspaceFiles, vars, workspaceFiles).servers.filter((s) => !s.disabled);
+    const defined = loadMcpConfigs(workspaceFiles, vars, { untrusted: workspaceFiles }).servers.filter((s) => !s.disabled);
     if (defined.length > 0) useWorkspace = await confirmWorkspaceMcp(defined, opts.cwd, prompt);
   }
   if (useWorkspace) files.push(...workspaceFiles);
   else if (workspaceFiles.length > 0) {
     process.stderr.write(`fathom: not starting the MCP servers of ${workspaceFiles.join(", ")}: the repository defines them. Pass --allow-workspace-mcp to start them.\n`);
   }
-  const { servers, problems } = loadMcpConfigs(files, vars, workspaceFiles);
+  // Only the person's own file may start a server outside the sandbox.
+  const { servers, problems } = loadMcpConfigs(files, vars, { untrusted: workspaceFiles, mayLeaveSandbox: [userMcpConfigPath()] });
   for (const p of problems) process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
   if (servers.length === 0) return undefined;
   const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
@@ -256,7 +259,7 @@ function cliSandbox(opts: CliOptions): CommandSandbox | null {
 }
 
 const NO_TTY_OUTSIDE_SANDBOX =
-  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox, or report what you need.";
+  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
 
 const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
@@ -346,6 +349,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const taskId = saved?.id ?? newTaskId();
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
+  // The sandbox library write-protects shell and git files it finds in the process's working
+  // directory by putting empty stand-ins there (.bashrc, .gitconfig, .vscode …) while commands
+  // run: run from an empty folder of our own, so none appear in the workspace (which Fathom
+  // protects by itself). Everything below uses absolute paths.
+  const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
+  if (neutralCwd) process.chdir(neutralCwd);
   const mcp = await startMcp(opts, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
@@ -355,6 +364,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
+    // Without the sandbox they asked for, every command reaches the person, --yes or not.
+    ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
     ...(gate ? { approvalGate: gate } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
@@ -387,6 +398,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       (executor as SandboxedExecutor).dispose();
       await sandbox.dispose();
     }
+    if (neutralCwd) rmSync(neutralCwd, { recursive: true, force: true });
   }
   if (tap) {
     for (const line of await tap.finish()) process.stderr.write(`fathom: ${line}\n`);

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { createTwoFilesPatch } from "diff";
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "../core/approval";
+import { visibleText } from "./visibleText";
 
 export interface TerminalStreams {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -59,12 +60,15 @@ function describe(request: ApprovalRequest, color: boolean): string {
       .split("\n")
       .filter((l) => !l.startsWith("===") && !l.startsWith("Index:"));
     const shown = patch.length > MAX_DIFF_LINES ? [...patch.slice(0, MAX_DIFF_LINES), `… ${patch.length - MAX_DIFF_LINES} more lines`] : patch;
-    const body = shown.map((line) => (color ? paint(line) : line)).join("\n");
-    return `${request.toolName}${who} wants to ${verb} ${path}:\n${body}`;
+    // Each diff line shown with its invisible characters marked (the line breaks are the diff's own).
+    const body = shown.map((line) => visibleText(line)).map((line) => (color ? paint(line) : line)).join("\n");
+    return `${request.toolName}${who} wants to ${verb} ${visibleText(path)}:\n${body}`;
   }
-  if (request.command !== undefined) return `${request.toolName}${who} wants to run:\n  $ ${request.command}`;
-  const why = request.reason ? ` ${request.reason}` : "";
-  return `${request.toolName}${who} wants to run with ${JSON.stringify(request.args, null, 2)}${why}`;
+  const why = request.reason ? `\nAsked because: ${request.reason}` : "";
+  if (request.command !== undefined) return `${request.toolName}${who} wants to run:\n  $ ${visibleText(request.command, "    ")}${why}`;
+  // JSON escapes control characters but not bidirectional or zero-width ones; its own line breaks stay.
+  const args = JSON.stringify(request.args, null, 2).split("\n").map((line) => visibleText(line)).join("\n");
+  return `${request.toolName}${who} wants to run with ${args}${why}`;
 }
 
 function paint(line: string): string {

@@ -16,6 +16,11 @@ import { analyzeCommand, type SimpleCommand } from "./shellCommand";
 export interface CommandPatterns {
   allow?: readonly string[];
   deny?: readonly string[];
+  /**
+   * Set when every command must reach the person, whatever the policy, allow list or --yes say;
+   * the text says why (the OS sandbox should run commands but cannot here).
+   */
+  alwaysAsk?: string;
 }
 
 export type CommandVerdict =
@@ -37,7 +42,7 @@ function matches(command: string, pattern: string, nocase: boolean): boolean {
 export function checkCommand(command: string, patterns: CommandPatterns): CommandVerdict {
   const analysis = analyzeCommand(command);
   const whole = command.trim().replace(/\s+/g, " ");
-  const denyCandidates = [whole, ...analysis.commands.flatMap((c) => [c.text, c.bareText])];
+  const denyCandidates = [whole, ...analysis.commands.flatMap((c) => [c.text, c.bareText, ...c.alternatives])];
   for (const pattern of patterns.deny ?? []) {
     // Case-insensitive: on macOS and Windows `/BIN/RM` is rm; denying too much is safe.
     if (denyCandidates.some((c) => matches(c, pattern, true))) return { verdict: "deny", pattern };
@@ -63,24 +68,39 @@ const SUBCOMMAND_TOOLS = new Set([
 ]);
 const RUNS_A_NAMED_THING = new Set(["run", "run-script", "exec", "x", "dlx"]);
 
-/** The rule "Always allow" records for one command: program and subcommand (`npm test`, `ls`). */
-function ruleFor(argv: readonly string[]): string {
+/** Programs that run a script named by their first argument (`node build.js`, `python3 -m pytest`). */
+const INTERPRETERS = new Set(["node", "python", "python3", "ruby", "perl", "php", "tsx", "ts-node", "Rscript", "lua", "java"]);
+
+/**
+ * The rule "Always allow" records for one command: program and subcommand (`npm test`, `ls`), or
+ * an interpreter and its script (`node scripts/build.js`). Null when the command has no such
+ * part to name: `npm` alone, `git -C sub push` (an option first), `node -e '…'` (inline code);
+ * then no Always allow is offered, so a rule never covers more than the person saw.
+ */
+function ruleFor(argv: readonly string[]): string | null {
   const [program = "", first, second] = argv;
-  if (!SUBCOMMAND_TOOLS.has(program) || first === undefined || first.startsWith("-")) return program;
+  if (INTERPRETERS.has(program)) {
+    if (first === "-m" && second !== undefined && !second.startsWith("-")) return `${program} -m ${second}`;
+    return first !== undefined && !first.startsWith("-") ? `${program} ${first}` : null;
+  }
+  if (!SUBCOMMAND_TOOLS.has(program)) return program;
+  if (first === undefined || first.startsWith("-")) return null;
   if (program === "npx" || program === "pnpx") return `${program} ${first}`;
-  if (RUNS_A_NAMED_THING.has(first) && second !== undefined && !second.startsWith("-")) return `${program} ${first} ${second}`;
+  if (RUNS_A_NAMED_THING.has(first)) return second !== undefined && !second.startsWith("-") ? `${program} ${first} ${second}` : null;
   return `${program} ${first}`;
 }
 
 /**
  * What "Always allow" on this command would allow for the rest of the task: one rule per
- * command (`npm test`, `git status`), or null when the line is not provably simple (then the
- * card offers no "Always allow": a line with `$(…)` is approved one at a time).
+ * command (`npm test`, `git status`), or null when the line is not provably simple or a command
+ * in it has no program and subcommand to name (then the card offers no "Always allow": such a
+ * line is approved one at a time).
  */
 export function alwaysAllowRules(command: string): string[] | null {
   const analysis = analyzeCommand(command);
   if (analysis.notSimple.length > 0 || analysis.commands.length === 0) return null;
-  return [...new Set(analysis.commands.map((c) => ruleFor(c.argv)))];
+  const rules = analysis.commands.map((c) => ruleFor(c.argv));
+  return rules.some((r) => r === null) ? null : [...new Set(rules as string[])];
 }
 
 /** Whether rules recorded by "Always allow" cover this line: simple, and every command under a rule. */

@@ -1,4 +1,5 @@
 import { forEachChild, parse, type Command, type SyntaxNode, type Word } from "unbash";
+import { codeInArguments } from "./codeInArguments";
 
 /**
  * Reads a command line the way the shell will, so allow and deny patterns judge what really
@@ -15,6 +16,12 @@ export interface SimpleCommand {
   text: string;
   /** The same with the program's folder dropped (`/bin/rm` → `rm`): what deny patterns also match. */
   bareText: string;
+  /**
+   * The same with the program's leading options left out (`git -C sub push` → `git push`), for
+   * deny patterns: which options take a value differs per program, so each possible start of
+   * the subcommand is listed.
+   */
+  alternatives: string[];
 }
 
 export interface CommandAnalysis {
@@ -30,7 +37,7 @@ export interface CommandAnalysis {
 }
 
 /** Programs that run their arguments as another command. */
-const WRAPPERS = new Set(["env", "command", "builtin", "exec", "nice", "nohup", "time", "sudo", "doas", "xargs", "timeout", "stdbuf", "ionice", "setsid", "chrt", "taskset", "watch", "strace", "ltrace", "unbuffer", "caffeinate", "chroot", "su", "runuser", "flock", "busybox"]);
+const WRAPPERS = new Set(["env", "command", "builtin", "exec", "nice", "nohup", "time", "sudo", "doas", "xargs", "parallel", "timeout", "stdbuf", "ionice", "setsid", "chrt", "taskset", "watch", "strace", "ltrace", "unbuffer", "caffeinate", "chroot", "su", "runuser", "flock", "busybox", "script"]);
 /** Programs that read a script from an argument (`-c`), a file or stdin. */
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox"]);
 /** Bounds the work on a hostile line (`bash -c "bash -c …"` nested a thousand deep). */
@@ -123,15 +130,46 @@ function visitCommand(cmd: Command, out: CommandAnalysis, depth: number, top: bo
     if (why) out.notSimple.push(why);
   }
   if (!cmd.name) return; // assignments or redirects alone
-  if (hasExpansion(cmd.name)) out.notSimple.push("the program name comes from an expansion");
-  const argv = [cmd.name.value, ...cmd.args.map((a) => (a.type === "Word" ? a.value : a.text))];
-  addCommand(argv, out, depth);
+  if (hasExpansion(cmd.name)) {
+    // `r${X}m`, `${RM:-rm}`: what runs is decided when the line runs, so no pattern can check it.
+    out.notSimple.push("the program name comes from an expansion");
+    out.unreadable.push(`a program named by an expansion (${cmd.name.text})`);
+  }
+  const argv = [cmd.name.value, ...cmd.args.map((a) => (a.type === "Word" ? a.value : a.value.type === "Word" ? `${a.name}=${a.value.value}` : a.text))];
+  addCommand(argv, out, depth, stdinOf(cmd));
 }
 
-function addCommand(argv: string[], out: CommandAnalysis, depth: number): void {
+/** What a command reads as its standard input when the line itself gives it: a here-document or here-string. */
+function stdinOf(cmd: Command): string | undefined {
+  for (const r of cmd.redirects) {
+    if (r.type === "HereDoc") return r.body.text;
+    if (r.type === "HereString") return r.target?.value;
+  }
+  return undefined;
+}
+
+/** Every way of reading `argv` with the program's leading options left out (see SimpleCommand). */
+function withoutLeadingOptions(program: string, args: string[]): string[] {
+  const out: string[] = [];
+  let afterOption = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith("-")) {
+      afterOption = !arg.includes("=");
+      continue;
+    }
+    if (i > 0) out.push([program, ...args.slice(i)].join(" "));
+    // A word after an option may be that option's value: the next word may be the subcommand.
+    if (!afterOption) break;
+    afterOption = false;
+  }
+  return out;
+}
+
+function addCommand(argv: string[], out: CommandAnalysis, depth: number, stdin?: string): void {
   const program = basename(argv[0] ?? "");
   const text = argv.join(" ");
-  out.commands.push({ argv, text, bareText: [program, ...argv.slice(1)].join(" ") });
+  out.commands.push({ argv, text, bareText: [program, ...argv.slice(1)].join(" "), alternatives: withoutLeadingOptions(program, argv.slice(1)) });
   if (WRAPPERS.has(program)) {
     out.notSimple.push(`it runs another command through ${program}`);
     visitWrapped(program, argv.slice(1), out, depth + 1);
@@ -145,13 +183,21 @@ function addCommand(argv: string[], out: CommandAnalysis, depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (SHELLS.has(program) || program === "source" || program === ".") {
     out.notSimple.push(`it starts a shell (${program})`);
-    const script = shellScriptArg(argv.slice(1));
+    const script = shellScriptArg(argv.slice(1)) ?? (SHELLS.has(program) ? stdin : undefined);
     if (script !== undefined) visitScript(script, out, depth + 1);
+    return;
+  }
+  const hidden = codeInArguments(program, argv.slice(1));
+  if (hidden) {
+    out.notSimple.push(hidden.why);
+    for (const script of hidden.scripts) visitScript(script, out, depth + 1);
+    for (const command of hidden.commands) addCommand(command, out, depth + 1);
+    out.unreadable.push(...hidden.unreadable);
   }
 }
 
 /** Wrappers whose option takes a whole command line as one string. */
-const STRING_COMMAND_OPTIONS: Record<string, RegExp> = { su: /^-c$|^--command/, runuser: /^-c$|^--command/, flock: /^-c$/, env: /^-S$|^--split-string/ };
+const STRING_COMMAND_OPTIONS: Record<string, RegExp> = { su: /^-c$|^--command/, runuser: /^-c$|^--command/, flock: /^-c$/, env: /^-S$|^--split-string/, script: /^-c$|^--command/ };
 /** Wrapper arguments checked as possible commands (a hostile line may have thousands). */
 const MAX_WRAPPED_ARGS = 16;
 
@@ -174,6 +220,10 @@ function visitWrapped(wrapper: string, args: string[], out: CommandAnalysis, dep
     addCommand(args.slice(i), out, depth);
   }
   if (args.length > MAX_WRAPPED_ARGS) out.unreadable.push(`${wrapper} with more arguments than can be checked`);
+  // `… | xargs sh`: the shell runs whatever the input names.
+  if ((wrapper === "xargs" || wrapper === "parallel") && args.some((a, i) => SHELLS.has(basename(a)) && shellScriptArg(args.slice(i + 1)) === undefined)) {
+    out.unreadable.push(`a shell script fed by ${wrapper}`);
+  }
 }
 
 /** The script of `sh -c '…'` (also `-lc`, `-ec`, `-o pipefail -c`). */

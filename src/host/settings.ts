@@ -205,6 +205,8 @@ export function setupProblemFor(settings: FathomSettings, hasKey: boolean): Setu
  */
 export type SandboxState = "on" | "off" | "unavailable";
 
+export const SANDBOX_UNAVAILABLE_REASON = "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network).";
+
 /**
  * `sandbox`: "on" when commands run in the OS sandbox, "off" when the person turned it off,
  * "unavailable" when it is on but cannot run here: then every command is asked (never
@@ -215,7 +217,8 @@ export function approvalFor(settings: FathomSettings, restricted: boolean, sandb
   if (!restricted && sandbox === "unavailable") {
     return {
       policy: { read: mode(settings.autoApprove.read), edit: mode(settings.autoApprove.edit), execute: "ask", other: "auto" },
-      commands: { allow: [], deny: settings.commands.deny },
+      // Not even "Always allow" rules answer for a command then.
+      commands: { allow: [], deny: settings.commands.deny, alwaysAsk: SANDBOX_UNAVAILABLE_REASON },
     };
   }
   if (restricted) {

@@ -151,6 +151,16 @@ describe("webview cards", { timeout: 120_000 }, () => {
     const outside = view.page.getByRole("article", { name: "Running make deploy: Needs approval" });
     await outside.getByText("It asks to run outside the OS sandbox").waitFor();
     assert.equal(await outside.getByRole("button", { name: /Always allow/ }).count(), 0);
+    // Any tool's arguments (an MCP tool's here) mark them too; JSON does not escape them.
+    await view.send({
+      type: "itemAppended",
+      item: tool("x11", { toolName: "mcp__notes__save", title: "Calling save on the MCP server notes", status: "awaiting_approval", args: '{\n  "text": "pay alice\u202E ecilA yap"\n}', result: undefined }),
+    });
+    const mcp = view.page.getByRole("article", { name: "Calling save on the MCP server notes: Needs approval" });
+    await mcp.getByRole("button", { name: /Calling save/ }).click();
+    const args = mcp.getByRole("group", { name: "Arguments" });
+    assert.equal(await args.locator(".invisible-char[title^='U+202E']").count(), 1);
+    assert.equal(await args.locator("br").count(), 0, "the JSON's own line breaks are not marked");
     await view.page.context().close();
   });
 

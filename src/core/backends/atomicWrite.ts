@@ -21,7 +21,8 @@ export async function atomicWrite(realRoot: string, realTarget: string, data: Bu
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") return `Cannot write: ${describe(e)}.`;
   }
   await removeStaleTempFiles(dir);
-  const tmp = nodePath.join(dir, `.${nodePath.basename(realTarget).slice(0, 100)}.fathom-${randomBytes(6).toString("hex")}.tmp`);
+  // The writer's pid is in the name, so a write killed with its process is cleaned up at once.
+  const tmp = nodePath.join(dir, `.${nodePath.basename(realTarget).slice(0, 100)}.fathom-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
   let fh: fsp.FileHandle | undefined;
   let created = false;
   try {
@@ -102,13 +103,26 @@ export async function removeEmptyFolders(created: readonly string[]): Promise<vo
   }
 }
 
-const TEMP_NAME = /^\..*\.fathom-[0-9a-f]{12}\.tmp$/;
+/** Our temp files: `.<name>.fathom-<pid>-<12 hex>.tmp` (and the pid-less names of older versions). */
+const TEMP_NAME = /^\..*\.fathom-(?:(\d+)-)?[0-9a-f]{12}\.tmp$/;
 /** A temp file this old was left by a killed write (a live write finishes in well under this). */
 const STALE_TEMP_MS = 60_000;
 
+/** Whether process `pid` is gone (then a temp file it was writing is abandoned). */
+function processGone(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /**
- * Removes temp files a killed Fathom left in `dir` (regular files named like ours, older than a
- * minute). Called before each write to that folder; costs one readdir.
+ * Removes temp files a killed Fathom left in `dir`: those of a process that is gone, and any of
+ * ours older than a minute (a pid may have been reused). Called before each write to that
+ * folder; costs one readdir.
  */
 export async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<void> {
   let names: string[];
@@ -118,10 +132,13 @@ export async function removeStaleTempFiles(dir: string, now = Date.now()): Promi
     return;
   }
   for (const name of names) {
-    if (!TEMP_NAME.test(name)) continue;
+    const match = TEMP_NAME.exec(name);
+    if (!match) continue;
     const file = nodePath.join(dir, name);
     const st = await fsp.lstat(file).catch(() => null);
-    if (st?.isFile() && now - st.mtimeMs > STALE_TEMP_MS) await fsp.unlink(file).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    const abandoned = match[1] !== undefined && processGone(Number(match[1]));
+    if (abandoned || now - st.mtimeMs > STALE_TEMP_MS) await fsp.unlink(file).catch(() => undefined);
   }
 }
 

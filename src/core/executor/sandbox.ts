@@ -1,8 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { sandboxTag } from "./sandboxLeftovers";
+import { protectedInWorkspace } from "./workspaceProtection";
 
 /**
  * Commands the agent runs go through the OS sandbox of `@anthropic-ai/sandbox-runtime`
@@ -22,15 +25,48 @@ export interface SandboxOptions {
   askDomain?: (host: string, port: number | undefined) => Promise<boolean>;
 }
 
+let namespaceProblem: string | null | undefined;
+
+/**
+ * Whether bubblewrap can make the namespaces the sandbox uses (user, PID, network). A container
+ * without user namespaces has bwrap installed and still cannot run it: asked once, by running it.
+ */
+function namespacesRefused(): string | null {
+  if (namespaceProblem !== undefined) return namespaceProblem;
+  const probe = spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"], {
+    timeout: 10_000,
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  namespaceProblem =
+    probe.error === undefined && probe.status === 0
+      ? null
+      : (probe.stderr ?? "").split("\n").map((l) => l.trim()).find(Boolean)?.slice(0, 300) ?? (probe.error?.message || `bwrap exited with ${probe.status ?? probe.signal}`);
+  return namespaceProblem;
+}
+
 /** Why the sandbox cannot run here, with what to do; undefined when it can. */
 export function sandboxUnavailable(): string | undefined {
+  // The library has a Windows backend whose helper Fathom does not ship; commands there are asked.
+  if (process.platform === "win32") return "The OS sandbox does not run on Windows yet.";
   if (!SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
   const check = SandboxManager.checkDependencies();
-  if (check.errors.length === 0) return undefined;
-  const missing = check.errors.join("; ");
-  return process.platform === "linux"
-    ? `The OS sandbox cannot start (${missing}). Install bubblewrap and socat: sudo apt-get install bubblewrap socat`
-    : `The OS sandbox cannot start (${missing}).`;
+  if (check.errors.length > 0) {
+    const missing = check.errors.join("; ");
+    return process.platform === "linux"
+      ? `The OS sandbox cannot start (${missing}). Install bubblewrap and socat: sudo apt-get install bubblewrap socat`
+      : `The OS sandbox cannot start (${missing}).`;
+  }
+  if (process.platform !== "linux") return undefined;
+  const refused = namespacesRefused();
+  return refused === null
+    ? undefined
+    : `The OS sandbox cannot start: bubblewrap may not create namespaces here (${refused}). This kernel or container does not allow unprivileged user namespaces; on a host, enable them (sysctl kernel.unprivileged_userns_clone=1), or run the container with user namespaces allowed.`;
+}
+
+/** Fathom's own folders (the MCP config with its tokens, saved CLI tasks and checkpoints). */
+export function fathomStorageFolders(home = os.homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  return [nodePath.join(env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "fathom"), nodePath.join(env.XDG_DATA_HOME || nodePath.join(home, ".local", "share"), "fathom")];
 }
 
 /** Folders and files that hold a developer's credentials, relative to the home folder. */
@@ -60,13 +96,15 @@ function ensureHelperExecutable(): void {
 }
 
 export function defaultDenyRead(home = os.homedir()): string[] {
-  return HOME_SECRETS.map((p) => nodePath.join(home, p));
+  return [...HOME_SECRETS.map((p) => nodePath.join(home, p)), ...fathomStorageFolders(home)];
 }
 
 export interface WrappedCommand {
   /** The shell command line that runs `command` inside the sandbox. */
   command: string;
   id: string;
+  /** Text in the command line of the sandbox's processes, to find any left behind (./sandboxLeftovers.ts). */
+  tag: string;
 }
 
 /** One sandbox per process (the library's manager is a singleton); commands are wrapped per call. */
@@ -83,11 +121,26 @@ export class CommandSandbox {
     return this.options.allowedDomains ?? [];
   }
 
+  /** Whether a connection to a domain nobody allowed is asked of the person (else refused). */
+  get asksForDomains(): boolean {
+    return this.options.askDomain !== undefined;
+  }
+
+  /** The folders and files no sandboxed command may read. */
+  get deniedReads(): readonly string[] {
+    return [...defaultDenyRead(), ...(this.options.privateFolders ?? []), ...(this.options.denyRead ?? [])];
+  }
+
   private config(): SandboxRuntimeConfig {
     return {
+      // The library also write-protects git and shell files found below process.cwd(), with a
+      // ripgrep walk of it before every command: in VS Code that directory is not the workspace
+      // and may be / (ten seconds a command). Fathom protects the command's workspace itself
+      // (./workspaceProtection.ts), so the walk is given a ripgrep that lists nothing.
+      ripgrep: { command: "true" },
       network: { allowedDomains: [...this.allowedDomains], deniedDomains: [] },
       filesystem: {
-        denyRead: [...defaultDenyRead(), ...(this.options.privateFolders ?? []), ...(this.options.denyRead ?? [])],
+        denyRead: [...this.deniedReads],
         allowWrite: [this.tempDir],
         denyWrite: [],
       },
@@ -114,14 +167,15 @@ export class CommandSandbox {
     const base = this.config();
     // The private temp folder is the command's TMPDIR (the library's own default is not writable here).
     const tmp = `'${this.tempDir.replace(/'/g, "'\\''")}'`;
+    const tag = sandboxTag(id);
     const wrapped = await SandboxManager.wrapWithSandbox(
-      `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp}\n${command}`,
+      `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp} ${tag}\n${command}`,
       undefined,
-      { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir] } },
+      { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir], denyWrite: protectedInWorkspace(cwd) } },
       signal,
       { commandId: id, commandText: command },
     );
-    return { command: wrapped, id };
+    return { command: wrapped, id, tag };
   }
 
   /** What the sandbox refused while `id` ran (connections it blocked), one line each. */

@@ -3,6 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "./sandbox";
+import { killSandboxLeftovers } from "./sandboxLeftovers";
+import { refusalsInOutput } from "./sandboxRefusals";
 import type { BackgroundCommandStatus, ExecOptions, ExecResult, Executor } from "./types";
 
 export interface SandboxedExecutorOptions {
@@ -26,14 +28,30 @@ export class SandboxedExecutor implements Executor {
   readonly sandboxed = true;
   private launchDir: string | undefined;
   private launches = 0;
+  /** Commands left running past their timeout: handle → the tag of their sandbox's processes. */
+  private readonly runningTags = new Map<string, string>();
 
   constructor(
     private readonly inner: Executor,
     readonly sandbox: CommandSandbox,
     private readonly options: SandboxedExecutorOptions = {},
   ) {
-    if (inner.readBackground) this.readBackground = (handle) => inner.readBackground!(handle);
-    if (inner.stopBackground) this.stopBackground = (handle) => inner.stopBackground!(handle);
+    if (inner.readBackground) {
+      this.readBackground = async (handle) => {
+        const status = await inner.readBackground!(handle);
+        if (status && !status.running) this.runningTags.delete(handle);
+        return status;
+      };
+    }
+    if (inner.stopBackground) {
+      this.stopBackground = async (handle) => {
+        const status = await inner.stopBackground!(handle);
+        const tag = this.runningTags.get(handle);
+        this.runningTags.delete(handle);
+        if (tag) await killSandboxLeftovers(tag);
+        return status;
+      };
+    }
   }
 
   async run(command: string, opts: ExecOptions): Promise<ExecResult> {
@@ -49,21 +67,24 @@ export class SandboxedExecutor implements Executor {
     }
     const line = this.options.viaScript ? this.launcher(wrapped.command, command) : wrapped.command;
     const result = await this.inner.run(line, opts);
+    if (result.stillRunning && result.handle) this.runningTags.set(result.handle, wrapped.tag);
+    // Stopped (by Fathom, or Ctrl+C in the terminal: a signal's exit code): nothing may outlive it.
+    else if (result.cancelled || result.timedOut || (result.exitCode ?? 0) >= 128) await killSandboxLeftovers(wrapped.tag);
     return { ...result, via: `${result.via}, in the OS sandbox`, notes: [...(result.notes ?? []), ...this.notes(wrapped.id, result.output)] };
   }
 
   private notes(id: string, output: string): string[] {
     const domains = this.sandbox.allowedDomains;
+    const network = `${domains.length ? domains.join(", ") : "none"}${this.sandbox.asksForDomains ? " (the person is asked about any other domain)" : ""}`;
     const notes = [
-      `Ran in the OS sandbox: writes only in the workspace and ${this.sandbox.tempDir} ($TMPDIR); secret folders such as ~/.ssh and ~/.aws are unreadable; network: ${domains.length ? domains.join(", ") : "none"}.`,
+      `Ran in the OS sandbox: writes only in the workspace and ${this.sandbox.tempDir} ($TMPDIR); secret folders such as ~/.ssh and ~/.aws are unreadable; network: ${network}.`,
     ];
-    const refused = this.sandbox.refusals(id);
-    if (/Read-only file system/i.test(output)) refused.push("a write outside the workspace (read-only file system)");
+    const refused = [...this.sandbox.refusals(id), ...refusalsInOutput(output, this.sandbox.deniedReads)];
     if (refused.length > 0) {
       notes.push(
         `The sandbox refused: ${refused.join("; ")}. If the task needs it, tell the person what and why: they can allow a domain ` +
-          "(setting fathom.sandbox.allowedDomains, or --allow-domain in the CLI), or you may ask to run this one command outside " +
-          "the sandbox with execute's sandbox: false (the person is always asked).",
+          "(setting fathom.sandbox.allowedDomains, or --allow-domain in the CLI); for a write outside the workspace or a read of a " +
+          "secret location, you may ask to run this one command outside the sandbox with execute's sandbox: false (the person is always asked).",
       );
     }
     return notes;
@@ -82,6 +103,8 @@ export class SandboxedExecutor implements Executor {
   }
 
   dispose(): void {
+    for (const tag of this.runningTags.values()) void killSandboxLeftovers(tag, { rounds: 1 });
+    this.runningTags.clear();
     if (this.launchDir) rmSync(this.launchDir, { recursive: true, force: true });
   }
 }

@@ -27,6 +27,11 @@ export interface McpServerConfig {
   /** Tools that run without asking (`autoApprove` / `alwaysAllow`). */
   autoApprove: string[];
   disabledTools: string[];
+  /**
+   * `false`: a stdio server the person trusts, started outside the OS sandbox. Honoured only in
+   * the person's own file (`loadMcpConfigs`' `mayLeaveSandbox`), never in a repository's.
+   */
+  sandbox?: false;
   /** The file it came from, for messages and trust. */
   source: string;
   /** Values of `${input:id}` it uses: masked wherever the definition is shown or logged. */
@@ -129,6 +134,7 @@ function normalizeServer(name: string, raw: unknown, file: string): McpServerCon
     timeoutMs: timeout === undefined ? DEFAULT_MCP_TIMEOUT_MS : timeout > 1000 ? timeout : timeout * 1000,
     autoApprove: [...strings(raw.autoApprove), ...strings(raw.alwaysAllow)],
     disabledTools: strings(raw.disabledTools),
+    ...(raw.sandbox === false ? { sandbox: false as const } : {}),
     source: file,
   };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "../executor/sandbox";
+import { killSandboxLeftovers } from "../executor/sandboxLeftovers";
 import { expandVariables, parseMcpConfig, type McpConfigProblem, type McpServerConfig, type VariableContext } from "./config";
 import { McpServer } from "./mcpServer";
 import { MAX_MCP_TOOLS, mcpTools } from "./mcpTools";
@@ -26,9 +27,14 @@ export interface LoadedMcpConfig {
 /**
  * Reads config files (missing ones are skipped); a later file's server replaces an earlier one
  * of the same name. A file in `untrusted` (the workspace's own) may define servers but not let
- * their tools run unasked: its autoApprove lists are dropped, and said.
+ * their tools run unasked: its autoApprove lists are dropped, and said. `"sandbox": false` counts
+ * only in `mayLeaveSandbox` (the person's own file): elsewhere it is dropped, and said.
  */
-export function loadMcpConfigs(files: readonly string[], vars: VariableContext, untrusted: readonly string[] = []): LoadedMcpConfig {
+export function loadMcpConfigs(
+  files: readonly string[],
+  vars: VariableContext,
+  o: { untrusted?: readonly string[]; mayLeaveSandbox?: readonly string[] } = {},
+): LoadedMcpConfig {
   const byName = new Map<string, McpServerConfig>();
   const problems: McpConfigProblem[] = [];
   const inputs: LoadedMcpConfig["inputs"] = [];
@@ -44,13 +50,17 @@ export function loadMcpConfigs(files: readonly string[], vars: VariableContext, 
     problems.push(...parsed.problems);
     inputs.push(...parsed.inputs.map((i) => ({ file, ...i })));
     for (const raw of parsed.servers) {
+      if (raw.sandbox === false && !o.mayLeaveSandbox?.includes(file)) {
+        delete raw.sandbox;
+        problems.push({ file, server: raw.name, message: `Server "${raw.name}" asks to start outside the OS sandbox ("sandbox": false); only your own ${userMcpConfigPath()} may say that, so it starts inside the sandbox.` });
+      }
       const { server, unresolved } = expandVariables(raw, vars);
       if (unresolved.length > 0) {
         const hint = unresolved.some((u) => u.startsWith("${input:")) ? " (an input is asked for in VS Code; elsewhere put the value in an environment variable and use ${env:NAME})" : "";
         problems.push({ file, server: raw.name, message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here${hint}; it was not started.` });
         continue;
       }
-      if (untrusted.includes(file) && server.autoApprove.length > 0) {
+      if (o.untrusted?.includes(file) && server.autoApprove.length > 0) {
         problems.push({
           file,
           server: raw.name,
@@ -91,6 +101,8 @@ export class McpHub {
   private readonly enabled = new Set<string>();
   /** However this process ends (process.exit, a second Ctrl-C), its servers end with it. */
   private readonly onExit = () => this.killNow();
+  /** The tag in the command line of each sandboxed server's processes (its latest start). */
+  private readonly tags = new Map<McpServer, string>();
 
   constructor(configs: readonly McpServerConfig[], private readonly options: McpHubOptions) {
     this.update(configs);
@@ -115,7 +127,7 @@ export class McpHub {
         server.config = config;
         continue;
       }
-      void server.stop();
+      void this.halt(server);
       this.servers.splice(this.servers.indexOf(server), 1);
       this.enabled.delete(server.name);
     }
@@ -126,21 +138,36 @@ export class McpHub {
     }
   }
 
+  /**
+   * Stops a server, and kills what its sandbox left if it was stopped while bubblewrap was still
+   * setting up (see executor/sandboxLeftovers.ts).
+   */
+  private async halt(server: McpServer): Promise<void> {
+    await server.stop();
+    const tag = this.tags.get(server);
+    if (tag) await killSandboxLeftovers(tag);
+  }
+
   private serverFor(config: McpServerConfig): McpServer {
     const { sandbox, log, onChange, workspaceRoot } = this.options;
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    return new McpServer(config, {
+    if (sandbox && config.sandbox === false && config.transport === "stdio") log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
+    const server: McpServer = new McpServer(config, {
+      cwd: workspaceRoot,
       ...(log ? { log } : {}),
       ...(onChange ? { onStateChange: onChange } : {}),
-      ...(sandbox
+      // A server the person's own file marks "sandbox": false starts with their full rights.
+      ...(sandbox && config.sandbox !== false
         ? {
-            wrapCommand: async (command: string, args: string[]) => ({
-              command: "/bin/sh",
-              args: ["-c", (await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot)).command],
-            }),
+            wrapCommand: async (command: string, args: string[]) => {
+              const wrapped = await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot);
+              this.tags.set(server, wrapped.tag);
+              return { command: "/bin/sh", args: ["-c", wrapped.command] };
+            },
           }
         : {}),
     });
+    return server;
   }
 
   isEnabled(name: string): boolean {
@@ -178,7 +205,7 @@ export class McpHub {
     if (!server) return undefined;
     if (!on) {
       this.enabled.delete(name);
-      await server.stop();
+      await this.halt(server);
       this.options.onChange?.();
       return undefined;
     }
@@ -192,7 +219,7 @@ export class McpHub {
 
   /** Stops every server and what it started, for good (the window or the CLI is closing). */
   async stop(): Promise<void> {
-    await Promise.all(this.servers.map((s) => s.stop()));
+    await Promise.all(this.servers.map((s) => this.halt(s)));
     process.off("exit", this.onExit);
   }
 
@@ -200,7 +227,7 @@ export class McpHub {
   async restart(name: string): Promise<void> {
     const server = this.servers.find((s) => s.name === name);
     if (!server || !this.enabled.has(name)) return;
-    await server.stop();
+    await this.halt(server);
     await server.start().catch(() => undefined);
   }
 }

@@ -40,6 +40,8 @@ export interface McpServerOptions {
   /** Starting, ready, failed, stopped: for a view of the servers. */
   onStateChange?: () => void;
   log?: (line: string) => void;
+  /** Where a stdio server starts when its config names no cwd (the workspace). */
+  cwd?: string;
 }
 
 /**
@@ -158,7 +160,7 @@ export class McpServer {
     Object.assign(env, this.config.env);
     const command = this.config.command ?? "";
     const spawn = this.options.wrapCommand ? await this.options.wrapCommand(command, this.config.args) : { command, args: this.config.args };
-    const transport = (this.stdio = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd ? { cwd: this.config.cwd } : {}), stderr: "pipe" }));
+    const transport = (this.stdio = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd || this.options.cwd ? { cwd: this.config.cwd || this.options.cwd } : {}), stderr: "pipe" }));
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(this.redact(line.trimEnd()));
       this.stderr.splice(0, Math.max(0, this.stderr.length - STDERR_LINES));

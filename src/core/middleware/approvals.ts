@@ -21,6 +21,8 @@ export interface ApprovalsOptions {
   isSecret?: SecretFileMatcher;
 }
 
+const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full rights (files, keys, network).";
+
 /**
  * Human in the loop. Per tool: run (auto) or ask the gate, which approves, edits or rejects.
  * Edit tools are proposed first, so the person reviews the whole-file change, and what they
@@ -49,9 +51,11 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       }
       const secret = tool.kind === "read" && typeof call.args.file_path === "string" ? options.isSecret?.(call.args.file_path) : undefined;
       if (secret) mode = "ask";
-      // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it.
+      // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it;
+      // so is every command when the sandbox should run them but cannot.
       const leavesSandbox = command !== undefined && call.args.sandbox === false;
-      if (leavesSandbox) mode = "ask";
+      const mustAskWhy = command === undefined ? undefined : leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk;
+      if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;
       if (tool.proposeChange) {
@@ -72,7 +76,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         ...(proposal ? { proposal } : {}),
         ...(command !== undefined ? { command } : {}),
         ...(secret ? { reason: `It reads a file that may hold secrets (matches ${secret}).` } : {}),
-        ...(leavesSandbox ? { reason: "It asks to run outside the OS sandbox, with your full rights (files, keys, network).", mustAsk: true } : {}),
+        ...(mustAskWhy ? { reason: mustAskWhy, mustAsk: true } : {}),
         ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
       };
       ctx.emit({

@@ -89,7 +89,7 @@ export class HostMcp implements vscode.Disposable {
     this.listedFor = { root, trusted };
     const files = [userMcpConfigPath(), ...(root && trusted ? workspaceMcpConfigPaths(root) : [])];
     // Placeholders only: nothing is started from this list, so no value is asked for.
-    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env }).servers;
+    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env }, { mayLeaveSandbox: [userMcpConfigPath()] }).servers;
     this.changed();
   }
 
@@ -160,7 +160,8 @@ export class HostMcp implements vscode.Disposable {
     const workspaceFiles = trusted ? workspaceMcpConfigPaths(root) : [];
     const files = [userFile, ...workspaceFiles];
     // Inputs stay `${input:id}` here: their values are asked for only once a server may start.
-    const { servers, problems, inputs } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env }, workspaceFiles);
+    // Only the person's own file may start a server outside the sandbox ("sandbox": false).
+    const { servers, problems, inputs } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env }, { untrusted: workspaceFiles, mayLeaveSandbox: [userFile] });
     for (const p of problems) this.o.log.warn(`MCP: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}`);
     if (problems.some((p) => p.line)) {
       const p = problems.find((x) => x.line)!;

@@ -1,25 +1,34 @@
 import * as vscode from "vscode";
 import { CommandSandbox, SandboxedExecutor, sandboxUnavailable, type Executor } from "../../core";
 import type { FathomSettings, SandboxState } from "../settings";
+import { DomainConsent } from "./domainConsent";
 
 type SandboxSettings = FathomSettings["sandbox"];
 
 /**
  * The OS sandbox in VS Code: one sandbox for the window, rebuilt when its settings change; the
  * terminal executor wrapped so every command (terminal, child-process fallback, background)
- * runs inside it; a connection to a domain nobody allowed is asked about (this task, always,
- * or no), and "always" goes to the user settings only.
+ * runs inside it; a connection to a domain nobody allowed is asked about once per task (this
+ * task, always, or no), and "always" goes to the user settings only.
  */
 export class HostSandbox implements vscode.Disposable {
   private current: { key: string; sandbox: CommandSandbox; executor: SandboxedExecutor } | undefined;
-  private readonly allowedThisWindow = new Set<string>();
   private unavailableSaid = false;
-  private readonly problem = sandboxUnavailable();
+  /** Why the sandbox cannot run here (undefined: it can); found out on first use, not at activation. */
+  private problemFound: { problem: string | undefined } | undefined;
+  private readonly consent: DomainConsent;
 
   constructor(
     private readonly inner: Executor,
     private readonly o: { privateFolders: () => string[]; log: vscode.LogOutputChannel },
-  ) {}
+  ) {
+    this.consent = new DomainConsent({ ask: (host) => this.askDomain(host), remember: (host) => this.rememberDomain(host), log: (line) => this.o.log.info(line) });
+  }
+
+  private get problem(): string | undefined {
+    this.problemFound ??= { problem: sandboxUnavailable() };
+    return this.problemFound.problem;
+  }
 
   state(settings: SandboxSettings): SandboxState {
     if (!settings.enabled) return "off";
@@ -36,12 +45,18 @@ export class HostSandbox implements vscode.Disposable {
 
   /** The sandbox itself (for MCP stdio servers), or undefined when it is off or cannot run. */
   sandboxFor(settings: SandboxSettings): CommandSandbox | undefined {
-    return this.state(settings) === "on" ? (this.executorFor(settings) as SandboxedExecutor).sandbox : undefined;
+    return this.state(settings) === "on" ? this.ensure(settings).sandbox : undefined;
   }
 
   /** The executor for a task: sandboxed when the sandbox is on, the plain one otherwise. */
-  executorFor(settings: SandboxSettings): Executor {
+  executorFor(settings: SandboxSettings, taskId?: string): Executor {
     if (this.state(settings) !== "on") return this.inner;
+    this.consent.startTask(taskId);
+    return this.ensure(settings).executor;
+  }
+
+  /** The window's sandbox for these settings, made (or remade) when they change. */
+  private ensure(settings: SandboxSettings): { sandbox: CommandSandbox; executor: SandboxedExecutor } {
     const key = JSON.stringify(settings);
     if (this.current?.key !== key) {
       const old = this.current;
@@ -54,17 +69,16 @@ export class HostSandbox implements vscode.Disposable {
         allowedDomains: settings.allowedDomains,
         denyRead: settings.denyRead.map((p) => p.replace(/^~(?=\/|$)/, process.env.HOME ?? "~")),
         privateFolders: this.o.privateFolders(),
-        askDomain: (host) => this.askDomain(host),
+        askDomain: (host) => this.consent.allows(host),
       });
       this.current = { key, sandbox, executor: new SandboxedExecutor(this.inner, sandbox, { viaScript: true }) };
       this.o.log.info(`Commands run in the OS sandbox (network: ${settings.allowedDomains.join(", ") || "none"})`);
     }
-    return this.current.executor;
+    return this.current;
   }
 
-  private async askDomain(host: string): Promise<boolean> {
-    if (this.allowedThisWindow.has(host)) return true;
-    const once = "Allow (This Session)";
+  private async askDomain(host: string): Promise<"task" | "always" | "deny" | undefined> {
+    const once = "Allow for This Task";
     const always = "Always Allow";
     const answer = await vscode.window.showWarningMessage(
       `A sandboxed command wants to connect to ${host}. Allow it?`,
@@ -73,18 +87,14 @@ export class HostSandbox implements vscode.Disposable {
       always,
       "Deny",
     );
-    if (answer === always) {
-      const config = vscode.workspace.getConfiguration("fathom");
-      const list = config.inspect<string[]>("sandbox.allowedDomains")?.globalValue ?? [];
-      await config.update("sandbox.allowedDomains", [...new Set([...list, host])], vscode.ConfigurationTarget.Global);
-    }
-    if (answer === once || answer === always) {
-      this.allowedThisWindow.add(host);
-      this.o.log.info(`Sandboxed commands may connect to ${host}${answer === always ? " (always)" : ""}`);
-      return true;
-    }
-    this.o.log.info(`A sandboxed connection to ${host} was refused`);
-    return false;
+    return answer === once ? "task" : answer === always ? "always" : answer === "Deny" ? "deny" : undefined;
+  }
+
+  /** "Always Allow": added to the person's user settings (never the workspace's). */
+  private async rememberDomain(host: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration("fathom");
+    const list = config.inspect<string[]>("sandbox.allowedDomains")?.globalValue ?? [];
+    await config.update("sandbox.allowedDomains", [...new Set([...list, host])], vscode.ConfigurationTarget.Global);
   }
 
   dispose(): void {

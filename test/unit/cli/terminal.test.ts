@@ -85,3 +85,21 @@ test("human renderer: answer on stdout, activity on stderr, secrets redacted", (
   assert.equal(json, '{"type":"error","kind":"auth","message":"key [redacted] refused"}\n');
   assert.equal(redact("short", ["abc"]), "short");
 });
+
+test("what the person approves looks like what runs: invisible characters marked, two lines as two, and why it is asked", async () => {
+  const command = "npm test \u202E#\u200B\nrm -rf ~/project \u001b[2K";
+  const t = terminal("n", "");
+  await t.gate.request({ toolCallId: "c3", toolName: "execute", kind: "execute", args: { command, sandbox: false }, command, reason: "It asks to run outside the OS sandbox.", mustAsk: true }, new AbortController().signal);
+  const shown = t.shown();
+  // eslint-disable-next-line no-control-regex -- the point: no escape character reaches the terminal
+  assert.doesNotMatch(shown, /[\u202E\u200B\u001b]/, "an invisible character reached the terminal");
+  assert.match(shown, /\$ npm test <U\+202E>#<U\+200B>↵\n {4}rm -rf ~\/project <U\+001B>\[2K/);
+  assert.match(shown, /Asked because: It asks to run outside the OS sandbox\./);
+
+  const t2 = terminal("y");
+  await t2.gate.request({ ...editRequest, proposal: { path: "/a.ts", before: "one\n", after: "one\u202E\n" } }, new AbortController().signal);
+  assert.match(t2.shown(), /^\+one<U\+202E>$/m);
+  const t3 = terminal("y");
+  await t3.gate.request({ toolCallId: "c4", toolName: "mcp__x__y", kind: "other", args: { text: "a\u2066b" } }, new AbortController().signal);
+  assert.match(t3.shown(), /"text": "a<U\+2066>b"/);
+});

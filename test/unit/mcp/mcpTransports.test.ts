@@ -144,7 +144,7 @@ describe("a workspace's file", () => {
     writeFileSync(file, JSON.stringify({ mcpServers: { repo: { command: "x", autoApprove: ["write_file"], alwaysAllow: ["delete"] } } }));
     const mine = loadMcpConfigs([file], { workspaceFolder: ws, env: {} });
     assert.deepEqual(mine.servers[0]!.autoApprove, ["write_file", "delete"]);
-    const theirs = loadMcpConfigs([file], { workspaceFolder: ws, env: {} }, [file]);
+    const theirs = loadMcpConfigs([file], { workspaceFolder: ws, env: {} }, { untrusted: [file] });
     assert.deepEqual(theirs.servers[0]!.autoApprove, []);
     assert.match(theirs.problems[0]!.message, /lists tools to run without asking \(write_file, delete\); a workspace's file cannot allow that/);
   });

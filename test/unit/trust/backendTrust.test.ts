@@ -3,6 +3,7 @@
 // arguments checked at the public API so a bad call cannot poison later reads.
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
@@ -66,6 +67,24 @@ describe("dotfiles at the root, stale temp files, failed deep writes", () => {
     assert.ok(!existsSync(stale), "a stale temp file stays");
     assert.ok(existsSync(fresh), "a temp file of a write that may still run was removed");
     assert.ok(existsSync(mine), "a file that is not ours was removed");
+  });
+  it("removes at once, on the next write to that folder, the temp file of a write killed with its process", async () => {
+    // A process that has exited: its pid is free (the write it was doing is abandoned).
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
+    const killed = path.join(s.root, "keep", `.x.txt.fathom-${dead}-0123456789ab.tmp`);
+    const live = path.join(s.root, "keep", `.x.txt.fathom-${process.pid}-0123456789ab.tmp`);
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore" });
+    const liveOther = path.join(s.root, "keep", `.y.txt.fathom-${other.pid}-0123456789ab.tmp`);
+    try {
+      for (const f of [killed, live, liveOther]) writeFileSync(f, "half");
+      assert.equal((await b.write("/keep/again.txt", "n\n")).error, undefined);
+      assert.ok(!existsSync(killed), "the killed write's temp file stays");
+      assert.ok(existsSync(live) && existsSync(liveOther), "a temp file of a write still running was removed");
+    } finally {
+      other.kill("SIGKILL");
+    }
+    const fresh = readdirSync(path.join(s.root, "keep")).filter((n) => n.includes(".fathom-"));
+    assert.deepEqual(fresh.sort(), [path.basename(live), path.basename(liveOther), ".y.txt.fathom-ba9876543210.tmp", ".notes.fathom-zz.tmp"].sort());
   });
   it("leaves no new folders behind when creating a deep folder fails part way", async () => {
     // The path guard refuses over-long names before any folder is made, so drive the folder

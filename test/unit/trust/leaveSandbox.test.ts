@@ -43,6 +43,26 @@ describe("leaving the sandbox is always asked", () => {
     assert.deepEqual(executor.runs, [{ command: "npm test", unsandboxed: false }]);
   });
 
+  it("where the sandbox cannot run, every command reaches the person with the reason, auto-approval and allow patterns notwithstanding", async () => {
+    const asked: ApprovalRequest[] = [];
+    const executor = new RecordingExecutor();
+    const model = new FakeModel([{ toolCalls: [{ name: "execute", arguments: { command: "npm test" } }] }, { text: "done" }]);
+    const agent = createAgent({
+      model,
+      workspaceRoot: "/tmp",
+      executor,
+      rules: false,
+      approvalPolicy: { execute: "auto" },
+      commands: { allow: ["npm test*"], alwaysAsk: "The OS sandbox cannot run here." },
+      approvalGate: { request: async (r) => (asked.push(r), { type: "approve" }) },
+    });
+    await collect(agent, "test");
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.mustAsk, true);
+    assert.equal(asked[0]!.reason, "The OS sandbox cannot run here.");
+    assert.deepEqual(executor.runs, [{ command: "npm test", unsandboxed: false }]);
+  });
+
   it("an Always allow rule for the command does not answer for it in VS Code", async () => {
     const asked: string[] = [];
     const gate = guardedGate(

@@ -62,6 +62,25 @@ describe("workspace settings cannot widen trust", () => {
     const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../../package.json"), "utf8")) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
     for (const key of USER_ONLY_SETTINGS) assert.equal(pkg.contributes.configuration.properties[`fathom.${key}`]?.scope, "application", key);
   });
+  it("sandboxed commands run unasked only by the person's own fathom.sandbox.autoApprove, and only while the sandbox runs", () => {
+    const mine = readSettings(config({ user: { "sandbox.autoApprove": true } }));
+    assert.equal(approvalFor(mine, false, "on").policy.execute, "auto");
+    assert.equal(approvalFor(mine, false, "off").policy.execute, "ask", "with the sandbox off, its auto-approval does nothing");
+    const theirs = readSettings(config({ workspace: { "sandbox.autoApprove": true, "sandbox.enabled": false, "sandbox.allowedDomains": ["evil.example"] } }));
+    assert.equal(approvalFor(theirs, false, "on").policy.execute, "ask");
+    assert.equal(theirs.sandbox.enabled, true, "a workspace cannot turn the sandbox off");
+    assert.deepEqual(theirs.sandbox.allowedDomains, []);
+    assert.deepEqual(theirs.ignoredFromWorkspace.sort(), ["fathom.sandbox.allowedDomains", "fathom.sandbox.autoApprove", "fathom.sandbox.enabled"]);
+  });
+  it("where the sandbox cannot run, every command is asked, whatever auto-approval, allow patterns or rules say", () => {
+    const s = readSettings(config({ user: { "autoApprove.execute": true, "sandbox.autoApprove": true, "commands.allow": ["npm test*"], "commands.deny": ["rm *"] } }));
+    const { policy, commands } = approvalFor(s, false, "unavailable");
+    assert.equal(policy.execute, "ask");
+    assert.deepEqual(commands.allow, []);
+    assert.deepEqual(commands.deny, ["rm *"]);
+    assert.match(commands.alwaysAsk ?? "", /sandbox cannot run here/);
+    assert.equal(approvalFor(s, false, "on").commands.alwaysAsk, undefined);
+  });
   it("binds requests to an origin: the official one by default, the user's base URL otherwise", () => {
     assert.equal(endpointOrigin("openai", ""), "https://api.openai.com");
     assert.equal(endpointOrigin("anthropic", ""), "https://api.anthropic.com");

@@ -1,5 +1,6 @@
 import type { ToolItem } from "../../../src/protocol";
 import { formatDuration } from "../lib/format";
+import { revealInvisible } from "../lib/invisible";
 import { useNow } from "../lib/useNow";
 import { useRemembered } from "../state/remembered";
 import { ApprovalBar } from "./ApprovalBar";
@@ -23,6 +24,14 @@ const TOOL_ICONS: Record<string, string> = {
 
 function isActive(item: ToolItem): boolean {
   return item.status === "running" || item.status === "streaming" || item.status === "awaiting_approval";
+}
+
+/**
+ * Pretty-printed arguments with invisible characters (bidirectional overrides, zero-width,
+ * controls) marked, as on every approval card; the printing's own line breaks stay plain.
+ */
+function revealLines(text: string) {
+  return text.split("\n").flatMap((line, i) => (i === 0 ? revealInvisible(line) : ["\n", ...revealInvisible(line)]));
 }
 
 /** One tool call: what it does in words, status, duration, and its details on demand. */
@@ -58,7 +67,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
             <>
               <div className="detail-label">Arguments</div>
               <pre className="detail" tabIndex={0} role="group" aria-label="Arguments">
-                {item.args}
+                {revealLines(item.args)}
               </pre>
             </>
           ) : null}
