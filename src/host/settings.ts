@@ -46,6 +46,7 @@ export interface ConfigSource {
  * workspace tab of the Settings editor).
  */
 export const USER_ONLY_SETTINGS = [
+  "provider",
   "baseUrl",
   "autoApprove.read",
   "autoApprove.edit",
@@ -93,7 +94,8 @@ function lowest(config: ConfigSource, key: string, fallback: number, max: number
 }
 
 export function readSettings(config: ConfigSource): FathomSettings {
-  const provider = config.get<string>("provider", "openai");
+  // Which endpoint (and which stored or environment key) requests go to is the person's choice.
+  const provider = userValue<string>(config, "provider", "openai");
   // A workspace may lower the step limit (it costs the person money), never raise it.
   const userSteps = config.inspect ? userValue<number>(config, "maxSteps", DEFAULT_MAX_STEPS) : config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
   const steps = [userSteps, ...workspaceValues<number>(config, "maxSteps")].filter(validSteps);
