@@ -26,7 +26,7 @@ export { baseSystemPrompt } from "./agent/systemPrompt";
 export { toJsonSchema, toolSpecOf } from "./agent/jsonSchema";
 export * from "./approval";
 export { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns, type CommandVerdict } from "./commandPolicy";
-export { analyzeCommand, type CommandAnalysis, type SimpleCommand } from "./shellCommand";
+export { analyzeCommand, shellQuote, type CommandAnalysis, type SimpleCommand } from "./shellCommand";
 export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
 export { CommandSandbox, defaultDenyRead, sandboxUnavailable, type SandboxOptions } from "./executor/sandbox";

@@ -262,3 +262,8 @@ function unsafeRedirect(redirect: Command["redirects"][number]): string | undefi
   if (target === "/dev/null") return undefined;
   return `it redirects ${redirect.operator === "<" ? "input from" : "output to"} a file (${redirect.operator} ${target})`;
 }
+
+/** `text` as one POSIX shell word (single-quoted). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

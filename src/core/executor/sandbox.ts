@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { shellQuote } from "../shellCommand";
 import { sandboxTag } from "./sandboxLeftovers";
 import { protectedInWorkspace } from "./workspaceProtection";
 
@@ -166,7 +167,7 @@ export class CommandSandbox {
     const id = randomBytes(16).toString("base64url");
     const base = this.config();
     // The private temp folder is the command's TMPDIR (the library's own default is not writable here).
-    const tmp = `'${this.tempDir.replace(/'/g, "'\\''")}'`;
+    const tmp = shellQuote(this.tempDir);
     const tag = sandboxTag(id);
     const wrapped = await SandboxManager.wrapWithSandbox(
       `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp} ${tag}\n${command}`,

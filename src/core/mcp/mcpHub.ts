@@ -1,3 +1,4 @@
+import { shellQuote } from "../shellCommand";
 import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
@@ -150,7 +151,6 @@ export class McpHub {
 
   private serverFor(config: McpServerConfig): McpServer {
     const { sandbox, log, onChange, workspaceRoot } = this.options;
-    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     if (sandbox && config.sandbox === false && config.transport === "stdio") log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
     const server: McpServer = new McpServer(config, {
       cwd: workspaceRoot,
@@ -160,7 +160,7 @@ export class McpHub {
       ...(sandbox && config.sandbox !== false
         ? {
             wrapCommand: async (command: string, args: string[]) => {
-              const wrapped = await sandbox.wrap([command, ...args].map(quote).join(" "), config.cwd ?? workspaceRoot);
+              const wrapped = await sandbox.wrap([command, ...args].map(shellQuote).join(" "), config.cwd ?? workspaceRoot);
               this.tags.set(server, wrapped.tag);
               return { command: "/bin/sh", args: ["-c", wrapped.command] };
             },

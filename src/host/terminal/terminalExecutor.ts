@@ -1,7 +1,9 @@
+import * as nodePath from "node:path";
 import * as vscode from "vscode";
 import {
   DEFAULT_MAX_OUTPUT_CHARS,
   HeadTailBuffer,
+  shellQuote,
   TerminalTextCleaner,
   type BackgroundCommandStatus,
   type ExecOptions,
@@ -62,7 +64,7 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
       return { ...result, via: `${result.via}: shell integration was not available in the terminal` };
     }
 
-    const running = this.start(terminal, integration, command, opts);
+    const running = this.start(terminal, integration, inFolder(integration, opts.cwd, command), opts);
     const outcome = await Promise.race([
       running.finished.then(() => "finished" as const),
       delay(opts.timeoutMs, opts.signal).then(() => (opts.signal?.aborted ? ("cancelled" as const) : ("timeout" as const))),
@@ -249,4 +251,13 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/**
+ * A reused terminal stays wherever an earlier command's `cd` left it (a folder that may even be
+ * gone since): every command starts from the folder the agent meant, as a child process would.
+ */
+function inFolder(integration: vscode.TerminalShellIntegration, cwd: string, command: string): string {
+  const here = integration.cwd?.scheme === "file" ? integration.cwd.fsPath : undefined;
+  return here !== undefined && nodePath.resolve(here) === nodePath.resolve(cwd) ? command : `cd ${shellQuote(cwd)} && ${command}`;
 }

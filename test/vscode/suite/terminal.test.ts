@@ -2,7 +2,9 @@
 // shell integration, commands left running past their timeout, cancel, focus, and the
 // child-process fallback when a shell has no shell integration.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ChildProcessExecutor } from '../../../src/core';
 import { TerminalExecutor } from '../../../src/host/terminal/terminalExecutor';
@@ -53,6 +55,16 @@ suite('Terminal executor', function () {
     assert.equal(result.exitCode, 0);
     assert.match(result.output, new RegExp(`cwd=${workspaceRoot().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.equal(vscode.window.terminals.filter((t) => t.name.startsWith('Fathom test')).length, before);
+  });
+
+  test("a command's cd does not move the next one: it runs in the folder asked for, even after that folder is gone", async () => {
+    const sub = `fathom-cd-${process.pid}`;
+    const moved = await executor.run(`mkdir -p ${sub} && cd ${sub} && pwd`, { cwd: workspaceRoot(), timeoutMs: 30_000 });
+    assert.equal(moved.exitCode, 0);
+    fs.rmdirSync(path.join(workspaceRoot(), sub)); // the shell is still in it
+    const result = await executor.run('echo "cwd=$(pwd)"', { cwd: workspaceRoot(), timeoutMs: 30_000 });
+    assert.equal(result.exitCode, 0);
+    assert.match(result.output, new RegExp(`cwd=${workspaceRoot().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`));
   });
 
   test('leaves a long command running at its timeout, then reads more and stops it', async () => {
