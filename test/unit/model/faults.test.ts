@@ -141,7 +141,7 @@ for (const wire of WIRES) {
     it("a stalled stream times out, is retried, and recovers", async () => {
       server.push(faults.stall(), { text: "back" });
       // Idle timeouts are generous enough that a loaded CI machine cannot trip them early.
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800 }).stream(request()));
+      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800 }).stream(request()));
       assert.equal(run.done?.message.content, "back");
       assert.match(ofType(run, "retry")[0]?.reason ?? "", /no data for 800 ms/);
     });
@@ -149,7 +149,7 @@ for (const wire of WIRES) {
     it("a stream that keeps stalling ends in a timeout error", async () => {
       server.push(faults.stall(), faults.stall());
       const t0 = Date.now();
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, maxRetries: 1 }).stream(request()));
+      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800, maxRetries: 1 }).stream(request()));
       assert.equal(run.error?.kind, "timeout");
       assert.match(run.error?.message ?? "", /stopped sending/);
       assert.ok(Date.now() - t0 < 6_000);
