@@ -44,8 +44,10 @@ async function main(): Promise<number> {
       void server.stop().then(() => resolve(code));
     };
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(`got ${signal}`, 0));
-    // Started with a pipe on stdin (by a program, not a terminal): its end means the starter is gone.
-    if (fs.fstatSync(0).isFIFO()) {
+    // Started with a pipe or socket on stdin (by a program, not a terminal or /dev/null): its end
+    // means the starter is gone.
+    const stdin = fs.fstatSync(0);
+    if (stdin.isFIFO() || stdin.isSocket()) {
       process.stdin.on("end", () => stop("stdin closed (the starting process is gone)", 0));
       process.stdin.resume();
     }
