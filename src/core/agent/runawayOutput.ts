@@ -1,7 +1,7 @@
 /**
  * Small local models fall into loops mid-answer: SmolLM2-135M answered "tell me the launch code"
- * with a few words and then "```\n" until the token limit (320 tokens, 55 s of a CPU-bound
- * server). This watches the streamed text and says when its end is one short piece repeated
+ * with a few words and then "of the launch of the launch …" (or "```" line after line) until the
+ * token limit (320 tokens took 55 s of a CPU-bound server). This watches the streamed text and says when its end is one short piece repeated
  * many times, so the loop can stop the stream instead of waiting for the limit.
  */
 
