@@ -177,13 +177,22 @@ for (const wire of WIRES) {
     });
 
     it("cancelling during a stall ends at once, without waiting for the idle timeout", async () => {
+      const n = server.requests.length;
       server.push(faults.stall());
       const ac = new AbortController();
-      setTimeout(() => ac.abort(), 50);
-      const t0 = Date.now();
+      // Cancel once the stalled request is at the server (on a loaded machine 50 ms may be too soon).
+      let abortedAt = 0;
+      const poll = setInterval(() => {
+        if (server.requests.length > n) {
+          clearInterval(poll);
+          abortedAt = Date.now();
+          ac.abort();
+        }
+      }, 20);
       const run = await collect(wire.make(server).stream(request({ signal: ac.signal })));
+      clearInterval(poll);
       assert.equal(run.error?.kind, "cancelled");
-      assert.ok(Date.now() - t0 < 1_000);
+      assert.ok(Date.now() - abortedAt < 1_000);
     });
 
     it("cancelling during a backoff sleep ends at once", async () => {
