@@ -1,5 +1,6 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent models vscode` runs only the named parts.
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent models vscode local-model` runs only the named parts
+// (local-model, which installs and runs a small model, only when named).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -51,6 +52,10 @@ async function main(): Promise<void> {
   if (runs("models")) {
     const { runModelsBench } = await import("./models");
     await runModelsBench();
+  }
+  if (wanted.has("local-model")) {
+    const { runLocalModelBench } = await import("./localModel");
+    await runLocalModelBench();
   }
   if (runs("vscode")) {
     const { runRealHostBench } = await import("./realHost");

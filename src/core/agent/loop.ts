@@ -3,6 +3,7 @@ import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
 import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
 import { RepetitionGuard } from "./repetitionGuard";
+import { RunawayWatch } from "./runawayOutput";
 import type { TaskBudget } from "./taskBudget";
 import { ToolRunner } from "./toolRunner";
 
@@ -91,6 +92,17 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     emit({ type: "step_started", step: state.steps });
     const turn = await callModel({ system, messages: state.messages, tools: config.toolSpecs });
     const message = turn.message;
+    if (turn.stopReason === RUNAWAY) {
+      state.messages.push({ role: "assistant", content: message.content });
+      ctx.recordUsage(turn.usage);
+      return {
+        stop: {
+          reason: "repetition",
+          message: "The model's answer went into a loop (the same text over and over), so it was stopped. Send a message to try again; larger models do this less often.",
+        },
+        finalText: message.content,
+      };
+    }
     const calls = message.toolCalls ?? [];
     fixToolCallIds(calls, usedIds, `${runTag}_${state.steps}`);
     state.messages.push(calls.length ? message : { role: "assistant", content: message.content });
@@ -147,17 +159,35 @@ function composeModelCall(config: LoopConfig, ctx: RunContext): (call: ModelCall
   return handler;
 }
 
+/** stopReason of a turn whose text went into a loop and was cut (./runawayOutput.ts). */
+export const RUNAWAY = "runaway";
+
 async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): Promise<ModelTurn> {
-  const { emit, signal } = ctx;
+  const { emit } = ctx;
+  // Our own signal for this call, so a runaway answer can be stopped without cancelling the run.
+  const local = new AbortController();
+  const forward = () => local.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) local.abort(ctx.signal.reason);
+  else ctx.signal.addEventListener("abort", forward, { once: true });
+  const signal = local.signal;
   const ids = new Map<number, string>();
+  const watch = new RunawayWatch();
   let partialText = "";
   try {
     for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal })) {
       switch (event.type) {
-        case "text_delta":
+        case "text_delta": {
           partialText += event.text;
           emit({ type: "text_delta", text: event.text });
+          const runaway = watch.push(event.text);
+          if (runaway) {
+            local.abort();
+            // Output tokens roughly (the server's count comes only at the end of the stream).
+            const usage = { inputTokens: 0, outputTokens: Math.ceil(partialText.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
+            return { message: { role: "assistant", content: watch.trimmed(runaway) }, usage, stopReason: RUNAWAY };
+          }
           break;
+        }
         case "reasoning_delta":
           emit({ type: "reasoning_delta", text: event.text });
           break;
@@ -193,6 +223,8 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
     // Keep what the person already saw: a cancelled answer stays in the transcript.
     if (signal.aborted && partialText) ctx.state.messages.push({ role: "assistant", content: partialText });
     throw error;
+  } finally {
+    ctx.signal.removeEventListener("abort", forward);
   }
   throw new ModelError("unknown", "The model's reply ended before it was complete. Try again.");
 }

@@ -24,8 +24,10 @@ export interface CreateModelOptions {
   contextWindow?: number;
   /** Retries after the first request (default 3: at most 4 requests). */
   maxRetries?: number;
-  /** Abort a stream that sends nothing for this long (default 60 000 ms). */
+  /** Abort a stream that sends nothing for this long once output has begun (default 60 000 ms). */
   streamIdleTimeoutMs?: number;
+  /** Before the first output, wait this long (default 600 000 ms: a CPU-bound server reading a long prompt). */
+  firstOutputTimeoutMs?: number;
   /** First backoff delay in ms (default 1000); small in tests. */
   retryBaseDelayMs?: number;
   /** Anything else about retrying (tests inject `sleep`). */
@@ -61,6 +63,7 @@ function createAdapter(opts: CreateModelOptions): ChatModel {
   const retry: Partial<RetryOptions> = { ...opts.retry };
   if (opts.maxRetries !== undefined) retry.maxRetries = opts.maxRetries;
   if (opts.streamIdleTimeoutMs !== undefined) retry.streamIdleTimeoutMs = opts.streamIdleTimeoutMs;
+  if (opts.firstOutputTimeoutMs !== undefined) retry.firstOutputTimeoutMs = opts.firstOutputTimeoutMs;
   if (opts.retryBaseDelayMs !== undefined) retry.baseDelayMs = opts.retryBaseDelayMs;
   const common = {
     model,

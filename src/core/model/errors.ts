@@ -55,6 +55,15 @@ const NETWORK_CODES = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
 ]);
+/** How servers say a request does not fit the model's context (OpenAI, vLLM, llama.cpp, LM Studio, Anthropic, Ollama). */
+const CONTEXT_OVERFLOW =
+  /context[_ ]length[_ ]exceeded|exceed_context_size|exceeds? (the )?(available |maximum )?context|maximum context length|context (window|length|size) (is )?(exceeded|too small)|prompt is too long|too many tokens|greater than the context length|input length .*exceeds/i;
+
+/** Whether a refused request was refused for not fitting the model's context window. */
+export function isContextOverflow(c: Pick<Classified, "kind" | "detail" | "reason">): boolean {
+  return c.kind === "bad_request" && (c.reason === "context overflow" || CONTEXT_OVERFLOW.test(c.detail));
+}
+
 const NETWORK_WORDS = /socket hang up|terminated|other side closed|fetch failed|network|connection (error|reset|refused)|ECONN|premature close|stream ended/i;
 
 function get(obj: unknown, key: string): unknown {
@@ -158,7 +167,10 @@ export function classify(err: unknown, apiKey?: string): Classified {
         reason: status === 529 || srvType === "overloaded_error" ? `overloaded (${status})` : `server error (${status})`,
         detail,
       };
-    if (status >= 400) return { kind: "bad_request", status, retryable: false, reason: `refused (${status})`, detail };
+    if (status >= 400) {
+      const overflow = CONTEXT_OVERFLOW.test(`${srvType ?? ""} ${detail}`);
+      return { kind: "bad_request", status, retryable: false, reason: overflow ? "context overflow" : `refused (${status})`, detail };
+    }
   }
   // An error event inside an Anthropic stream carries a type but no status.
   if (srvType === "overloaded_error" || srvType === "api_error")
@@ -193,7 +205,9 @@ export function toModelError(c: Classified, ctx: ErrorContext, tries: number): M
       text = `Model "${ctx.model}" was not found at ${ctx.baseUrl}${st}. Check ${names.model} and ${names.baseUrl}.`;
       break;
     case "bad_request":
-      text = `The model server refused the request${st}${said}.`;
+      text = isContextOverflow(c)
+        ? `The conversation no longer fits the model's context window${st}${said}. Start a new task, or give the model a larger context window (llama.cpp's llama-server: -c / --ctx-size; Ollama: num_ctx; LM Studio: the model's context length) or use a model with a larger one.`
+        : `The model server refused the request${st}${said}.`;
       break;
     case "rate_limited":
       text = `The rate limit was hit${st}${after}${said}. Wait a minute and try again, or check your plan's limits.`;

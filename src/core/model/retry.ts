@@ -15,8 +15,14 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** A retry-after longer than this is not waited for: we give up instead. */
   maxRetryAfterMs: number;
-  /** Abort an attempt whose stream sends nothing for this long. */
+  /** Abort an attempt whose stream sends nothing for this long, once output has begun. */
   streamIdleTimeoutMs: number;
+  /**
+   * Before the first output, the wait allowed instead: a server is silent while it reads the
+   * prompt (llama.cpp on a CPU: 2,000 tokens at 20-40 tokens/s is a minute or more) and while a
+   * reasoning model thinks.
+   */
+  firstOutputTimeoutMs: number;
   /** Injectable for tests. Must reject when the signal aborts. */
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random: () => number;
@@ -28,6 +34,7 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxDelayMs: 30_000,
   maxRetryAfterMs: 120_000,
   streamIdleTimeoutMs: 60_000,
+  firstOutputTimeoutMs: 600_000,
   sleep: abortableSleep,
   random: Math.random,
 };
@@ -86,14 +93,15 @@ export async function* withRetries(
     signal?.addEventListener("abort", onOuterAbort, { once: true });
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let yieldedOutput = false;
+    const waitMs = () => (yieldedOutput ? opts.streamIdleTimeoutMs : Math.max(opts.firstOutputTimeoutMs, opts.streamIdleTimeoutMs));
     const touch = () => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort(new Error("idle timeout"));
-      }, opts.streamIdleTimeoutMs);
+      }, waitMs());
     };
-    let yieldedOutput = false;
     let failure: Classified | undefined;
     try {
       touch();
@@ -116,8 +124,8 @@ export async function* withRetries(
         ? {
             kind: "timeout",
             retryable: true,
-            reason: `no data for ${formatMs(opts.streamIdleTimeoutMs)}`,
-            detail: `nothing arrived for ${formatMs(opts.streamIdleTimeoutMs)} (timeout)`,
+            reason: `no data for ${formatMs(waitMs())}`,
+            detail: `nothing arrived for ${formatMs(waitMs())} (timeout)`,
           }
         : classify(err, ctx.apiKey);
     } finally {

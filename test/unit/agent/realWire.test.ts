@@ -29,6 +29,7 @@ async function setup(provider: Provider, turns: ScriptedTurn[]) {
     apiKey: KEY,
     retryBaseDelayMs: 1,
     streamIdleTimeoutMs: 1_000, // generous: a loaded CI machine must not trip it on a healthy stream
+    firstOutputTimeoutMs: 1_000,
   });
   const agent = createAgent({
     model,

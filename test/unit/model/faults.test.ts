@@ -141,7 +141,7 @@ for (const wire of WIRES) {
     it("a stalled stream times out, is retried, and recovers", async () => {
       server.push(faults.stall(), { text: "back" });
       // Idle timeouts are generous enough that a loaded CI machine cannot trip them early.
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800 }).stream(request()));
+      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800 }).stream(request()));
       assert.equal(run.done?.message.content, "back");
       assert.match(ofType(run, "retry")[0]?.reason ?? "", /no data for 800 ms/);
     });
@@ -149,7 +149,7 @@ for (const wire of WIRES) {
     it("a stream that keeps stalling ends in a timeout error", async () => {
       server.push(faults.stall(), faults.stall());
       const t0 = Date.now();
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, maxRetries: 1 }).stream(request()));
+      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800, maxRetries: 1 }).stream(request()));
       assert.equal(run.error?.kind, "timeout");
       assert.match(run.error?.message ?? "", /stopped sending/);
       assert.ok(Date.now() - t0 < 6_000);
@@ -177,9 +177,9 @@ for (const wire of WIRES) {
     });
 
     it("cancelling during a stall ends at once, without waiting for the idle timeout", async () => {
+      const n = server.requests.length;
       server.push(faults.stall());
       const ac = new AbortController();
-      const n = server.requests.length;
       let abortedAt = 0;
       // Abort once the server holds the request (a fixed delay can fire before it arrives on a busy machine).
       const poll = setInterval(() => {

