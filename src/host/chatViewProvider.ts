@@ -7,6 +7,7 @@ import {
   type HostToWebviewChat,
   type WebviewToHostChat,
 } from "../protocol";
+import { latency } from "./latency";
 import type { Logger } from "./log";
 import type { ChatSession } from "./session/chatSession";
 import { renderWebviewHtml } from "./webviewHtml";
@@ -33,6 +34,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: Logger,
   ) {}
 
+  private readonly visibility = new vscode.EventEmitter<void>();
+  /** The view was shown, hidden, or closed. */
+  readonly onDidChangeVisibility = this.visibility.event;
+
+  /** The view is on screen. */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** The badge on the view's icon (undefined removes it). */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    if (this.view) this.view.badge = badge;
+  }
+
   /** Connects a (new) session; the view shows its state at once. */
   attach(session: ChatSession): void {
     this.unsubscribe?.();
@@ -50,8 +65,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     view.webview.html = renderWebviewHtml(view.webview, this.extensionUri);
     this.disposables.push(
       view.webview.onDidReceiveMessage((data: unknown) => this.receive(data)),
+      view.onDidChangeVisibility(() => this.visibility.fire()),
       view.onDidDispose(() => {
         this.view = undefined;
+        this.visibility.fire();
       }),
     );
   }
@@ -75,6 +92,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.post({ type: "state", state: session.state });
         return;
       case "sendMessage":
+        latency(this.log, "message", "received");
         return session.send(message.text, message.images);
       case "listModels":
         return session.listModels(message.requestId);
@@ -85,6 +103,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "newTask":
         return session.newTask();
       case "approve":
+        latency(this.log, message.toolCallId, "approve received");
         return session.approve(message.toolCallId, message.alwaysAllow);
       case "reject":
         return session.reject(message.toolCallId, message.reason);
@@ -177,5 +196,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.unsubscribe?.();
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.visibility.dispose();
   }
 }

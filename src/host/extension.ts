@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { ChildProcessExecutor } from "../core";
 import { ApiKeyStore, confirmKeyForHost, promptForApiKey } from "./apiKeys";
+import { AttentionNotifier } from "./attention";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chatViewProvider";
 import { Log } from "./log";
 import { ReviewGate, registerReviewCommands } from "./review";
@@ -43,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   );
   const view = new ChatViewProvider(context.extensionUri, log);
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
-  const gate = new ReviewGate({ log: channel });
+  const gate = new ReviewGate({ log: channel, drafts: context.workspaceState });
   // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
   const mcp = new HostMcp({ context, log, channel });
   stopMcp = () => mcp.stop();
@@ -55,12 +56,24 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
 
+  const attention = new AttentionNotifier({
+    view,
+    settings: () => {
+      // The person's own choice: a workspace cannot silence what asks for them.
+      const c = vscode.workspace.getConfiguration("fathom.notifications");
+      return { approvals: c.inspect<boolean>("approvals")?.globalValue ?? true, taskEnd: c.inspect<boolean>("taskEnd")?.globalValue ?? true };
+    },
+    focused: () => vscode.window.state.focused,
+    showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+  });
+
   let session: ChatSession;
   let unwatch: (() => void) | undefined;
   const open = (isTrusted?: () => boolean) => {
     unwatch?.();
     session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, ...(isTrusted ? { isTrusted } : {}) }));
     view.attach(session);
+    attention.attach(session);
     session.setMcpServers(mcp.views());
     let running = false;
     unwatch = session.onMessage((message) => {
@@ -80,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   context.subscriptions.push(
     channel,
     view,
+    attention,
     executor,
     gate,
     sandbox,
@@ -107,7 +121,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       if (e.affectsConfiguration("fathom")) refresh();
     }),
     context.secrets.onDidChange((e) => {
-      if (e.key.startsWith("fathom.apiKey.")) refresh();
+      if (e.key.startsWith("fathom.apiKey.")) void session.keyChanged().catch((err: unknown) => log.error(`Could not continue with the new key: ${String(err)}`));
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(refresh),
     // A model provider (Copilot signing in, a provider extension starting) came or went.

@@ -89,6 +89,12 @@ export interface RunOptions {
   state?: RunState;
   /** Images the person attached to `input` (sent only to models that read images). */
   images?: ImagePart[];
+  /**
+   * Resuming `state`: ids of its last tool calls that were waiting for the person's approval when
+   * the run stopped (nothing of them ran), to be asked again before the model is called. Other
+   * unanswered calls are answered as not completed.
+   */
+  askAgain?: readonly string[];
 }
 
 export interface Agent {
@@ -220,7 +226,9 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       if (input.trim() !== "" || images.images) state.messages.push({ role: "user", content: input, ...images });
 
       const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
-      void runLoop(config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
+      // Asked again only when nothing came after the calls (no results, no new message).
+      const askAgain = input.trim() === "" && !images.images ? runOptions.askAgain : undefined;
+      void runLoop(askAgain?.length ? { ...config, askAgain } : config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();
       });

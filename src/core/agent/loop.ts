@@ -1,4 +1,4 @@
-import { ModelError, type ChatModel, type ToolSpec, type Usage } from "../model/types";
+import { ModelError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec, type Usage } from "../model/types";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
 import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
@@ -21,6 +21,8 @@ export interface LoopConfig {
   maxConsecutiveToolErrors: number;
   workspaceRoot: string;
   subagentType?: string;
+  /** Tool calls of the saved state's last message to ask the person about again (RunOptions.askAgain). */
+  askAgain?: readonly string[];
 }
 
 interface Stop {
@@ -77,6 +79,12 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
   // never collide with the parent's (approvals and the UI are keyed by call id).
   const runTag = Math.random().toString(36).slice(2, 8);
   let consecutiveErrors = 0;
+  const waiting = callsToAskAgain(state.messages, config.askAgain);
+  if (waiting.length > 0) {
+    const { outcomes } = await runner.runTurn(waiting);
+    for (const outcome of outcomes) state.messages.push(outcome.message);
+    if (signal.aborted) return { stop: cancelled(), finalText: "" };
+  }
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
     // Checked before every request: subagents spend from the same budget.
@@ -250,4 +258,11 @@ function failure(error: unknown, signal: AbortSignal, emit: (event: AgentEvent) 
   const message = `Internal error: ${(error as Error)?.message ?? String(error)}`;
   emit({ type: "error", kind: "internal", message });
   return { reason: "error", message };
+}
+
+/** The calls among `ids` of the last message, when it is the model's and none of its calls has a result yet. */
+function callsToAskAgain(messages: readonly ChatMessage[], ids: readonly string[] | undefined): ToolCall[] {
+  const last = messages.at(-1);
+  if (!ids?.length || last?.role !== "assistant" || !last.toolCalls?.length) return [];
+  return last.toolCalls.filter((call) => ids.includes(call.id));
 }

@@ -3,12 +3,15 @@ import { normalizeVirtualPath } from "../../core/backends/pathGuard";
 import type { Middleware } from "../../core/middleware/types";
 import { describeDiagnostics, newDiagnostics, type DiagnosticFact } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
+import { latency } from "../latency";
+import { PROPOSAL_SCHEME } from "./proposedFileSystem";
+import type { Logger } from "../log";
 
 export interface EditFeedbackOptions {
+  /** Where the latency marks go (none without it). */
+  log?: Logger;
   /** Virtual path → file URI (default: the workspace folders). */
   toUri?: VirtualPathToUri;
-  /** Notes the writer left about a write (the EditorAwareBackend). */
-  notes?: { takeNotes(path: string): string[] };
   /** Longest wait for the language server after a write, in ms (default 1500). */
   waitMs?: number;
   /** Quiet time after the last diagnostics change before reading them, in ms (default 300). */
@@ -39,21 +42,21 @@ export function editFeedbackMiddleware(options: EditFeedbackOptions = {}): Middl
 
       const wasShown = hasTab(uri);
       const before = errorsOf(uri);
+      latency(options.log, call.id, "write starts");
       const result = await next(call);
+      latency(options.log, call.id, "written");
       if (result.isError) return result;
-      const notes = options.notes?.takeNotes(path) ?? [];
       // Language servers only check files shown in an editor.
       const reveal = typeof options.revealFile === "function" ? options.revealFile(path) : options.revealFile !== false;
       const doc = wasShown ? openDocument(uri) : reveal ? await showBeside(uri) : undefined;
       if (doc && doc.languageId !== "plaintext") await diagnosticsSettled(uri, options.waitMs ?? 1500, options.quietMs ?? 300, ctx.signal);
+      latency(options.log, call.id, "diagnostics read");
       const after = errorsOf(uri);
       const fresh = wasShown ? newDiagnostics(before, after) : after;
-      const extra = [...notes];
-      if (fresh.length > 0) extra.push(describeDiagnostics(path, fresh, wasShown));
-      if (extra.length === 0) return result;
+      if (fresh.length === 0) return result;
       return {
         ...result,
-        content: `${result.content}\n\n${extra.join("\n\n")}`,
+        content: `${result.content}\n\n${describeDiagnostics(path, fresh, wasShown)}`,
         details: { ...result.details, newErrors: fresh.length },
       };
     },
@@ -73,10 +76,18 @@ function hasTab(uri: vscode.Uri): boolean {
   );
 }
 
-/** Shows the file as a preview beside the active editor, leaving focus where it is. */
+/**
+ * Shows the file as a preview, leaving focus where it is: where the approved diff was (a group
+ * holding only Fathom's proposals, closing now), else in an empty group, else beside the active
+ * editor. No new split when there is a place already.
+ */
 async function showBeside(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  const groups = vscode.window.tabGroups.all;
+  const proposals = groups.find((g) => g.tabs.length > 0 && g.tabs.every(isProposalTab));
+  const empty = groups.find((g) => g.tabs.length === 0);
   try {
-    const editor = await vscode.window.showTextDocument(uri, { preserveFocus: true, preview: true, viewColumn: vscode.ViewColumn.Beside });
+    const viewColumn = proposals?.viewColumn ?? empty?.viewColumn ?? vscode.ViewColumn.Beside;
+    const editor = await vscode.window.showTextDocument(uri, { preserveFocus: true, preview: true, viewColumn });
     return editor.document;
   } catch {
     return undefined;
@@ -125,4 +136,8 @@ function diagnosticsSettled(uri: vscode.Uri, waitMs: number, quietMs: number, si
       resolve();
     }
   });
+}
+
+function isProposalTab(tab: vscode.Tab): boolean {
+  return tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme.startsWith(PROPOSAL_SCHEME);
 }

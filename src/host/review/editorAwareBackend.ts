@@ -2,9 +2,10 @@ import * as vscode from "vscode";
 import type {
   BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult,
 } from "../../core/backends/protocol";
-import { eolStyle, hasBom, sameAsEditorText, stripBom } from "./reviewText";
+import { sameAsEditorText } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
 import { editByPreparing, writeByPreparing } from "../../core";
+import { latency } from "../latency";
 
 export interface EditorAwareBackendOptions {
   log: vscode.LogOutputChannel;
@@ -15,15 +16,13 @@ export interface EditorAwareBackendOptions {
 }
 
 /**
- * Wraps the core's file backend so that writes go through VS Code when the file is open in an
- * editor: a `WorkspaceEdit` replaces the document's text and the document is saved, so the
- * editor's undo stack keeps the change. An open document with the person's unsaved changes is
- * never overwritten. Files that are not open are written by the wrapped backend (atomically).
- * Everything else is delegated unchanged, so the stale-write guard keeps working.
+ * Wraps the core's file backend with what the open editors know: a file with the person's
+ * unsaved changes is never written, restored over or deleted; every other write goes to disk
+ * through the wrapped backend (atomically, with its stale-write guard), and an open editor of
+ * the file is awaited until it shows the write. Everything else is delegated unchanged.
  */
 export class EditorAwareBackend implements BackendProtocol {
   private readonly toUri: VirtualPathToUri;
-  private readonly notes = new Map<string, string[]>();
 
   constructor(readonly inner: BackendProtocol, private readonly options: EditorAwareBackendOptions) {
     this.toUri = options.toUri ?? ((p) => workspaceFileUri(p));
@@ -74,15 +73,7 @@ export class EditorAwareBackend implements BackendProtocol {
     return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : { error: `${path} cannot be deleted here.` };
   }
 
-  /** Notes about the last write of `path` for the model (for example: save settings changed it). */
-  takeNotes(path: string): string[] {
-    const n = this.notes.get(path) ?? [];
-    this.notes.delete(path);
-    return n;
-  }
-
   async commitChange(path: string, before: string | null, after: string): Promise<WriteResult> {
-    this.notes.delete(path);
     const uri = this.toUri(path);
     const doc = uri ? openDocument(uri) : undefined;
     if (!uri || !doc || doc.isClosed) return this.inner.commitChange(path, before, after);
@@ -92,61 +83,43 @@ export class EditorAwareBackend implements BackendProtocol {
       this.options.log.warn(`write refused: ${path} has unsaved changes in the editor`);
       return { error: `${path} has unsaved changes in the editor; nothing was written. Ask the person to save or revert them, then read it again.` };
     }
-    if (typeof after !== "string") return { error: "The new content must be a string." };
-
-    // The stale-write guard, as the backend applies it: the file must still hold `before`.
-    const onDisk = await readText(uri);
-    if (onDisk === undefined ? before !== null : onDisk !== before) {
-      return { error: `${path} changed on disk after the change was prepared; nothing was written. Read it again and redo the change.` };
+    // Straight to disk (atomic, with the stale-write guard), never through the editor's save: a
+    // save waits on the window and runs save participants (format on save, code actions, a
+    // language server starting), which held approved writes for up to seconds and changed what
+    // the person approved. The clean editor reloads the file from disk, and VS Code applies a
+    // reload as an edit, so Undo there still takes the change back.
+    const mark = (step: string) => latency(this.options.log, `write:${path}`, step);
+    mark("disk write");
+    const result = await this.inner.commitChange(path, before, after);
+    mark("on disk");
+    if ("error" in result) return result;
+    // The editor follows before the tool answers, so what the model and the person see next agree.
+    if (!(await documentFollows(doc, after, FOLLOW_MS))) {
+      this.options.log.info(`write ${path}: on disk; the open editor had not reloaded it after ${FOLLOW_MS} ms`);
     }
-    const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
-    const afterEol = eolStyle(after);
-    // What an editor cannot express exactly (a BOM appearing or vanishing, mixed line endings, a
-    // document out of step with the disk) is written by the backend; the clean editor reloads it.
-    if (
-      before === null ||
-      hasBom(before) !== hasBom(after) ||
-      afterEol === "mixed" ||
-      !sameAsEditorText(before, doc.getText(), eol) ||
-      eolStyle(before) === "mixed"
-    ) {
-      this.options.log.info(`write ${path}: open in the editor, written by the backend (line endings, BOM or a stale document)`);
-      return this.inner.commitChange(path, before, after);
-    }
-
-    const edit = new vscode.WorkspaceEdit();
-    const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-    const edits = [vscode.TextEdit.replace(whole, stripBom(after))];
-    if (afterEol !== "none" && (afterEol === "crlf") !== (eol === "\r\n")) {
-      edits.push(vscode.TextEdit.setEndOfLine(afterEol === "crlf" ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF));
-    }
-    edit.set(uri, edits);
-    if (!(await vscode.workspace.applyEdit(edit))) {
-      return { error: `VS Code refused the edit to ${path} (the editor may be read-only); nothing was written.` };
-    }
-    if (!(await doc.save())) {
-      this.options.log.warn(`write ${path}: applied in the editor but the save failed`);
-      return { error: `${path} was changed in the editor but VS Code could not save it; the person can save it (Ctrl+S) or undo it (Ctrl+Z). Read it again before another change.` };
-    }
-    const saved = await readText(uri);
-    if (saved === after) {
-      // Tell the backend's stale-write guard that the agent has seen the new version.
-      await this.inner.read(path, 0, 1);
-    } else {
-      this.notes.set(path, [
-        "The editor's save settings (format on save, trim trailing whitespace or final newline) changed the file as it was saved; read it again before changing it further.",
-      ]);
-    }
-    this.options.log.info(`write ${path}: applied through the open editor and saved (undo restores the old text)`);
-    return { path };
+    mark("editor reloaded");
+    return result;
   }
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+/** Longest wait for an open editor to show a write (VS Code's file watcher reloads it). */
+const FOLLOW_MS = 2000;
+
+/** Resolves true once the clean document shows `text`, false after `timeoutMs` or when the person edits it. */
+function documentFollows(doc: vscode.TextDocument, text: string, timeoutMs: number): Promise<boolean> {
+  const eol = () => (doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n");
+  if (sameAsEditorText(text, doc.getText(), eol())) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
+    const done = (followed: boolean) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(followed);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document !== doc) return;
+      if (sameAsEditorText(text, doc.getText(), eol())) done(true);
+      else if (doc.isDirty) done(false);
+    });
+  });
 }

@@ -4,6 +4,7 @@ import type { FileChangeProposal } from "../../core/tools/tool";
 import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
 import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
 import { openDocument } from "./workspaceUris";
+import { latency } from "../latency";
 
 export interface ReviewGateOptions {
   log: vscode.LogOutputChannel;
@@ -14,7 +15,23 @@ export interface ReviewGateOptions {
   scheme?: string;
   /** Where the diff opens (default beside the active editor). */
   viewColumn?: vscode.ViewColumn;
+  /**
+   * Where the person's unsaved edits of a proposal's right side are kept (the workspace's
+   * storage), so they survive a window reload: asked again on resume, the proposal comes back
+   * with them. Without it they live only as long as the window.
+   */
+  drafts?: vscode.Memento;
 }
+
+/** A proposal's right side as the person left it, by tool call id. */
+interface Draft {
+  path: string;
+  /** The model's proposal the edits were made to (a changed proposal drops the draft). */
+  proposed: string;
+  text: string;
+}
+const DRAFTS_KEY = "fathom.proposalDrafts";
+const MAX_DRAFTS = 20;
 
 /** Who settled a request. */
 export type ReviewSource = "chat" | "editor" | "superseded" | "cancelled" | "disposed";
@@ -26,6 +43,8 @@ export type ReviewChange =
 
 interface Pending {
   request: ApprovalRequest;
+  /** The editor group the gate split off for this diff (closed again with it when left empty). */
+  createdGroup?: vscode.TabGroup;
   proposal?: FileChangeProposal;
   beforeUri?: vscode.Uri;
   afterUri?: vscode.Uri;
@@ -51,9 +70,41 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
   private disposed = false;
 
+  private readonly drafts: Map<string, Draft>;
+  private draftsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly draftWatch: vscode.Disposable;
+
   constructor(private readonly options: ReviewGateOptions) {
     this.scheme = options.scheme ?? PROPOSAL_SCHEME;
     this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fs, { isCaseSensitive: true });
+    this.drafts = new Map(Object.entries(options.drafts?.get<Record<string, Draft>>(DRAFTS_KEY) ?? {}));
+    this.draftWatch = vscode.workspace.onDidChangeTextDocument((e) => this.noteDraft(e.document));
+  }
+
+  /** Keeps what the person typed on a proposal's right side (saved shortly after they stop). */
+  private noteDraft(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== this.scheme) return;
+    const parts = parseProposalUri(doc.uri.query);
+    const entry = parts?.side === "after" ? this.waiting.get(parts.toolCallId) : undefined;
+    if (!entry?.proposal || !parts) return;
+    const text = (hasBom(entry.proposal.after) ? BOM : "") + doc.getText();
+    if (text === entry.proposal.after) this.drafts.delete(parts.toolCallId);
+    else this.drafts.set(parts.toolCallId, { path: entry.proposal.path, proposed: entry.proposal.after, text });
+    // Drafts of tasks never resumed are not kept forever: the oldest go first.
+    while (this.drafts.size > MAX_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
+    this.saveDraftsSoon();
+  }
+
+  private saveDraftsSoon(): void {
+    if (!this.options.drafts) return;
+    clearTimeout(this.draftsTimer);
+    this.draftsTimer = setTimeout(() => this.saveDrafts(), 200);
+  }
+
+  private saveDrafts(): void {
+    clearTimeout(this.draftsTimer);
+    this.draftsTimer = undefined;
+    void this.options.drafts?.update(DRAFTS_KEY, this.drafts.size > 0 ? Object.fromEntries(this.drafts) : undefined);
   }
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
@@ -82,13 +133,20 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         entry.beforeUri = this.uriFor(id, "before", proposal.path);
         entry.afterUri = this.uriFor(id, "after", proposal.path);
         this.fs.set(entry.beforeUri, proposal.before ?? "", true);
-        this.fs.set(entry.afterUri, proposal.after, false);
+        // Asked again after a reload: the person's edits come back, if made to this same proposal.
+        const draft = this.drafts.get(id);
+        if (draft && draft.proposed !== proposal.after) this.drafts.delete(id);
+        const restored = draft?.proposed === proposal.after ? draft.text : undefined;
+        if (restored !== undefined) this.options.log.info(`review: ${id} comes back with the edits the person made before the reload`);
+        this.fs.set(entry.afterUri, restored ?? proposal.after, false);
       }
       this.waiting.set(id, entry);
       signal.addEventListener("abort", onAbort, { once: true });
       this.options.log.info(`review: ${request.toolName} ${id} waits for the person${proposal ? ` (${proposal.path})` : ""}`);
       this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
-      if (entry.proposal) void this.show(entry, true);
+      // The card goes first: the session posts it when it reads the core's event, a tick after
+      // this. Opening the diff starts work in the window the card's message would queue behind.
+      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && this.show(entry, true)), 0);
     });
   }
 
@@ -167,6 +225,8 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     if (this.disposed) return;
     for (const id of [...this.waiting.keys()]) this.finish(id, { type: "reject", reason: CLOSED }, "disposed");
     this.disposed = true;
+    if (this.draftsTimer) this.saveDrafts();
+    this.draftWatch.dispose();
     this.registration.dispose();
     this.fs.dispose();
     this.changes.dispose();
@@ -205,9 +265,13 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const entry = this.waiting.get(id);
     if (!entry) return false;
     this.waiting.delete(id);
+    // Decided: the draft is done with. A window closing or reloading (which cancels the run
+    // first) is no decision: the draft is kept for the resume.
+    if ((by === "chat" || by === "editor" || by === "superseded") && this.drafts.delete(id)) this.saveDraftsSoon();
     const path = entry.proposal?.path;
     const detail = decision.type === "reject" && decision.reason ? `: ${decision.reason}` : "";
     this.options.log.info(`review: ${entry.request.toolName} ${id} ${decision.type} (${by})${detail}`);
+    latency(this.options.log, id, "decided");
     entry.settle(decision);
     if (!this.disposed) {
       this.changes.fire({ type: "decided", toolCallId: id, toolName: entry.request.toolName, ...(path ? { path } : {}), decision, by });
@@ -219,6 +283,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   private async show(entry: Pending, preserveFocus: boolean): Promise<boolean> {
     const { proposal, beforeUri, afterUri } = entry;
     if (!proposal || !beforeUri || !afterUri) return false;
+    const id = entry.request.toolCallId;
+    latency(this.options.log, id, "diff opening");
+    const groupsBefore = new Set(vscode.window.tabGroups.all);
     try {
       await vscode.commands.executeCommand("vscode.diff", beforeUri, afterUri, proposalTitle(proposal.path, proposal.before === null), {
         preserveFocus,
@@ -226,6 +293,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         preview: false,
         viewColumn: this.options.viewColumn ?? diffColumn(),
       } satisfies vscode.TextDocumentShowOptions);
+      latency(this.options.log, id, "diff opened");
+      const group = this.tabsOf(entry)[0]?.group;
+      if (group && !groupsBefore.has(group)) entry.createdGroup = group;
       return true;
     } catch (error) {
       this.options.log.warn(`review: could not open the diff of ${proposal.path}: ${String(error)}`);
@@ -233,22 +303,30 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     }
   }
 
+  /** The tabs showing a proposal (its diff, or one of its sides opened on its own). */
+  private tabsOf(entry: Pending): vscode.Tab[] {
+    const keys = new Set([entry.beforeUri?.toString(), entry.afterUri?.toString()].filter((k) => k !== undefined));
+    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputTextDiff) return keys.has(input.modified.toString()) || keys.has(input.original.toString());
+      if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
+      return false;
+    });
+  }
+
   /** Closes the proposal's tabs without a save prompt or focus change, then forgets its files. */
   private async closeDiff(entry: Pending): Promise<void> {
     const { beforeUri, afterUri } = entry;
     if (!beforeUri || !afterUri) return;
-    const keys = new Set([beforeUri.toString(), afterUri.toString()]);
     try {
       // Saving the right side first stores it in memory only, and avoids a "Save changes?" prompt.
       const doc = openDocument(afterUri);
       if (doc?.isDirty) await doc.save();
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
-        const input = tab.input;
-        if (input instanceof vscode.TabInputTextDiff) return keys.has(input.modified.toString()) || keys.has(input.original.toString());
-        if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
-        return false;
-      });
+      const tabs = this.tabsOf(entry);
       if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+      // The group split off for the diff goes with it, unless the person put something in it.
+      const group = entry.createdGroup;
+      if (group && vscode.window.tabGroups.all.includes(group) && group.tabs.length === 0) await vscode.window.tabGroups.close(group, true);
     } catch (error) {
       this.options.log.warn(`review: could not close the diff of ${entry.proposal?.path ?? "a proposal"}: ${String(error)}`);
     } finally {

@@ -9,7 +9,8 @@ import { ChatStateReducer, errorBanner } from "./chatStateReducer";
 import { loggedModel } from "./loggedModel";
 import { RestoreActions } from "./restoreActions";
 import { sessionMiddleware } from "./sessionMiddleware";
-import { closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
+import { awaitingApproval, closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
+import { latency } from "../latency";
 
 export type { SessionEnv } from "./sessionEnv";
 
@@ -125,6 +126,7 @@ export class ChatSession {
 
   async newTask(): Promise<void> {
     await this.ready;
+    this.askAgain = [];
     const running = this.running;
     if (running) {
       this.queuedImages = [];
@@ -225,6 +227,12 @@ export class ChatSession {
     }
   }
 
+  /** A stored key changed: a task stopped by a refused key continues with the new one. */
+  async keyChanged(): Promise<void> {
+    if (this.state.banner?.action === "fathom.setApiKey" && !this.running && this.state.taskId) return this.retry();
+    return this.refreshSetup();
+  }
+
   resume(): Promise<void> {
     return this.retry();
   }
@@ -247,6 +255,7 @@ export class ChatSession {
     }
     const state = initialChatState();
     const where = whereItStopped(saved.items, saved.runState);
+    this.askAgain = wasInterrupted(saved.status) ? awaitingApproval(saved.items) : [];
     closeInterrupted(saved.items, this.now());
     Object.assign(state, {
       taskId: saved.id,
@@ -375,9 +384,14 @@ export class ChatSession {
     let pendingApprovals = 0;
     const startedTools = new Map<string, number>();
     const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
-    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}), ...(parts ? { images: parts } : {}) })) {
+    // Resuming after a reload: what waited for the person is asked again (with their draft edits).
+    const askAgain = this.askAgain;
+    this.askAgain = [];
+    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}), ...(parts ? { images: parts } : {}), ...(askAgain.length ? { askAgain } : {}) })) {
       if (this.disposed) continue;
+      if (event.type === "approval_requested") latency(this.env.log, event.toolCallId, "approval event");
       this.reducer.onEvent(event);
+      if (event.type === "approval_requested") latency(this.env.log, event.toolCallId, "card posted");
       logAgentEvent(this.env.log, event, startedTools, this.now);
       if (event.type === "approval_requested") {
         if (++pendingApprovals === 1) this.setStatus("awaiting_approval");
@@ -445,6 +459,8 @@ export class ChatSession {
     this.postState();
   }
 
+  /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
+  private askAgain: string[] = [];
   private savedAt = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -157,8 +157,10 @@ export class ChatStateReducer {
         return;
       }
       case "approval_requested": {
-        const item = this.tool(idOf(event.toolCallId));
-        if (!item) return;
+        const found = this.tool(idOf(event.toolCallId));
+        if (!found) return;
+        // Asked again on resume: what the card said about the interruption no longer holds.
+        const { result: _result, endedAt: _endedAt, ...item } = found;
         const command = event.toolName === "execute" ? commandOf(event.args) : undefined;
         this.update({
           ...item,
@@ -340,7 +342,7 @@ function capResult(text: string): string {
   return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
 }
 
-/** The banner for a failed run: the model error's own words, Retry, and the fix when there is one. */
+/** The banner for a failed run: the model error's own words, Retry when trying again can help, and the fix when there is one. */
 export function errorBanner(kind: ModelErrorKind | "internal", message: string, provider?: string): Banner {
   // VS Code's models take no key and no URL of ours: their messages say what to do instead.
   const action =
@@ -351,5 +353,8 @@ export function errorBanner(kind: ModelErrorKind | "internal", message: string, 
       : kind === "not_found" || kind === "bad_request"
         ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
         : {};
-  return { level: "error", message, retryable: kind !== "cancelled", ...action };
+  // A refused key is not fixed by asking again with it: the banner offers Set API Key, and the
+  // task continues by itself once a key is stored (ChatSession.keyChanged).
+  const retryable = kind !== "cancelled" && !(kind === "auth" && provider !== "vscode");
+  return { level: "error", message, retryable, ...action };
 }

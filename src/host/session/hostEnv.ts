@@ -162,7 +162,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     async createAgent(options) {
       const root = workspaceRoot()!;
       const backend = new EditorAwareBackend(fileBackend(), { log: o.channel });
-      const middleware: Middleware[] = [editFeedbackMiddleware({ notes: backend }), ...options.middleware];
+      const middleware: Middleware[] = [editFeedbackMiddleware({ log: o.log }), ...options.middleware];
       const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox, options.taskId) : o.executor;
       // MCP servers start with the first task that could use them (never at activation).
       const tools = o.mcp ? await o.mcp.tools(root, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];

@@ -1,4 +1,5 @@
 import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "../../core";
+import { latency } from "../latency";
 import type { Logger } from "../log";
 
 /**
@@ -19,12 +20,21 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
       const started = Date.now();
       let first: number | undefined;
       log.info(`→ ${model.provider}/${model.model} request ${n}: ${request.messages.length} messages, ${chars} characters, ${request.tools.length} tools`);
+      // What this request answers: the person's message, or the tool results it carries.
+      const last = request.messages.at(-1);
+      if (last?.role === "user") latency(log, "message", "request sent");
+      for (let i = request.messages.length - 1; i >= 0; i--) {
+        const m = request.messages[i]!;
+        if (m.role !== "tool") break;
+        latency(log, m.toolCallId, "next request sent");
+      }
       try {
         for await (const event of model.stream(request)) {
           first ??= Date.now() - started;
           if (event.type === "retry") log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
           if (event.type === "notice") log.info(`  request ${n}: ${event.message}`);
           if (event.type === "done") {
+            for (const call of event.message.toolCalls ?? []) latency(log, call.id, "model done");
             const u = event.usage;
             log.info(
               `← request ${n}: ${Date.now() - started} ms (first byte ${first} ms), stop ${event.stopReason}, tokens${event.usageEstimated ? " (estimated: the server reported none)" : ""} in ${u.inputTokens} (+${u.cacheReadTokens} cached, +${u.cacheWriteTokens} cache write), out ${u.outputTokens}, ${event.message.toolCalls?.length ?? 0} tool calls`,

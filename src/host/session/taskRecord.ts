@@ -45,14 +45,22 @@ export function whereItStopped(items: readonly TranscriptItem[], runState: RunSt
   return steps > 0 ? `after step ${steps}` : "before the model answered";
 }
 
+/** The top-level calls that were waiting for the person when the window went away (asked again on resume). */
+export function awaitingApproval(items: readonly TranscriptItem[]): string[] {
+  return items.filter((i) => i.kind === "tool" && i.status === "awaiting_approval").map((i) => i.id);
+}
+
 /** Closes what was open when the window went away (cards, streaming text), in place. */
 export function closeInterrupted(items: TranscriptItem[], endedAt: number): void {
   for (const item of items) {
     if (item.kind === "assistant" && item.streaming) item.streaming = false;
     if (item.kind !== "tool") continue;
     if (item.status === "streaming" || item.status === "running" || item.status === "awaiting_approval") {
+      item.result ??=
+        item.status === "awaiting_approval"
+          ? "Interrupted while waiting for your approval; nothing ran. Resume asks again."
+          : "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
       item.status = "cancelled";
-      item.result ??= "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
       item.endedAt = endedAt;
       if (item.proposal?.outcome === "pending") item.proposal = { ...item.proposal, outcome: "rejected", reason: "interrupted" };
     }

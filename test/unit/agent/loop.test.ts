@@ -236,6 +236,43 @@ test("resume: a saved state continues; dangling tool calls are patched first", a
   assert.equal(saved.messages.length, 3);
 });
 
+test("resume with askAgain: the calls that waited for approval are asked again before the model; the others are patched", async () => {
+  const model = new FakeModel([{ text: "continued" }]);
+  const asked: string[] = [];
+  const agent = createAgent({
+    ...base,
+    model,
+    tools: [echoTool()],
+    approvalPolicy: { read: "ask", edit: "ask", execute: "ask" },
+    approvalGate: { request: async (r) => (asked.push(r.toolCallId), { type: "approve" }) },
+  });
+  const saved = {
+    version: 1,
+    messages: [
+      { role: "user", content: "go" },
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "echo", arguments: '{"text":"a"}' }, { id: "c2", name: "echo", arguments: '{"text":"b"}' }] },
+    ],
+    todos: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: 0,
+    steps: 1,
+    files: {},
+  };
+  const { events, done } = await collect(agent, "", { state: saved as never, askAgain: ["c2"] });
+  assert.equal(done.reason, "completed");
+  assert.deepEqual(asked, ["c2"], "only the call that waited for the person is asked again");
+  assert.ok(ofType(events, "approval_requested").some((e) => e.toolCallId === "c2"));
+  const sent = model.requests[0]!.messages;
+  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
+  assert.match((sent[2] as { content: string }).content, /cancelled or did not complete/, "c1 (running when it stopped) is not run again");
+  assert.equal((sent[3] as { content: string }).content, "echo: b");
+  // A new message from the person instead: nothing is asked again.
+  asked.length = 0;
+  const other = await collect(createAgent({ ...base, model: new FakeModel([{ text: "ok" }]), tools: [echoTool()], approvalPolicy: { read: "ask", edit: "ask", execute: "ask" }, approvalGate: { request: async (r) => (asked.push(r.toolCallId), { type: "approve" }) } }), "something else", { state: saved as never, askAgain: ["c2"] });
+  assert.equal(other.done.reason, "completed");
+  assert.deepEqual(asked, []);
+});
+
 test("a corrupt saved state ends with a clear error and loses nothing", async () => {
   const model = new FakeModel([]);
   const agent = createAgent({ ...base, model });

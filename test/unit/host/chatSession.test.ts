@@ -156,15 +156,15 @@ describe("chat session", () => {
     assert.match(kit.model.requests[0]!.system, /Restricted Mode/);
   });
 
-  it("a provider error shows a banner with the fix; Retry continues from the saved state", async () => {
+  it("a refused key shows Set API Key without Retry; a stored key continues from the saved state", async () => {
     const kit = makeKit([{ error: new ModelError("auth", "OpenAI refused the API key (401). Run \"Fathom: Set API Key\".", 401) }, { text: "Recovered" }]);
     await kit.session.send("hello");
     await kit.session.whenIdle();
     assert.equal(kit.session.state.status, "failed");
     assert.equal(kit.session.state.banner?.action, "fathom.setApiKey");
     assert.match(kit.session.state.banner!.message, /Set API Key/);
-    assert.equal(kit.session.state.banner!.retryable, true);
-    await kit.session.retry();
+    assert.equal(kit.session.state.banner!.retryable, false, "the same key would be refused again");
+    await kit.session.keyChanged();
     await kit.session.whenIdle();
     assert.equal(kit.session.state.status, "completed");
     assert.equal(kit.session.state.banner, null);
@@ -196,11 +196,16 @@ describe("chat session", () => {
     const notice = state.items.find((i) => i.kind === "notice");
     assert.match(notice && notice.kind === "notice" ? notice.text : "", /waiting for your approval of "Writing \/r.txt"/);
     await after.session.retry();
+    // What waited for the person is asked again before the model is called.
+    await until(() => after.session.state.status === "awaiting_approval");
+    assert.equal(model.requests.length, 0);
+    after.session.reject("w1", "not now");
     await after.session.whenIdle();
     assert.equal(after.session.state.status, "completed");
     const sent = model.requests[0]!.messages;
     assert.equal(sent[0]!.role, "user");
-    assert.ok(sent.some((m) => m.role === "tool" && m.toolCallId === "w1"), "the dangling call was patched");
+    const answer = sent.find((m) => m.role === "tool" && m.toolCallId === "w1");
+    assert.match(answer && "content" in answer ? answer.content : "", /rejected[\s\S]*not now/, "the call asked again was answered with the decision");
   });
 
   it("keeps streamed text across a reload, and says the model was answering", async () => {

@@ -149,7 +149,9 @@ describe("AgentEvent → chat state", () => {
   });
 
   it("errors become a banner with the fix", () => {
-    assert.deepEqual(errorBanner("auth", "Set your key"), { level: "error", message: "Set your key", retryable: true, action: "fathom.setApiKey", actionLabel: "Set API Key" });
+    assert.deepEqual(errorBanner("auth", "Set your key"), { level: "error", message: "Set your key", retryable: false, action: "fathom.setApiKey", actionLabel: "Set API Key" });
+    assert.equal(errorBanner("auth", "Refused", "vscode").retryable, true, "VS Code's models take no key of ours: trying again is the fix");
+    assert.equal(errorBanner("network", "x").retryable, true);
     assert.equal(errorBanner("not_found", "x").action, "fathom.openSettings");
     assert.equal(errorBanner("network", "x").action, undefined);
   });

@@ -32,8 +32,13 @@ export const tests: E2ETest[] = [
         const banner = chat.getByRole('alert').filter({ hasText: /API key was refused \(401\).*Set API Key/ });
         await banner.waitFor({ state: 'visible', timeout: 60_000 });
         await shot('401-banner');
+        assert.equal(await banner.getByRole('button', { name: 'Retry' }).count(), 0, 'no Retry: the same key would be refused again');
+        // A key stored from the banner continues the task by itself, with that key.
+        server.push({ text: 'Hello with the new key.' });
         await banner.getByRole('button', { name: 'Set API Key' }).click();
         await enterApiKey(page, 'OpenAI-compatible', 'sk-e2e-key');
+        await chat.getByText('Hello with the new key.').waitFor({ state: 'visible', timeout: 60_000 });
+        assert.equal(server.requests.at(-1)?.headers.authorization, 'Bearer sk-e2e-key');
 
         // 429 then an answer: retried by itself (honouring retry-after), no banner, with the new key.
         server.push(faults.rateLimited({ ms: 300 }), { text: 'Recovered after the rate limit.' });

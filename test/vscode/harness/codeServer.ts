@@ -23,6 +23,8 @@ export interface CodeServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Where code-server's stdout/stderr go (default: a file in userDataDir). */
   logFile?: string;
+  /** More command-line options for code-server (for example `--log <extension id>:debug`). */
+  args?: string[];
 }
 
 export interface CodeServer {
@@ -123,6 +125,7 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
+    ...(o.args ?? []),
     o.workspaceDir,
   ];
   // Own process group, so stop() reaches the extension host and every helper it forks.

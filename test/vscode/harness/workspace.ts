@@ -21,6 +21,8 @@ export interface SessionOptions {
   browser?: boolean;
   /** Keep the temp dir after stopping (default: only when FATHOM_KEEP_TMP=1). */
   keep?: boolean;
+  /** More command-line options for code-server. */
+  codeServerArgs?: string[];
   /** Opens a multi-root workspace instead: writes it (next to the sample copy) and returns its `.code-workspace` file. */
   workspaceFile?: (workspaceDir: string) => string;
 }
@@ -58,6 +60,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       settings: o.settings,
       // code-server keeps its own logs under $XDG_DATA_HOME; keep tests out of $HOME.
       env: { ...o.env, XDG_DATA_HOME: path.join(root, 'xdg-data') },
+      ...(o.codeServerArgs ? { args: o.codeServerArgs } : {}),
     });
     if (o.browser !== false) {
       browser = await launchBrowser();

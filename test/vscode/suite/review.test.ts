@@ -75,7 +75,7 @@ suite("Diff review", function () {
       backend: writer,
       approvalGate: gate,
       ...(policy ? { approvalPolicy: policy } : {}),
-      middleware: [editFeedbackMiddleware({ notes: writer, waitMs })],
+      middleware: [editFeedbackMiddleware({ waitMs })],
       rules: false,
       generalPurposeSubagent: false,
     });
@@ -163,6 +163,27 @@ suite("Diff review", function () {
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), typing.document.uri.toString(), "showing the written file does not move focus");
   });
 
+  test("the editor group a diff split off closes with it; one the person used stays", async () => {
+    const dir = scratch({ "g.txt": "g\n", "h.txt": "h\n", "typing.txt": "the person types here\n" });
+    await vscode.window.showTextDocument(fileUri(`${dir}/typing.txt`), { preview: false });
+    const groups = vscode.window.tabGroups.all.length;
+    await run([edit("g1", `${dir}/g.txt`, "g", "G")], async (id) => {
+      await until("the diff editor", () => diffTab(gate.proposalUris(id)!.after));
+      assert.equal(vscode.window.tabGroups.all.length, groups + 1, "the diff split off a group");
+      gate.decide(id, { type: "reject" });
+      await until("the diff's group to close", () => vscode.window.tabGroups.all.length === groups);
+    });
+    await run([edit("g2", `${dir}/h.txt`, "h", "H")], async (id) => {
+      const tab = await until("the diff editor", () => diffTab(gate.proposalUris(id)!.after));
+      // The person opens a file of theirs in the group the diff split off.
+      await vscode.window.showTextDocument(fileUri(`${dir}/typing.txt`), { viewColumn: tab.group.viewColumn, preview: false, preserveFocus: true });
+      gate.decide(id, { type: "reject" });
+      await until("the diff to close", () => !vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(vscode.window.tabGroups.all.length, groups + 1, "the group with the person's file stays");
+  });
+
   test("a newer proposal for the same file supersedes the older one", async () => {
     const dir = scratch();
     const signal = new AbortController().signal;
@@ -210,7 +231,7 @@ suite("Diff review", function () {
     assert.equal(warnings.length, 1);
   });
 
-  test("an open clean document is updated through a WorkspaceEdit: undo restores the old text", async () => {
+  test("an open clean document follows the write on disk: undo restores the old text", async () => {
     const dir = scratch({ "c.txt": "first\r\nsecond\r\n" });
     const editor = await vscode.window.showTextDocument(fileUri(`${dir}/c.txt`));
     const { results } = await run(
@@ -220,13 +241,32 @@ suite("Diff review", function () {
     assert.doesNotMatch(results.join("\n"), /changed on disk|unsaved/, "the stale-write guard learned the editor's write");
     assert.equal(disk(`${dir}/c.txt`), "1st\r\n2nd\r\n", "line endings kept");
     assert.equal(editor.document.getText(), "1st\r\n2nd\r\n");
-    assert.equal(editor.document.isDirty, false, "saved");
+    assert.equal(editor.document.isDirty, false, "the editor shows the file as it is on disk");
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand("undo");
     assert.equal(editor.document.getText(), "first\r\n2nd\r\n", "undo takes back the agent's last edit");
   });
 
-  test("auto-approved edits go through the open editor too, without asking", async () => {
+  test("save settings (trim trailing whitespace, format on save) never change or hold an approved write", async () => {
+    const dir = scratch({ "ws.txt": "keep  \nthis\n" });
+    const files = vscode.workspace.getConfiguration("files");
+    const editorConfig = vscode.workspace.getConfiguration("editor");
+    await files.update("trimTrailingWhitespace", true, vscode.ConfigurationTarget.Global);
+    await editorConfig.update("formatOnSave", true, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await vscode.window.showTextDocument(fileUri(`${dir}/ws.txt`));
+      const { results } = await run([edit("w1", `${dir}/ws.txt`, "this", "that   ")], (id) => void gate.decide(id, { type: "approve" }));
+      assert.doesNotMatch(results[0]!, /changed|unsaved/);
+      assert.equal(disk(`${dir}/ws.txt`), "keep  \nthat   \n", "exactly what was approved, trailing spaces kept");
+      assert.equal(editor.document.getText(), "keep  \nthat   \n");
+      assert.equal(editor.document.isDirty, false);
+    } finally {
+      await files.update("trimTrailingWhitespace", undefined, vscode.ConfigurationTarget.Global);
+      await editorConfig.update("formatOnSave", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test("auto-approved edits to an open file, without asking: the editor follows, undo restores", async () => {
     const dir = scratch({ "auto.txt": "a\n" });
     const editor = await vscode.window.showTextDocument(fileUri(`${dir}/auto.txt`));
     const { asked } = await run([edit("a1", `${dir}/auto.txt`, "a", "b")], () => assert.fail("the gate was asked"), { edit: "auto" });

@@ -109,20 +109,33 @@ suite('Chat session (scripted model)', function () {
     const file = path.join(fathom.session.storageDir, 'tasks', `${taskId}.json`);
     const saved = () => { try { return fs.readFileSync(file, 'utf8'); } catch { return ''; } };
     await until('the checkpoint at the approval', () => saved().includes('"status":"awaiting_approval"'));
+    // The person edits the proposal's right side (unsaved) before the reload.
+    const proposalTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'fathom-proposed');
+    await until('the proposal diff', () => proposalTab() !== undefined);
+    const right = await vscode.workspace.openTextDocument((proposalTab()!.input as vscode.TabInputTextDiff).modified);
+    const change = new vscode.WorkspaceEdit();
+    change.replace(right.uri, new vscode.Range(0, 0, 0, 4), 'my note');
+    assert.ok(await vscode.workspace.applyEdit(change));
+    await new Promise((r) => setTimeout(r, 400)); // the draft is kept shortly after typing stops
     const session = await fathom.restartSession(); // as a window reload would: nothing more is saved
     assert.equal(session.state.taskId, taskId);
     assert.equal(session.state.status, 'interrupted');
     const notice = session.state.items.find((i) => i.kind === 'notice');
     assert.match(notice?.kind === 'notice' ? notice.text : '', /waiting for your approval of "Writing \/resume-note.txt"/);
     server.push({ text: 'Resumed.' });
+    const requests = server.requests.length;
     fathom.view.receive({ type: 'resumeTask' });
-    await until('the resumed run', () => session.isRunning || session.state.status === 'completed');
-    await session.whenIdle();
-    assert.equal(session.state.status, 'completed');
+    // Resume asks again for what was waiting, before any request to the model, with the person's edits.
+    await until('the approval asked again', () => session.state.status === 'awaiting_approval');
+    assert.equal(server.requests.length, requests);
+    fathom.view.receive({ type: 'approve', toolCallId: 'w1' });
+    await until('the resumed run', () => session.state.status === 'completed', 15_000);
+    assert.equal(fs.readFileSync(path.join(root(), 'resume-note.txt'), 'utf8'), 'my note\n', 'the edits made before the reload are what was written');
     const sent = JSON.stringify(server.requests.at(-1)!.body.messages);
     assert.match(sent, /write a note/);
-    assert.match(sent, /w1/, 'the dangling call was answered');
-    assert.equal(fs.existsSync(path.join(root(), 'resume-note.txt')), false);
+    assert.match(sent, /w1/, 'the call was answered');
+    assert.match(sent, /changed your proposed content/, 'the model hears the person changed it');
+    fs.rmSync(path.join(root(), 'resume-note.txt'), { force: true });
   });
 
   test('Restricted Mode refuses writes and commands, reading still works', async () => {
@@ -149,7 +162,7 @@ suite('Chat session (scripted model)', function () {
     await fathom.restartSession();
   });
 
-  test('a 401 shows a banner telling to set the key; Retry continues', async () => {
+  test('a 401 shows a banner with Set API Key (no Retry: the same key cannot help); a new key continues the task', async () => {
     server.push({ fault: 'http', status: 401, message: 'Incorrect API key provided' });
     await fathom.session.send('hello');
     await fathom.session.whenIdle();
@@ -157,11 +170,15 @@ suite('Chat session (scripted model)', function () {
     assert.equal(status, 'failed');
     assert.equal(banner?.action, 'fathom.setApiKey');
     assert.match(banner?.message ?? '', /Set API Key/);
-    assert.equal(banner?.retryable, true);
+    assert.equal(banner?.retryable, false);
     server.push({ text: 'Now it works.' });
-    fathom.view.receive({ type: 'retry' });
-    await until('the retry', () => fathom.session.state.status === 'completed', 10_000);
+    const before = server.requests.length;
+    await fathom.keys.set('openai-compatible', 'sk-test-new-key-0123456789', new URL(server.baseUrlOpenAI).origin);
+    await until('the task to continue with the new key', () => fathom.session.state.status === 'completed', 10_000);
+    assert.equal(server.requests.length, before + 1);
+    assert.equal(server.requests.at(-1)?.headers.authorization, 'Bearer sk-test-new-key-0123456789');
     assert.equal(fathom.session.state.banner, null);
+    await fathom.keys.clear('openai-compatible');
   });
 
   test('a 429 then success recovers by itself', async () => {
