@@ -31,6 +31,8 @@ interface Draft {
   text: string;
 }
 const DRAFTS_KEY = "fathom.proposalDrafts";
+/** The diff editor opens a tick after the card: its message leaves first. */
+const CARD_FIRST_MS = 0;
 const MAX_DRAFTS = 20;
 
 /** Who settled a request. */
@@ -146,7 +148,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
       // The card goes first: the session posts it when it reads the core's event, a tick after
       // this. Opening the diff starts work in the window the card's message would queue behind.
-      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && this.show(entry, true)), 0);
+      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && this.show(entry, true)), CARD_FIRST_MS);
     });
   }
 

@@ -401,7 +401,9 @@ export class ChatSession {
         if (this.state.banner?.level === "warning") this.reducer.setBanner(null);
       }
       if (event.type === "done") this.finish(event);
-      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "approval_requested" || event.type === "todos_changed") this.save();
+      // Saved at once, but after the card's message is on its way: the person waits for the card.
+      else if (event.type === "approval_requested") this.saveNextTick();
+      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") this.save();
       // Streaming: keep what the person already saw, at most once a second.
       else this.saveSoon();
     }
@@ -469,6 +471,11 @@ export class ChatSession {
     const wait = 1000 - (this.now() - this.savedAt);
     if (wait <= 0) this.save();
     else this.saveTimer ??= setTimeout(() => this.save(), wait);
+  }
+
+  private saveNextTick(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.save(), 0);
   }
 
   private save(): void {
