@@ -8,6 +8,7 @@ import { findToolItem, initialChatState } from "./chatState";
 import { ChatStateReducer, errorBanner } from "./chatStateReducer";
 import { loggedModel } from "./loggedModel";
 import { RestoreActions } from "./restoreActions";
+import { SaveSchedule } from "./saveSchedule";
 import { sessionMiddleware } from "./sessionMiddleware";
 import { awaitingApproval, closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
 import { latency } from "../latency";
@@ -294,7 +295,7 @@ export class ChatSession {
     // Stop saving first: a reload must leave the task as it was last saved ("running"), so it
     // is offered for resume; cancelling would record it as cancelled.
     this.disposed = true;
-    clearTimeout(this.saveTimer);
+    this.saves.cancel();
     this.running?.controller.abort();
     this.listeners.clear();
   }
@@ -402,10 +403,10 @@ export class ChatSession {
       }
       if (event.type === "done") this.finish(event);
       // Saved at once, but after the card's message is on its way: the person waits for the card.
-      else if (event.type === "approval_requested") this.saveNextTick();
+      else if (event.type === "approval_requested") this.saves.nextTick();
       else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") this.save();
       // Streaming: keep what the person already saw, at most once a second.
-      else this.saveSoon();
+      else this.saves.soon();
     }
   }
 
@@ -463,26 +464,14 @@ export class ChatSession {
 
   /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
   private askAgain: string[] = [];
-  private savedAt = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Saves now if the last save is a second old, else once it is (streamed text is not lost). */
-  private saveSoon(): void {
-    const wait = 1000 - (this.now() - this.savedAt);
-    if (wait <= 0) this.save();
-    else this.saveTimer ??= setTimeout(() => this.save(), wait);
-  }
-
-  private saveNextTick(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.save(), 0);
-  }
+  private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
 
   private save(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+    this.saves.flush();
+  }
+
+  private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;
-    this.savedAt = this.now();
     const runState = this.live ? structuredClone(this.live) : this.runState;
     const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.createdAt, now: this.now() }, runState);
     void this.env.store.save(structuredClone(task));
