@@ -160,6 +160,8 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
     await view.page.getByRole("alert").filter({ hasText: "qwen2.5-coder:14b does not read images, so the image was not attached" }).waitFor();
     assert.equal(await view.page.getByRole("list", { name: "Images to send" }).count(), 0);
     await view.send({ type: "model", model: { provider: "openai", model: "gpt-4.1", images: true } });
+    // Host messages are applied at the next animation frame: paste once the view shows the new model.
+    await view.page.waitForFunction(() => (document.querySelector('input[role="combobox"][aria-label="Model"]') as HTMLInputElement | null)?.value === "gpt-4.1");
     await putImage(view, "paste", { type: "application/pdf", bytes: 100 });
     await view.page.getByRole("alert").filter({ hasText: "is not a PNG, JPEG, GIF or WebP image" }).waitFor();
     await putImage(view, "paste", { type: "image/png", bytes: 6 * 1024 * 1024 });

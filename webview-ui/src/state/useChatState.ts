@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { flushSync } from "react-dom";
 import { onHostMessage, postToHost } from "../vscodeApi";
 import { emptyView, reduce, type ChatAction, type ViewState } from "./chatReducer";
 import { restoreOlder, type Restore } from "./restoreState";
@@ -22,7 +23,9 @@ export function useChatState(): ViewState {
       frame = 0;
       const batch = pending;
       pending = [];
-      setView((current) => batch.reduce(reduce, current));
+      // Rendered now, inside this animation frame, so it is painted in this frame rather than
+      // the next one (a plain update would render in a later task and miss it).
+      flushSync(() => setView((current) => batch.reduce(reduce, current)));
     };
     const schedule = () => {
       if (frame) return;
