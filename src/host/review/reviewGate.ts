@@ -67,6 +67,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   readonly scheme: string;
   private readonly fs = new ProposedFileSystem();
   private readonly registration: vscode.Disposable;
+  private readonly beforeRegistration: vscode.Disposable;
+  /** The left sides of pending proposals, by URI. */
+  private readonly beforeTexts = new Map<string, string>();
   private readonly waiting = new Map<string, Pending>();
   private readonly changes = new vscode.EventEmitter<ReviewChange>();
   readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
@@ -79,6 +82,11 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   constructor(private readonly options: ReviewGateOptions) {
     this.scheme = options.scheme ?? PROPOSAL_SCHEME;
     this.registration = vscode.workspace.registerFileSystemProvider(this.scheme, this.fs, { isCaseSensitive: true });
+    // The left side is read-only: a content provider is one round trip for the window, where a
+    // file system is several (stat, read, watch, backups).
+    this.beforeRegistration = vscode.workspace.registerTextDocumentContentProvider(`${this.scheme}-before`, {
+      provideTextDocumentContent: (uri) => this.beforeTexts.get(uri.toString()) ?? "",
+    });
     this.drafts = new Map(Object.entries(options.drafts?.get<Record<string, Draft>>(DRAFTS_KEY) ?? {}));
     this.draftWatch = vscode.workspace.onDidChangeTextDocument((e) => this.noteDraft(e.document));
   }
@@ -134,7 +142,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         entry.proposal = proposal;
         entry.beforeUri = this.uriFor(id, "before", proposal.path);
         entry.afterUri = this.uriFor(id, "after", proposal.path);
-        this.fs.set(entry.beforeUri, proposal.before ?? "", true);
+        this.beforeTexts.set(entry.beforeUri.toString(), proposal.before ?? "");
         // Asked again after a reload: the person's edits come back, if made to this same proposal.
         const draft = this.drafts.get(id);
         if (draft && draft.proposed !== proposal.after) this.drafts.delete(id);
@@ -191,7 +199,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
 
   /** The pending request a proposal document belongs to (either side of its diff). */
   toolCallIdOf(uri: vscode.Uri | undefined): string | undefined {
-    if (!uri || uri.scheme !== this.scheme) return undefined;
+    if (!uri || (uri.scheme !== this.scheme && uri.scheme !== `${this.scheme}-before`)) return undefined;
     const id = parseProposalUri(uri.query)?.toolCallId;
     return id !== undefined && this.waiting.has(id) ? id : undefined;
   }
@@ -230,12 +238,13 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     if (this.draftsTimer) this.saveDrafts();
     this.draftWatch.dispose();
     this.registration.dispose();
+    this.beforeRegistration.dispose();
     this.fs.dispose();
     this.changes.dispose();
   }
 
   private uriFor(toolCallId: string, side: "before" | "after", path: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: this.scheme, ...proposalUriParts(toolCallId, side, path) });
+    return vscode.Uri.from({ scheme: side === "before" ? `${this.scheme}-before` : this.scheme, ...proposalUriParts(toolCallId, side, path) });
   }
 
   private activeProposalUri(): vscode.Uri | undefined {
@@ -333,7 +342,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       this.options.log.warn(`review: could not close the diff of ${entry.proposal?.path ?? "a proposal"}: ${String(error)}`);
     } finally {
       if (!this.disposed) {
-        this.fs.remove(beforeUri);
+        this.beforeTexts.delete(beforeUri.toString());
         this.fs.remove(afterUri);
       }
     }
