@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
 import type { Cassette } from "../core/replay/cassette";
@@ -19,54 +19,13 @@ import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
 import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
+import { WORKTREES_USAGE, WorktreeUsageError, takeWorktreeFlag, worktreeCommand } from "./worktreeCommands";
+import { placeTask } from "./runWorktree";
+import { RUN_USAGE as USAGE } from "./usage";
 import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-const USAGE = `Usage: fathom run [options] "<prompt>"
-       fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
-       fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
-       fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
-       fathom models [--provider NAME] [--base-url URL] [--json]
-
-Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
-checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
-tasks" lists them and "fathom restore" takes files or conversation back to one.
-
-Options:
-  --cwd DIR             workspace root (default: the current directory)
-  --provider NAME       openai | anthropic | openai-compatible (default: openai,
-                        or anthropic when only ANTHROPIC_API_KEY is set)
-  --model ID            model id (default: the provider's default)
-  --base-url URL        API base URL (required for most openai-compatible servers)
-  --tools MODE          native (default: the API's tool calling; calls written as text
-                        still run), text (tools in the prompt, calls read from text), none
-  --context-window N    the model's context window in tokens, if Fathom does not know it
-  --max-steps N         most model calls for this task (default 100)
-  --spend-cap USD       stop when the task has cost this much
-  --task ID             continue a saved task (its conversation and checkpoints)
-  --yes                 approve writes and commands without asking
-  --no-sandbox          run commands with your full rights, not in the OS sandbox
-  --allow-domain D      let sandboxed commands reach domain D (repeatable)
-  --mcp-config FILE     use the MCP servers of FILE (repeatable), besides your user-level
-                        ~/.config/fathom/mcp.json
-  --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
-                        (written by whoever wrote the repository: at a terminal you are
-                        asked, showing what they run; otherwise off unless you pass this)
-  --record FILE.jsonl   write every model request and streamed response to FILE (no keys)
-  --replay FILE.jsonl   answer from a recording instead of a model (no network, no key): the
-                        provider, model and (unless given) prompt are the recording's; the run
-                        stops where it leaves the recording, showing the difference
-  --json                print every event as one JSON line
-  -h, --help            show this help
-
-Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
-write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
-sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
-folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
-agent asks to run outside it is always asked, even with --yes; so is every command where the
-sandbox cannot run (it says why once, and how to install what is missing).
-Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
@@ -92,48 +51,49 @@ interface CliOptions {
   /** A saved task to continue. */
   task?: string;
   prompt: string;
+  /** --worktree [NAME]: run in a new git worktree of its own. */
+  worktree?: { name?: string };
   /** --record FILE */
   record?: string;
   /** --replay FILE, read. */
   replay?: Cassette;
 }
 
+const RUN_OPTIONS = {
+  cwd: { type: "string" },
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  tools: { type: "string" },
+  "context-window": { type: "string" },
+  "max-steps": { type: "string" },
+  "spend-cap": { type: "string" },
+  yes: { type: "boolean", short: "y" },
+  "no-sandbox": { type: "boolean" },
+  "allow-domain": { type: "string", multiple: true },
+  "mcp-config": { type: "string", multiple: true },
+  "allow-workspace-mcp": { type: "boolean" },
+  task: { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | "help" {
+  const { argv: args, worktree } = takeWorktreeFlag(argv, RUN_OPTIONS);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        cwd: { type: "string" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        tools: { type: "string" },
-        "context-window": { type: "string" },
-        "max-steps": { type: "string" },
-        "spend-cap": { type: "string" },
-        yes: { type: "boolean", short: "y" },
-        "no-sandbox": { type: "boolean" },
-        "allow-domain": { type: "string", multiple: true },
-        "mcp-config": { type: "string", multiple: true },
-        "allow-workspace-mcp": { type: "boolean" },
-        task: { type: "string" },
-        record: { type: "string" },
-        replay: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: RUN_OPTIONS });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, eval and models.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval and models.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
+  if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
   let replay: Cassette | undefined;
   if (values.replay !== undefined) {
     const loaded = loadReplay(path.resolve(cwd, values.replay));
@@ -180,6 +140,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
+    ...(worktree ? { worktree } : {}),
     ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
     ...(replay ? { replay } : {}),
     prompt,
@@ -275,6 +236,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       return usage ? EXIT.usage : EXIT.failed;
     }
   }
+  if (argv[0] === "worktrees" || argv[0] === "apply" || argv[0] === "discard") {
+    try {
+      return await worktreeCommand(argv[0], argv.slice(1), process.cwd(), { out: process.stdout, err: process.stderr });
+    } catch (error) {
+      const usage = error instanceof WorktreeUsageError;
+      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${WORKTREES_USAGE}\n` : ""}`);
+      return usage ? EXIT.usage : EXIT.failed;
+    }
+  }
   if (argv[0] === "tasks" || argv[0] === "restore") {
     const io = { out: process.stdout, err: process.stderr, input: process.stdin };
     try {
@@ -338,7 +308,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
   const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
   const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
-  const dataDir = workspaceDataDir(opts.cwd);
+  const taskId = opts.task ?? newTaskId();
+  const place = await placeTask(opts.cwd, taskId, { ...(opts.worktree ? { worktree: opts.worktree } : {}), prompt: opts.prompt, continuing: opts.task !== undefined });
+  if ("error" in place) {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: place.usage ? "usage" : "worktree", message: place.error })}\n`);
+    process.stderr.write(`fathom: ${place.error}\n`);
+    return place.usage ? EXIT.usage : EXIT.failed;
+  }
+  // In a worktree, the task's data (conversation, checkpoints) belongs to the worktree's folder.
+  const root = place.root;
+  const worktree = place.worktree;
+  if (worktree && !opts.json) process.stderr.write(`Working in ${worktree.root} on branch ${worktree.branch} (your working tree is not touched).\n`);
+  const dataDir = workspaceDataDir(root);
   let saved: CliTask | undefined;
   try {
     saved = opts.task ? loadTask(dataDir, opts.task) : undefined;
@@ -346,7 +327,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`fathom: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  const taskId = saved?.id ?? newTaskId();
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   // The sandbox library write-protects shell and git files it finds in the process's working
@@ -355,12 +335,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   // protects by itself). Everything below uses absolute paths.
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
-  const mcp = await startMcp(opts, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const mcp = await startMcp({ ...opts, cwd: root }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
     model,
-    workspaceRoot: opts.cwd,
-    backend: new FilesystemBackend({ rootDir: opts.cwd }),
+    workspaceRoot: root,
+    backend: new FilesystemBackend({ rootDir: root }),
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
@@ -380,15 +360,18 @@ export async function main(argv: readonly string[]): Promise<number> {
         done = event;
         const now = Date.now();
         saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
-        // --json callers find the task id in the done event.
-        render({ ...event, taskId } as AgentEvent);
+        await place.finish(event.reason);
+        // --json callers find the task id (and its worktree) in the done event.
+        render({ ...event, taskId, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
         if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
+        if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
       } else render(event);
     }
   } catch (error) {
     process.stderr.write(`fathom: ${redact((error as Error).message, target.secrets)}\n`);
     return EXIT.failed;
   } finally {
+    if (!done) await place.finish(undefined);
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
     await mcp?.stop();

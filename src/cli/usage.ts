@@ -1,0 +1,50 @@
+/** `fathom --help`. */
+export const RUN_USAGE = `Usage: fathom run [options] "<prompt>"
+       fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
+       fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
+       fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+       fathom models [--provider NAME] [--base-url URL] [--json]
+       fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
+
+Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
+checkpoint at its start and before each write (kept outside the workspace, no git): "fathom
+tasks" lists them and "fathom restore" takes files or conversation back to one.
+
+Options:
+  --cwd DIR             workspace root (default: the current directory)
+  --provider NAME       openai | anthropic | openai-compatible (default: openai,
+                        or anthropic when only ANTHROPIC_API_KEY is set)
+  --model ID            model id (default: the provider's default)
+  --base-url URL        API base URL (required for most openai-compatible servers)
+  --tools MODE          native (default: the API's tool calling; calls written as text
+                        still run), text (tools in the prompt, calls read from text), none
+  --context-window N    the model's context window in tokens, if Fathom does not know it
+  --max-steps N         most model calls for this task (default 100)
+  --spend-cap USD       stop when the task has cost this much
+  --task ID             continue a saved task (its conversation and checkpoints; in its
+                        worktree when it has one)
+  --worktree [NAME]     run in a git worktree of its own, on a new branch fathom/NAME (default:
+                        from the prompt) from HEAD, outside the repository; your working tree
+                        is untouched until "fathom apply TASK_ID" (see fathom worktrees --help)
+  --yes                 approve writes and commands without asking
+  --no-sandbox          run commands with your full rights, not in the OS sandbox
+  --allow-domain D      let sandboxed commands reach domain D (repeatable)
+  --mcp-config FILE     use the MCP servers of FILE (repeatable), besides your user-level
+                        ~/.config/fathom/mcp.json
+  --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
+                        (written by whoever wrote the repository: at a terminal you are
+                        asked, showing what they run; otherwise off unless you pass this)
+  --record FILE.jsonl   write every model request and streamed response to FILE (no keys)
+  --replay FILE.jsonl   answer from a recording instead of a model (no network, no key): the
+                        provider, model and (unless given) prompt are the recording's; the run
+                        stops where it leaves the recording, showing the difference
+  --json                print every event as one JSON line
+  -h, --help            show this help
+
+Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
+write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
+sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
+folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
+agent asks to run outside it is always asked, even with --yes; so is every command where the
+sandbox cannot run (it says why once, and how to install what is missing).
+Exit codes: 0 done, 1 failed, 2 usage error, 130 cancelled.`;

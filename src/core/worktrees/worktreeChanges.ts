@@ -1,0 +1,84 @@
+import { lstatSync, rmSync } from "node:fs";
+import * as path from "node:path";
+import { git, runGit } from "./git";
+import type { TaskWorktree } from "./worktreeRecords";
+
+export interface ChangedFile {
+  /** From the repository's top, with `/`. */
+  path: string;
+  status: "added" | "modified" | "deleted";
+}
+
+export type ApplyResult =
+  | { ok: true; files: ChangedFile[]; message: string }
+  | { ok: false; message: string; conflicts: string[] };
+
+const STATUS: Record<string, ChangedFile["status"]> = { A: "added", M: "modified", D: "deleted", T: "modified" };
+
+/**
+ * The worktree as it is now, as a git tree: its files read into a throwaway index (so the
+ * worktree's own index, and the branch, are left alone), as `git add -A` sees them (ignored
+ * files left out). Whatever the task committed on its branch is in it too.
+ */
+async function snapshotTree(wt: TaskWorktree): Promise<string> {
+  const index = path.join(wt.adminDir, `fathom-index-${process.pid}`);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    await git(["read-tree", wt.base], { cwd: wt.path, env });
+    await git(["add", "-A", "--", "."], { cwd: wt.path, env });
+    return (await git(["write-tree"], { cwd: wt.path, env })).trim();
+  } finally {
+    rmSync(index, { force: true });
+  }
+}
+
+async function diffFiles(cwd: string, from: string, to: string): Promise<ChangedFile[]> {
+  const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], { cwd });
+  const parts = out.split("\0").filter((p) => p !== "");
+  const files: ChangedFile[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) files.push({ path: parts[i + 1]!, status: STATUS[parts[i]!.charAt(0)] ?? "modified" });
+  return files;
+}
+
+export async function changedFiles(wt: TaskWorktree): Promise<ChangedFile[]> {
+  if (!wt.exists) return [];
+  return diffFiles(wt.path, wt.base, await snapshotTree(wt));
+}
+
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Applies the task's changes to the working tree at `topLevel` (not its index, not its branch),
+ * all or nothing: first every file the change touches is checked to be as it was at the task's
+ * base in the person's tree (`git diff` of the base against their files covers staged and
+ * unstaged edits and commits made since), and a file the task adds must not exist there, even
+ * untracked or ignored; then `git apply`, which itself applies all or none.
+ */
+export async function applyToWorkingTree(wt: TaskWorktree, topLevel: string): Promise<ApplyResult> {
+  if (!wt.exists) return { ok: false, message: `The worktree folder ${wt.path} is gone, so there is nothing to apply. Discard the task to clean up.`, conflicts: [] };
+  const tree = await snapshotTree(wt);
+  const files = await diffFiles(wt.path, wt.base, tree);
+  if (files.length === 0) return { ok: false, message: "The task changed no files, so there is nothing to apply.", conflicts: [] };
+  const paths = files.map((f) => f.path);
+  const changedByPerson = new Set((await git(["diff", "--name-only", "--no-renames", "-z", wt.base, "--", ...paths], { cwd: topLevel })).split("\0").filter(Boolean));
+  for (const f of files) if (f.status === "added" && exists(path.join(topLevel, f.path))) changedByPerson.add(f.path);
+  const conflicts = paths.filter((p) => changedByPerson.has(p));
+  if (conflicts.length > 0) {
+    return {
+      ok: false,
+      conflicts,
+      message: `Not applied, nothing was changed: ${conflicts.length === 1 ? "this file has" : "these files have"} changes of yours (or changed since the task started): ${conflicts.join(", ")}. Commit, stash or revert ${conflicts.length === 1 ? "it" : "them"}, then Apply again; or open the worktree and take what you need.`,
+    };
+  }
+  const patch = await git(["diff", "--binary", "--full-index", "--no-renames", wt.base, tree], { cwd: wt.path });
+  const applied = await runGit(["apply", "--binary", "--whitespace=nowarn", "-"], { cwd: topLevel, input: patch });
+  if (applied.code !== 0) return { ok: false, conflicts: [], message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). Open the worktree to take what you need.` };
+  return { ok: true, files, message: `Applied ${files.length} file${files.length === 1 ? "" : "s"} to your working tree as uncommitted changes: ${paths.join(", ")}.` };
+}
