@@ -45,7 +45,7 @@ function gc(): void {
   (runInNewContext("gc") as () => void)();
 }
 
-async function loopRun(steps: number, dir: string): Promise<{ ms: number; toolMs: number; events: number; stateBytes: number }> {
+export async function loopRun(steps: number, dir: string): Promise<{ ms: number; toolMs: number; events: number; stateBytes: number }> {
   let toolMs = 0;
   const noop = defineTool({
     name: "noop",

@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent models vscode local-model` runs only the named parts
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview mcp sandbox checkpoints agent worktrees models vscode vscode-parallel local-model` runs only the named parts
 // (local-model, which installs and runs a small model, only when named).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -49,6 +49,10 @@ async function main(): Promise<void> {
     const { runAgentBench } = await import("./agent");
     await runAgentBench();
   }
+  if (runs("worktrees")) {
+    const { runWorktreeBench } = await import("./worktrees");
+    await runWorktreeBench();
+  }
   if (runs("models")) {
     const { runModelsBench } = await import("./models");
     await runModelsBench();
@@ -60,6 +64,10 @@ async function main(): Promise<void> {
   if (runs("vscode")) {
     const { runRealHostBench } = await import("./realHost");
     await runRealHostBench();
+  }
+  if (runs("vscode-parallel")) {
+    const { runParallelHostBench } = await import("./parallelHost");
+    await runParallelHostBench();
   }
 }
 

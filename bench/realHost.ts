@@ -49,7 +49,7 @@ function activationMs(userDataDir: string): number | undefined {
 }
 
 /** The extension host of this session: a process with `type=extensionHost` whose environment has our XDG_DATA_HOME. */
-function extensionHostPid(session: Session): number | undefined {
+export function extensionHostPid(session: Session): number | undefined {
   const marker = `XDG_DATA_HOME=${path.join(session.root, "xdg-data")}`;
   for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
@@ -63,7 +63,7 @@ function extensionHostPid(session: Session): number | undefined {
   return undefined;
 }
 
-function rssBytes(pid: number): number {
+export function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) * 1024 : NaN;
 }

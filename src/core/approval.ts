@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   mustAsk?: boolean;
   /** Set when a subagent asks (its `subagent_type`). */
   subagentType?: string;
+  /** Which task asks, where several run at once (set by the host). */
+  task?: { id: string; title: string };
 }
 
 export type ApprovalDecision =

@@ -38,13 +38,8 @@ const ENDED: readonly ChatState["status"][] = ["completed", "failed"];
  * the view is seen and nothing waits. Notifications can be turned off in the user settings.
  */
 export class AttentionNotifier implements vscode.Disposable {
-  private session: AttentionSession | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private readonly watched = new Map<AttentionSession, Watched>();
   private readonly disposables: vscode.Disposable[] = [];
-  private status: ChatState["status"] | undefined;
-  /** Approvals already announced (each once). */
-  private readonly announced = new Set<string>();
-  private ended: string | undefined;
 
   constructor(private readonly o: AttentionOptions) {
     this.disposables.push(
@@ -53,82 +48,119 @@ export class AttentionNotifier implements vscode.Disposable {
     );
   }
 
+  /** Watches one session only (the window's single task). */
   attach(session: AttentionSession): void {
-    this.unsubscribe?.();
-    this.session = session;
-    this.status = session.state.status;
-    this.announced.clear();
-    this.ended = undefined;
-    this.unsubscribe = session.onMessage((message) => {
-      if (message.type === "status" || message.type === "state" || message.type === "itemUpdated" || message.type === "itemAppended") this.onChange();
+    for (const watched of [...this.watched.keys()]) this.unwatch(watched);
+    this.watch(session, { shown: () => true, show: () => undefined });
+  }
+
+  /**
+   * Watches one of the window's tasks. `shown`: it is the task the chat shows (another one's
+   * approvals are announced even while the view is on screen); `show` brings it into the view.
+   */
+  watch(session: AttentionSession, o: { shown(): boolean; show(): void; label?: () => string }): () => void {
+    const watched: Watched = { status: session.state.status, announced: new Set(), ended: undefined, unsubscribe: () => undefined, ...o };
+    watched.unsubscribe = session.onMessage((message) => {
+      if (message.type === "status" || message.type === "state" || message.type === "itemUpdated" || message.type === "itemAppended") this.onChange(session, watched);
     });
+    this.watched.set(session, watched);
+    this.update();
+    return () => this.unwatch(session);
+  }
+
+  private unwatch(session: AttentionSession): void {
+    this.watched.get(session)?.unsubscribe();
+    this.watched.delete(session);
     this.update();
   }
 
-  private unseen(): boolean {
-    return !this.o.view.visible || !this.o.focused();
+  private unseen(watched?: Watched): boolean {
+    return !this.o.view.visible || !this.o.focused() || (watched !== undefined && !watched.shown());
   }
 
-  private onChange(): void {
-    const state = this.session?.state;
-    if (!state) return;
-    const previous = this.status;
+  private onChange(session: AttentionSession, watched: Watched): void {
+    const state = session.state;
+    const previous = watched.status;
     // Streaming and running tools change items often; only approvals and a status change matter.
     if (state.status === previous && state.status !== "awaiting_approval") return;
-    this.status = state.status;
+    watched.status = state.status;
     const waiting = waitingItems(state);
-    if (this.unseen()) {
+    if (this.unseen(watched)) {
       for (const item of waiting) {
-        if (this.announced.has(item.id)) continue;
-        this.announced.add(item.id);
-        if (this.o.settings().approvals) void this.announceApproval(item);
+        if (watched.announced.has(item.id)) continue;
+        watched.announced.add(item.id);
+        if (this.o.settings().approvals) void this.announceApproval(session, watched, item);
       }
       if (previous !== state.status && ENDED.includes(state.status) && (previous === "running" || previous === "awaiting_approval")) {
-        this.ended = state.title || "the task";
-        if (this.o.settings().taskEnd) void this.announceEnd(state);
+        watched.ended = state.title || "the task";
+        if (this.o.settings().taskEnd) void this.announceEnd(session, watched);
       }
     }
     this.update();
   }
 
-  private async announceApproval(item: ToolItem): Promise<void> {
-    const notify = this.o.notify ?? ((m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a));
+  private notify(message: string, ...actions: string[]): Thenable<string | undefined> {
+    return (this.o.notify ?? ((m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a)))(message, ...actions);
+  }
+
+  private async announceApproval(session: AttentionSession, watched: Watched, item: ToolItem): Promise<void> {
     const what = item.proposal ? `change ${item.proposal.path}` : item.exec ? `run \`${oneLine(item.exec.command)}\`` : item.title;
-    const choice = await notify(`Fathom is waiting for your approval to ${what}.`, "Approve", "Show");
+    const task = watched.label?.();
+    const choice = await this.notify(`Fathom${task ? ` (${task})` : ""} is waiting for your approval to ${what}.`, "Approve", "Show");
     // Decided meanwhile (in the chat or the diff): nothing to do.
-    if (!this.session || !waitingItems(this.session.state).some((i) => i.id === item.id)) return;
-    if (choice === "Approve") this.session.approve(item.id);
+    if (!this.watched.has(session) || !waitingItems(session.state).some((i) => i.id === item.id)) return;
+    if (choice === "Approve") session.approve(item.id);
     else if (choice === "Show") {
+      watched.show();
       await this.o.showChat();
-      if (item.proposal) this.session.openDiff(item.id);
+      if (item.proposal) session.openDiff(item.id);
     }
   }
 
-  private async announceEnd(state: ChatState): Promise<void> {
-    const notify = this.o.notify ?? ((m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a));
+  private async announceEnd(session: AttentionSession, watched: Watched): Promise<void> {
+    const state = session.state;
     const title = state.title || "The task";
     const text = state.status === "completed" ? `Fathom finished: ${title}.` : `Fathom stopped: ${title}${state.banner?.message ? ` (${state.banner.message})` : ""}.`;
-    if ((await notify(text, "Show")) === "Show") await this.o.showChat();
+    if ((await this.notify(text, "Show")) === "Show") {
+      watched.show();
+      await this.o.showChat();
+    }
   }
 
-  /** The badge: approvals waiting, or an ended task not seen yet. */
+  /** The badge: approvals waiting, or ended tasks not seen yet. */
   private update(): void {
-    const state = this.session?.state;
-    const waiting = state ? waitingItems(state).length : 0;
-    if (!this.unseen()) this.ended = undefined;
+    let waiting = 0;
+    const ended: string[] = [];
+    for (const [session, watched] of this.watched) {
+      if (!this.unseen(watched)) watched.ended = undefined;
+      waiting += waitingItems(session.state).length;
+      if (watched.ended !== undefined) ended.push(watched.ended);
+    }
     if (waiting > 0 && this.unseen()) {
       this.o.view.setBadge({ value: waiting, tooltip: waiting === 1 ? "Fathom is waiting for your approval" : `Fathom is waiting for ${waiting} approvals` });
-    } else if (this.ended !== undefined) {
-      this.o.view.setBadge({ value: 1, tooltip: `Fathom's task ended: ${this.ended}` });
+    } else if (ended.length > 0) {
+      this.o.view.setBadge({ value: ended.length, tooltip: `Fathom's task ended: ${ended.join(", ")}` });
     } else {
       this.o.view.setBadge(undefined);
     }
   }
 
   dispose(): void {
-    this.unsubscribe?.();
+    for (const watched of this.watched.values()) watched.unsubscribe();
+    this.watched.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+interface Watched {
+  status: ChatState["status"];
+  /** Approvals already announced (each once). */
+  announced: Set<string>;
+  ended: string | undefined;
+  unsubscribe: () => void;
+  shown(): boolean;
+  show(): void;
+  label?: () => string;
 }
 
 function waitingItems(state: ChatState): ToolItem[] {

@@ -10,6 +10,7 @@ import {
 import { latency } from "./latency";
 import type { Logger } from "./log";
 import type { ChatSession } from "./session/chatSession";
+import type { TaskManager } from "./session/taskManager";
 import { renderWebviewHtml } from "./webviewHtml";
 import { rankPaths } from "./session/fuzzyFiles";
 
@@ -25,6 +26,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private session: ChatSession | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+
+  /** The window's tasks at once (new, open, switch, worktree actions); without it, one session. */
+  tasks: Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere"> | undefined;
 
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
@@ -93,7 +97,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "sendMessage":
         latency(this.log, "message", "received");
-        return session.send(message.text, message.images);
+        return session.send(message.text, message.images, message.worktree !== undefined ? { worktree: message.worktree } : {});
       case "listModels":
         return session.listModels(message.requestId);
       case "setModel":
@@ -101,7 +105,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "cancel":
         return session.cancel();
       case "newTask":
-        return session.newTask();
+        return this.tasks ? this.tasks.newTask() : session.newTask();
+      case "switchTask":
+        return this.tasks?.switchTo(message.key);
+      case "closeTask":
+        return this.tasks?.closeTask(message.key);
+      case "worktreeAction":
+        return this.tasks?.worktreeAction(message.taskId, message.action, message.path);
       case "approve":
         latency(this.log, message.toolCallId, "approve received");
         return session.approve(message.toolCallId, message.alwaysAllow);
@@ -113,7 +123,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "resumeTask":
         return session.retry();
       case "openTask":
-        return session.openTask(message.taskId);
+        return this.tasks ? this.tasks.openTask(message.taskId) : session.openTask(message.taskId);
       case "removeQueued":
         return session.removeQueued(message.index);
       case "searchFiles":
@@ -124,6 +134,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "openFile":
         return this.openFile(message.path);
       case "deleteTask": {
+        if (this.tasks?.openElsewhere(message.taskId)) {
+          void vscode.window.showInformationMessage("Fathom: that task is open in the Tasks list. Close it there (or let it finish) before deleting it.");
+          return;
+        }
         const title = session.state.history.find((t) => t.id === message.taskId)?.title ?? "this task";
         const answer = await vscode.window.showWarningMessage(`Delete the task “${title}”?`, { modal: true, detail: "Its conversation and its checkpoints go: its changes can no longer be restored. Your files are not touched." }, "Delete Task");
         if (answer === "Delete Task") await session.deleteTask(message.taskId);

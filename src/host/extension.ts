@@ -10,6 +10,10 @@ import { createHostEnv } from "./session/hostEnv";
 import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 import { HostSandbox } from "./terminal/hostSandbox";
+import { TaskTerminals } from "./terminal/taskTerminals";
+import { TaskManager } from "./session/taskManager";
+import { TaskSlots } from "./session/taskSlots";
+import { HostWorktrees } from "./worktrees/hostWorktrees";
 import { HostMcp } from "./mcp/hostMcp";
 import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
@@ -21,6 +25,8 @@ import { VscodeModels } from "./models/vscodeModels";
  */
 export interface FathomApi {
   readonly session: ChatSession;
+  /** The window's tasks at once (the shown one is `session`). */
+  readonly tasks: TaskManager;
   readonly view: ChatViewProvider;
   readonly keys: ApiKeyStore;
   readonly log: Log;
@@ -67,28 +73,57 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
   });
 
-  let session: ChatSession;
-  let unwatch: (() => void) | undefined;
+  const userSetting = <T>(key: string, fallback: T): T => vscode.workspace.getConfiguration("fathom").inspect<T>(key)?.globalValue ?? fallback;
+  // The person's own choices: a repository cannot make the window run more tasks at once.
+  const maxParallel = () => Math.max(1, Math.min(10, Math.floor(userSetting("tasks.maxParallel", 3))));
+  const worktreeByDefault = () => userSetting<boolean>("tasks.worktree", false) === true;
+  const slots = new TaskSlots(maxParallel);
+  const worktrees = new HostWorktrees({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log });
+  const terminals = new TaskTerminals((terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }));
+
+  let tasks: TaskManager;
+  let running = false;
   const open = (isTrusted?: () => boolean) => {
-    unwatch?.();
-    session = new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, ...(isTrusted ? { isTrusted } : {}) }));
-    view.attach(session);
-    attention.attach(session);
-    session.setMcpServers(mcp.views());
-    let running = false;
-    unwatch = session.onMessage((message) => {
-      if (message.type !== "status") return;
-      const now = message.status === "running" || message.status === "awaiting_approval";
-      if (now !== running) void vscode.commands.executeCommand("setContext", "fathom.taskRunning", (running = now));
+    const make = (reopen: boolean) =>
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+    let unwatch: (() => void) | undefined;
+    tasks = new TaskManager({
+      first: make(true),
+      create: () => {
+        const session = make(false);
+        session.setMcpServers(mcp.views());
+        return session;
+      },
+      show: (session) => {
+        unwatch?.();
+        view.attach(session);
+        const follow = () => {
+          const now = session.isRunning || session.state.status === "running" || session.state.status === "awaiting_approval";
+          if (now !== running) void vscode.commands.executeCommand("setContext", "fathom.taskRunning", (running = now));
+        };
+        follow();
+        unwatch = session.onMessage((message) => {
+          if (message.type === "status") follow();
+        });
+      },
+      watch: (session, o) => attention.watch(session, o),
+      worktrees,
+      worktreeByDefault,
+      maxParallel,
+      released: (taskId) => terminals.release(taskId),
+      tell: (level, text) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`)),
+      log,
     });
-    return session;
+    view.tasks = tasks;
+    tasks.shown.setMcpServers(mcp.views());
+    return tasks.shown;
   };
   open();
-  mcp.onChange = (servers) => session.setMcpServers(servers);
+  mcp.onChange = (servers) => tasks.forEach((s) => s.setMcpServers(servers));
   view.mcpResources = (query) => mcp.matchResources(query);
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
-  const refresh = () => void session.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`));
+  const refresh = () => tasks.forEach((s) => void s.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`)));
 
   context.subscriptions.push(
     channel,
@@ -98,13 +133,15 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     gate,
     sandbox,
     mcp,
-    { dispose: () => session.dispose() },
+    worktrees,
+    terminals,
+    { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
-    vscode.commands.registerCommand("fathom.newTask", () => session.newTask()),
-    vscode.commands.registerCommand("fathom.cancel", () => session.cancel()),
+    vscode.commands.registerCommand("fathom.newTask", () => tasks.newTask()),
+    vscode.commands.registerCommand("fathom.cancel", () => tasks.shown.cancel()),
     vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
     vscode.commands.registerCommand("fathom.openMcpConfig", () => mcp.openConfig()),
@@ -119,9 +156,10 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("fathom")) refresh();
+      if (e.affectsConfiguration("fathom.tasks.maxParallel")) slots.next();
     }),
     context.secrets.onDidChange((e) => {
-      if (e.key.startsWith("fathom.apiKey.")) void session.keyChanged().catch((err: unknown) => log.error(`Could not continue with the new key: ${String(err)}`));
+      if (e.key.startsWith("fathom.apiKey.")) tasks.forEach((s) => void s.keyChanged().catch((err: unknown) => log.error(`Could not continue with the new key: ${String(err)}`)));
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(refresh),
     // A model provider (Copilot signing in, a provider extension starting) came or went.
@@ -137,13 +175,16 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
 
   return {
     get session() {
-      return session;
+      return tasks.shown;
+    },
+    get tasks() {
+      return tasks;
     },
     view,
     keys,
     log,
     async restartSession(options = {}) {
-      session.dispose();
+      tasks.dispose();
       const next = open(options.isTrusted);
       await next.whenReady();
       return next;

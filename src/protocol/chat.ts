@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ImageThumbnailSchema } from "./models";
+import { initialParallelView, ParallelViewSchema } from "./parallel";
+import { TaskStatusSchema } from "./taskStatus";
 
 /**
  * The chat's view model, as the host sends it to the webview. The host owns the truth (the
@@ -133,8 +135,7 @@ export const UsageSchema = z.object({
 });
 export type UsageView = z.infer<typeof UsageSchema>;
 
-export const TaskStatusSchema = z.enum(["idle", "running", "awaiting_approval", "completed", "failed", "cancelled", "interrupted"]);
-export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+export { TaskStatusSchema, type TaskStatus } from "./taskStatus";
 
 export const TaskSummarySchema = z.object({
   id: z.string(),
@@ -232,6 +233,8 @@ export const ChatStateSchema = z.object({
   restorePreview: RestorePreviewSchema.nullable(),
   /** Checkpoints' storage used (null: no checkpoints in this window). */
   checkpointStorage: CheckpointStorageSchema.nullable(),
+  /** The window's tasks at once, and the repository's task worktrees. */
+  parallel: ParallelViewSchema,
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -259,5 +262,6 @@ export function initialChatState(): ChatState {
     mcpServers: [],
     restorePreview: null,
     checkpointStorage: null,
+    parallel: initialParallelView(),
   };
 }

@@ -12,6 +12,7 @@ import {
   UsageSchema,
 } from "./chat";
 import { MAX_MESSAGE_CHARS } from "./parse";
+import { ParallelViewSchema } from "./parallel";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 
 /**
@@ -45,6 +46,8 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   /** "Storage used" under the history: sent after the history, once the size is counted. */
   z.object({ type: z.literal("checkpointStorage"), storage: CheckpointStorageSchema }),
   z.object({ type: z.literal("restorePreview"), preview: RestorePreviewSchema.nullable() }),
+  /** The window's tasks at once and the repository's worktrees changed. */
+  z.object({ type: z.literal("parallel"), parallel: ParallelViewSchema }),
   /** Edit and resend: the message's text goes back into the message box. */
   z.object({ type: z.literal("composerText"), text: z.string() }),
   z.object({
@@ -59,7 +62,13 @@ export type HostToWebviewChat = z.infer<typeof HostToWebviewChatSchema>;
 export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready") }),
   z
-    .object({ type: z.literal("sendMessage"), text: z.string().trim().max(MAX_MESSAGE_CHARS), images: z.array(AttachedImageSchema).max(MAX_IMAGES_PER_MESSAGE).optional() })
+    .object({
+      type: z.literal("sendMessage"),
+      text: z.string().trim().max(MAX_MESSAGE_CHARS),
+      images: z.array(AttachedImageSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+      /** A new task: run it in a git worktree of its own (absent: the person's default). */
+      worktree: z.boolean().optional(),
+    })
     .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0, { message: "a message needs text or an image", path: ["text"] }),
   /** The Model box opened: list the provider's models. */
   z.object({ type: z.literal("listModels"), requestId: z.number().int() }),
@@ -90,6 +99,12 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("closeRestore") }),
   /** A file's diff in the Restore panel: the file now beside what the restore would make it. */
   z.object({ type: z.literal("compareRestore"), path: z.string().max(4096) }),
+  /** Shows another of the window's open tasks. */
+  z.object({ type: z.literal("switchTask"), key: z.string().max(200) }),
+  /** Takes a task that is not running out of the open tasks (it stays in History). */
+  z.object({ type: z.literal("closeTask"), key: z.string().max(200) }),
+  /** A task worktree: review a file's diff, Apply, Discard, Open in a new window, or open its task here. */
+  z.object({ type: z.literal("worktreeAction"), taskId: z.string().max(200), action: z.enum(["diff", "apply", "discard", "open", "openTask"]), path: z.string().max(4096).optional() }),
   /** Takes the conversation back to before this message and puts its text in the message box. */
   z.object({ type: z.literal("editMessage"), itemId: z.string() }),
 ]);

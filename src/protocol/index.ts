@@ -2,3 +2,4 @@ export * from "./parse";
 export * from "./chat";
 export * from "./chatMessages";
 export * from "./models";
+export * from "./parallel";

@@ -108,6 +108,19 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
       }),
       editTool("t4"),
     ],
+    // Two tasks at once, this one in its worktree.
+    parallel: {
+      tasks: [
+        { key: "k1", taskId: "task-1", title: "Fix the slugify bug", status: "awaiting_approval", needsYou: true, shown: true, branch: "fathom/fix-the-slugify-bug" },
+        { key: "k2", taskId: "task-2", title: "Update the README", status: "completed", needsYou: false, shown: false },
+      ],
+      worktrees: [
+        { taskId: "task-1", title: "Fix the slugify bug", branch: "fathom/fix-the-slugify-bug", path: "/home/p/.local/share/fathom/worktrees/app-1a2b3c4d/fix-the-slugify-bug", state: "running", files: null, exists: true, inHistory: true },
+        { taskId: "task-0", title: "Rename the CLI flags", branch: "fathom/rename-the-cli-flags", path: "/home/p/.local/share/fathom/worktrees/app-1a2b3c4d/rename-the-cli-flags", state: "done", files: [{ path: "src/cli.js", status: "modified" }], exists: true, inHistory: false },
+      ],
+      worktreeMode: { available: true, byDefault: false },
+      maxParallel: 3,
+    },
     ...overrides,
   });
 }

@@ -10,7 +10,9 @@ import { McpServersList } from "./components/McpServersList";
 import { QueuedList } from "./components/QueuedList";
 import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
+import { TaskList } from "./components/TaskList";
 import { TodoList } from "./components/TodoList";
+import { WorktreeList, WorktreeReview } from "./components/WorktreeReview";
 import { Transcript } from "./components/Transcript";
 import { sentMessages } from "./state/chatReducer";
 import { useAnnouncements } from "./state/useAnnouncements";
@@ -22,6 +24,12 @@ export function App() {
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
   const running = chat.status === "running" || chat.status === "awaiting_approval";
+  const { parallel } = chat;
+  const ownWorktree = chat.taskId ? parallel.worktrees.find((w) => w.taskId === chat.taskId) : undefined;
+  // Worktrees of tasks not open here (other windows, the CLI, interrupted ones).
+  const openIds = new Set([chat.taskId, ...parallel.tasks.map((t) => t.taskId)]);
+  const otherWorktrees = parallel.worktrees.filter((w) => !openIds.has(w.taskId));
+  const sharedWith = parallel.tasks.filter((t) => !t.shown && !t.branch && (t.status === "running" || t.status === "awaiting_approval")).length;
 
   let body;
   if (!connected) body = <EmptyState connecting />;
@@ -36,13 +44,16 @@ export function App() {
       <main className="main" aria-busy={!connected}>
         {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} storage={chat.checkpointStorage} onClose={() => setHistoryOpen(false)} /> : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
+        <TaskList tasks={parallel.tasks} />
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
+        <WorktreeList worktrees={otherWorktrees} />
         <TodoList todos={chat.todos} />
         {body}
+        {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} model={chat.model} />
+        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} />
         <LiveRegion message={announcement} />
       </main>
     </div>

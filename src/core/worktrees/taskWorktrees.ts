@@ -21,11 +21,13 @@ export function defaultWorktreesDir(env: NodeJS.ProcessEnv = process.env): strin
 
 /** Whether `dir` can have task worktrees, or why not (said to the person as is). */
 export async function worktreeSupport(dir: string): Promise<WorktreeSupport> {
-  const info = await runGit(["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--show-prefix", "--git-common-dir", "--show-toplevel"], { cwd: dir });
+  const info = await runGit(["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--git-common-dir"], { cwd: dir });
   if (info.code === 127) return { ok: false, reason: "git is not installed (or not on PATH), so tasks cannot have their own worktree." };
   if (info.code !== 0) return { ok: false, reason: "This folder is not in a git repository, so tasks cannot have their own worktree." };
-  const [bare, inside, prefix, common, top] = info.stdout.split("\n");
-  if (bare === "true" || inside !== "true" || !top) return { ok: false, reason: "This is a bare git repository (no working tree), so tasks cannot have their own worktree." };
+  const [bare, inside, common] = info.stdout.split("\n");
+  const where = inside === "true" ? await runGit(["rev-parse", "--show-prefix", "--show-toplevel"], { cwd: dir }) : undefined;
+  const [prefix, top] = where?.code === 0 ? where.stdout.split("\n") : [];
+  if (bare === "true" || !top) return { ok: false, reason: "This is a bare git repository (or its .git folder), with no working tree, so tasks cannot have their own worktree." };
   const version = /(\d+)\.(\d+)/.exec((await runGit(["--version"], { cwd: dir })).stdout);
   if (!version || Number(version[1]) * 100 + Number(version[2]) < 231) return { ok: false, reason: `git ${version?.[0] ?? "(unknown version)"} is too old for task worktrees: Fathom needs git 2.31 or later.` };
   if ((await runGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir })).code !== 0) {

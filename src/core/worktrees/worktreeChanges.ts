@@ -1,4 +1,4 @@
-import { lstatSync, rmSync } from "node:fs";
+import { copyFileSync, lstatSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { git, runGit } from "./git";
 import type { TaskWorktree } from "./worktreeRecords";
@@ -24,7 +24,13 @@ async function snapshotTree(wt: TaskWorktree): Promise<string> {
   const index = path.join(wt.adminDir, `fathom-index-${process.pid}`);
   const env = { GIT_INDEX_FILE: index };
   try {
-    await git(["read-tree", wt.base], { cwd: wt.path, env });
+    // A copy of the worktree's own index: its file stats let `git add` hash only what changed
+    // (a fresh index would hash every file of a large repository).
+    try {
+      copyFileSync(path.join(wt.adminDir, "index"), index);
+    } catch {
+      await git(["read-tree", wt.base], { cwd: wt.path, env });
+    }
     await git(["add", "-A", "--", "."], { cwd: wt.path, env });
     return (await git(["write-tree"], { cwd: wt.path, env })).trim();
   } finally {

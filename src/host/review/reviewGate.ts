@@ -135,7 +135,8 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       const proposal = request.proposal;
       if (proposal) {
         for (const [otherId, other] of this.waiting) {
-          if (other.proposal?.path === proposal.path) {
+          // Another task's proposal for the same path is in its own worktree: only this task's counts.
+          if (other.proposal?.path === proposal.path && other.request.task?.id === request.task?.id) {
             this.finish(otherId, { type: "reject", reason: `Superseded: a newer proposal for ${proposal.path} replaced this one before the person decided. Nothing was written for this call.` }, "superseded");
           }
         }
@@ -298,7 +299,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     latency(this.options.log, id, "diff opening");
     const groupsBefore = new Set(vscode.window.tabGroups.all);
     try {
-      await vscode.commands.executeCommand("vscode.diff", beforeUri, afterUri, proposalTitle(proposal.path, proposal.before === null), {
+      await vscode.commands.executeCommand("vscode.diff", beforeUri, afterUri, proposalTitle(proposal.path, proposal.before === null) + (entry.request.task ? ` · ${entry.request.task.title}` : ""), {
         preserveFocus,
         // Its own tab (closed by the gate after the decision), so it never replaces the person's preview.
         preview: false,

@@ -1,7 +1,7 @@
-import { alwaysAllowRules, emptyUsage, SwitchableModel, type AgentEvent, type BackendProtocol, type ChatModel, type CheckpointStore, type ImagePart, type RunState } from "../../core";
+import { alwaysAllowRules, SwitchableModel, type AgentEvent, type BackendProtocol, type CheckpointStore, type ImagePart, type RunState } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
-import { approvalFor } from "../settings";
-import { EXECUTE_RULE, guardedGate } from "./sessionGate";
+import { EXECUTE_RULE } from "./sessionGate";
+import { agentOptions, modelInfo, modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
 import { logAgentEvent } from "./eventLog";
 import { findToolItem, initialChatState } from "./chatState";
@@ -9,14 +9,10 @@ import { ChatStateReducer, errorBanner } from "./chatStateReducer";
 import { loggedModel } from "./loggedModel";
 import { RestoreActions } from "./restoreActions";
 import { SaveSchedule } from "./saveSchedule";
-import { sessionMiddleware } from "./sessionMiddleware";
 import { awaitingApproval, closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
 import { latency } from "../latency";
 
 export type { SessionEnv } from "./sessionEnv";
-
-const RESTRICTED_PROMPT =
-  "The workspace is in VS Code's Restricted Mode: write_file, edit_file and execute will be refused. Read, search and answer; describe changes instead of making them.";
 
 interface Running {
   controller: AbortController;
@@ -46,10 +42,14 @@ export class ChatSession {
   /** Restore and Edit and resend (absent without a checkpoint store). */
   readonly restoring: RestoreActions | undefined;
 
-  constructor(private readonly env: SessionEnv) {
+  /** `reopen`: load the task that was open when the window last closed (the window's first session). */
+  constructor(
+    private readonly env: SessionEnv,
+    private readonly options: { reopen?: boolean } = {},
+  ) {
     this.now = env.now ?? Date.now;
     this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, env.restoreBackend) : undefined;
+    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, () => env.restoreBackend!(this.root)) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -82,8 +82,13 @@ export class ChatSession {
     while (this.running) await this.running.done;
   }
 
-  async send(text: string, images?: AttachedImage[]): Promise<void> {
+  /**
+   * `worktree`: a new task runs in a git worktree of its own (undefined: the person's default).
+   * Ignored for a task that has started: it stays where it began.
+   */
+  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean } = {}): Promise<void> {
     await this.ready;
+    if (!this.state.taskId && !this.running) this.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
       if (this.running || this.state.setupProblem) {
@@ -162,6 +167,16 @@ export class ChatSession {
 
   openDiff(itemId: string): void {
     void this.env.gate.openDiff?.(this.reducer.rawIdOf(itemId));
+  }
+
+  /** The window's tasks at once and the repository's worktrees (from the task manager). */
+  setParallel(parallel: ChatState["parallel"]): void {
+    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.reducer.emit({ type: "parallel", parallel });
+  }
+
+  /** A line in the task's transcript (what an action outside the run did, such as Apply). */
+  notice(level: "info" | "warning", text: string): void {
+    this.reducer.notice(level, text);
   }
 
   /** The "MCP servers" list (the host's MCP servers changed state). */
@@ -269,6 +284,7 @@ export class ChatSession {
     });
     this.runState = saved.runState;
     this.createdAt = saved.createdAt;
+    this.root = await this.env.taskRoot?.(saved.id);
     this.resetTo(state);
     if (wasInterrupted(saved.status)) {
       this.reducer.notice("warning", `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.`);
@@ -355,31 +371,44 @@ export class ChatSession {
     void this.env.store.setOpenTask(this.state.taskId);
     this.save();
     this.postHistory();
+    // Past the window's limit of tasks at once, it waits for one to end.
+    const release = this.env.slots ? await this.env.slots.acquire(controller.signal, (running) => this.reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    try {
+      await this.runAgent(input, controller, setup, model, restricted, images, isNew);
+    } finally {
+      release();
+    }
+  }
 
-    const { policy, commands } = approvalFor(setup.settings, restricted, this.env.sandboxState?.(setup.settings) ?? "off");
-    const agent = await this.env.createAgent({
-      taskId: this.state.taskId!,
-      model,
-      approvalGate: guardedGate(this.env.gate, {
-        isTrusted: () => this.env.isTrusted(),
+  private async runAgent(input: string, controller: AbortController, setup: Awaited<ReturnType<SessionEnv["readSetup"]>>, model: SwitchableModel, restricted: boolean, images: AttachedImage[] | undefined, isNew: boolean): Promise<void> {
+    if (controller.signal.aborted) {
+      // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
+      this.reducer.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
+      this.setStatus("cancelled");
+      this.save();
+      return;
+    }
+    const place = this.env.placeTask ? await this.env.placeTask({ taskId: this.state.taskId!, title: this.state.title, worktree: isNew ? this.wantWorktree : undefined }) : {};
+    if ("error" in place) {
+      this.reducer.setBanner({ level: "error", message: place.error, retryable: false });
+      this.setStatus("failed");
+      this.lastReason = "error";
+      return;
+    }
+    this.root = place.root;
+
+    const agent = await this.env.createAgent(
+      agentOptions({
+        env: this.env,
+        setup,
+        restricted,
+        model,
+        task: { id: this.state.taskId!, title: () => this.state.title, ...(this.root ? { root: this.root } : {}) },
         alwaysAllowed: () => this.state.alwaysAllowed,
-        log: this.env.log,
+        onLiveState: (state) => (this.live = state),
+        onWrite: (id, proposal) => this.reducer.recordProposal(id, proposal),
       }),
-      approvalPolicy: policy,
-      commands,
-      maxSteps: setup.settings.maxSteps,
-      maxParallelSubagents: setup.settings.maxParallelSubagents,
-      secretFiles: setup.settings.secretFiles,
-      sandbox: setup.settings.sandbox,
-      executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
-      middleware: [
-        sessionMiddleware({
-          onLiveState: (state) => (this.live = state),
-          onWrite: (id, proposal) => this.reducer.recordProposal(id, proposal),
-        }),
-      ],
-      ...(restricted ? { systemPrompt: RESTRICTED_PROMPT } : {}),
-    });
+    );
     this.env.log.info(`Task ${this.state.taskId}: ${input ? `message of ${input.length} characters` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
     this.live = undefined;
     let pendingApprovals = 0;
@@ -434,6 +463,7 @@ export class ChatSession {
         this.setStatus("failed");
     }
     this.env.log.info(`Task ${this.state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);
+    this.env.taskEnded?.(this.state.taskId!, done.reason);
     this.save();
     this.postHistory();
   }
@@ -441,7 +471,7 @@ export class ChatSession {
 
 
   private async restore(): Promise<void> {
-    const id = await this.env.store.openTaskId();
+    const id = this.options.reopen === false ? null : await this.env.store.openTaskId();
     this.state.history = await this.env.store.list();
     const checkpoints = this.env.checkpoints;
     if (checkpoints) this.state.checkpointStorage = await checkpoints.usage().then((usedBytes) => ({ usedBytes, limitBytes: checkpoints.maxStorageBytes }), () => null);
@@ -456,14 +486,21 @@ export class ChatSession {
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
-    Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
-    if (state.taskId === null) this.runState = null;
+    Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
+    if (state.taskId === null) {
+      this.runState = null;
+      this.root = undefined;
+    }
     this.reducer = this.newReducer(state);
     this.postState();
   }
 
   /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
   private askAgain: string[] = [];
+  /** The person's choice for a new task: its own worktree, or the shared folder. */
+  private wantWorktree: boolean | undefined;
+  /** The folder the task works in when not the workspace (its worktree). */
+  private root: string | undefined;
   private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
 
   private save(): void {
@@ -511,14 +548,4 @@ export class ChatSession {
     if (this.disposed) return;
     for (const listener of this.listeners) listener(message);
   }
-}
-
-/** What the header shows of a model. */
-function modelView(model: ChatModel): ChatState["model"] {
-  return { provider: model.provider, model: model.model, images: model.acceptsImages === true };
-}
-
-/** What the usage view needs to know of a model: its window, and whether it has a price. */
-function modelInfo(model: ChatModel): { contextWindow: number; priceKnown: boolean } {
-  return { contextWindow: model.contextWindow, priceKnown: model.costOf?.(emptyUsage()) !== undefined };
 }

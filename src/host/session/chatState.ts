@@ -100,6 +100,9 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "restorePreview":
       state.restorePreview = message.preview;
       return;
+    case "parallel":
+      state.parallel = message.parallel;
+      return;
     case "mentionResults":
     case "composerText":
     case "models":

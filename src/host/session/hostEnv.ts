@@ -9,6 +9,7 @@ import {
   listModels,
   overrideFor,
   type BackendProtocol,
+  type DoneReason,
   type ListedModel,
   type Executor,
   type Middleware,
@@ -25,6 +26,8 @@ import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
+import type { HostWorktrees } from "../worktrees/hostWorktrees";
+import type { TaskTerminals } from "../terminal/taskTerminals";
 
 export interface HostEnvOptions {
   context: vscode.ExtensionContext;
@@ -41,6 +44,14 @@ export interface HostEnvOptions {
   vscodeModels: VscodeModels;
   /** Tests: pretend the workspace is (not) trusted. */
   isTrusted?: () => boolean;
+  /** Task worktrees of this workspace's repository. */
+  worktrees?: HostWorktrees;
+  /** The person's default for new tasks: in a worktree of their own. */
+  worktreeByDefault?: () => boolean;
+  /** One terminal per task ("Fathom: <title>"); without it, every task uses `executor`. */
+  terminals?: TaskTerminals;
+  /** The window's limit of tasks at once. */
+  slots?: SessionEnv["slots"];
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -60,6 +71,11 @@ function fileBackend(): BackendProtocol {
   const routes: Record<string, BackendProtocol> = {};
   for (const folder of folders) routes[`/${folder.name}`] = new FilesystemBackend({ rootDir: folder.uri.fsPath });
   return new CompositeBackend(null, routes);
+}
+
+/** A worktree's virtual paths as the files' URIs. */
+function worktreeUris(root: string): (virtualPath: string) => vscode.Uri {
+  return (p) => vscode.Uri.file(path.join(root, ...p.split("/").filter(Boolean)));
 }
 
 /** The session's surroundings in VS Code: settings, SecretStorage, trust, the terminal, diff review. */
@@ -94,7 +110,9 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
   };
   const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), maxStorageBytes });
   const checkpointTexts = new CheckpointTexts();
-  const restoreBackend = () => new EditorAwareBackend(fileBackend(), { log: o.channel });
+  /** Restores write where the task worked: its worktree, or the workspace. */
+  const restoreBackend = (root?: string) =>
+    root ? new EditorAwareBackend(new FilesystemBackend({ rootDir: root }), { log: o.channel, toUri: worktreeUris(root) }) : new EditorAwareBackend(fileBackend(), { log: o.channel });
   return {
     store,
     checkpoints,
@@ -159,13 +177,20 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     },
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
+    ...(o.slots ? { slots: o.slots } : {}),
+    ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
+    ...(o.worktrees ? { placeTask: (p) => placeTask(o.worktrees!, p, o.worktreeByDefault?.() ?? false), taskEnded: (taskId, reason) => void taskEndedIn(o.worktrees!, taskId, reason) } : {}),
     async createAgent(options) {
-      const root = workspaceRoot()!;
-      const backend = new EditorAwareBackend(fileBackend(), { log: o.channel });
-      const middleware: Middleware[] = [editFeedbackMiddleware({ log: o.log }), ...options.middleware];
-      const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox, options.taskId) : o.executor;
+      // A task in its worktree sees that folder as `/`, and its editors are the worktree's files.
+      const root = options.root ?? workspaceRoot()!;
+      const inWorktree = options.root !== undefined;
+      const toUri = inWorktree ? worktreeUris(root) : undefined;
+      const backend = new EditorAwareBackend(inWorktree ? new FilesystemBackend({ rootDir: root }) : fileBackend(), { log: o.channel, ...(toUri ? { toUri } : {}) });
+      const middleware: Middleware[] = [editFeedbackMiddleware({ log: o.log, ...(toUri ? { toUri } : {}) }), ...options.middleware];
+      const inner = o.terminals ? o.terminals.for(options.taskId, options.title) : o.executor;
+      const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox, options.taskId, inner) : inner;
       // MCP servers start with the first task that could use them (never at activation).
-      const tools = o.mcp ? await o.mcp.tools(root, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
+      const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
       const checkpointed = { store: checkpoints, taskId: options.taskId, onError: (m: string) => o.log.warn(m) };
@@ -173,4 +198,28 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
     },
   };
+}
+
+/** The task's worktree: made for a new task that asks for one, found again for one that has one. */
+async function placeTask(worktrees: HostWorktrees, p: { taskId: string; title: string; worktree: boolean | undefined }, byDefault: boolean): Promise<{ root?: string } | { error: string }> {
+  const existing = await worktrees.get(p.taskId);
+  if (existing) {
+    if (!existing.exists) return { error: `This task ran in ${existing.path}, which is gone. Discard its worktree in the task list to clean up, or start a new task.` };
+    // Running in this window means a run that ended without saying so (it failed inside Fathom): take it up again.
+    if (existing.state === "running" && existing.pid !== process.pid) return { error: "This task is running in another window (or the CLI). Continue it there, or wait for it to end." };
+    await worktrees.setStatus(p.taskId, "running");
+    return { root: existing.root };
+  }
+  if (!(p.worktree ?? byDefault)) return {};
+  const support = await worktrees.support();
+  if (!support.ok) return p.worktree ? { error: `${support.reason} Start the task without a worktree (untick Worktree) to work in this folder.` } : {};
+  try {
+    return { root: (await worktrees.create(p.taskId, p.title)).root };
+  } catch (e) {
+    return { error: `Could not make the task's worktree: ${(e as Error).message}` };
+  }
+}
+
+async function taskEndedIn(worktrees: HostWorktrees, taskId: string, reason: DoneReason): Promise<void> {
+  if (await worktrees.get(taskId)) await worktrees.setStatus(taskId, reason === "completed" ? "done" : reason === "cancelled" ? "cancelled" : "failed");
 }

@@ -1,4 +1,4 @@
-import type { Agent, ApprovalGate, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, ModelList, Middleware } from "../../core";
+import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, ModelList, Middleware } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -16,6 +16,10 @@ export interface SessionEnv {
   createAgent(options: {
     /** Checkpoints of this task's writes are kept under this id. */
     taskId: string;
+    /** The task's title (its terminal is named after it). */
+    title: string;
+    /** The folder the task works in, when not the workspace (its worktree). */
+    root?: string;
     model: ChatModel;
     approvalGate: ApprovalGate;
     approvalPolicy: ApprovalPolicy;
@@ -32,7 +36,9 @@ export interface SessionEnv {
   /** The workspace's checkpoints (absent: no Restore). */
   checkpoints?: CheckpointStore;
   /** The backend restores write through. */
-  restoreBackend?(): BackendProtocol;
+  restoreBackend?(root?: string): BackendProtocol;
+  /** The folder a saved task worked in, when not the workspace (its worktree). */
+  taskRoot?(taskId: string): Promise<string | undefined>;
   /** A diff of a file now (null: absent) beside what restoring makes it (null: deleted). */
   compareCheckpoint?(path: string, now: string | null, restored: string | null): Promise<void>;
   /**
@@ -44,6 +50,16 @@ export interface SessionEnv {
   sandboxState?(settings: FathomSettings): SandboxState;
   /** A demo: the model is a recording (`npm run demo`), and the view says so. */
   demo?: boolean;
+  /**
+   * Where a task works: its git worktree (made for a new task when `worktree` is true, or the
+   * person's default when undefined; found again for a task that has one), or the workspace
+   * (no `root`). `error` when it cannot start there.
+   */
+  placeTask?(o: { taskId: string; title: string; worktree: boolean | undefined }): Promise<{ root?: string } | { error: string }>;
+  /** A run of the task ended (its worktree records how). */
+  taskEnded?(taskId: string, reason: DoneReason): void;
+  /** The window's tasks at once: a run waits here for a free slot (`onWait` says it waits). */
+  slots?: { acquire(signal: AbortSignal, onWait: (running: number) => void): Promise<() => void> };
   store: TaskStore;
   gate: SessionGate;
   log: Logger;

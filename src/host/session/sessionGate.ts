@@ -28,10 +28,12 @@ export const RESTRICTED_REASON =
  */
 export function guardedGate(
   inner: ApprovalGate,
-  o: { isTrusted(): boolean; alwaysAllowed(): readonly string[]; log: Logger },
+  o: { isTrusted(): boolean; alwaysAllowed(): readonly string[]; log: Logger; task?: () => { id: string; title: string } },
 ): ApprovalGate {
   return {
-    async request(request, signal) {
+    async request(asked, signal) {
+      // Every request says which task asks (the window may run several).
+      const request = o.task ? { ...asked, task: o.task() } : asked;
       if (!o.isTrusted() && (request.kind === "edit" || request.kind === "execute")) {
         o.log.info(`Refused ${request.toolName}: Restricted Mode`);
         return { type: "reject", reason: RESTRICTED_REASON };

@@ -49,11 +49,22 @@ export class HostSandbox implements vscode.Disposable {
   }
 
   /** The executor for a task: sandboxed when the sandbox is on, the plain one otherwise. */
-  executorFor(settings: SandboxSettings, taskId?: string): Executor {
-    if (this.state(settings) !== "on") return this.inner;
+  executorFor(settings: SandboxSettings, taskId?: string, inner: Executor = this.inner): Executor {
+    if (this.state(settings) !== "on") return inner;
     this.consent.startTask(taskId);
-    return this.ensure(settings).executor;
+    const current = this.ensure(settings);
+    if (inner === this.inner) return current.executor;
+    // A task's own terminal: wrapped in the same sandbox (rewrapped when the sandbox is remade).
+    let wrapped = this.wrapped.get(inner);
+    if (wrapped?.sandbox !== current.sandbox) {
+      wrapped?.executor.dispose();
+      wrapped = { sandbox: current.sandbox, executor: new SandboxedExecutor(inner, current.sandbox, { viaScript: true }) };
+      this.wrapped.set(inner, wrapped);
+    }
+    return wrapped.executor;
   }
+
+  private readonly wrapped = new WeakMap<Executor, { sandbox: CommandSandbox; executor: SandboxedExecutor }>();
 
   /** The window's sandbox for these settings, made (or remade) when they change. */
   private ensure(settings: SandboxSettings): { sandbox: CommandSandbox; executor: SandboxedExecutor } {

@@ -58,6 +58,8 @@ export interface KitOptions {
   /** A multi-root workspace: folder name → its root (routed as the host does, `/<name>/…`). */
   folders?: Record<string, string>;
   env?: Partial<SessionEnv>;
+  /** `{ reopen: false }`: a session for another task, starting empty. */
+  sessionOptions?: ConstructorParameters<typeof ChatSession>[1];
 }
 
 export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
@@ -99,7 +101,7 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
       : {}),
     ...o.env,
   };
-  const session = new ChatSession(env);
+  const session = new ChatSession(env, o.sessionOptions);
   const messages: HostToWebviewChat[] = [];
   session.onMessage((m) => messages.push(structuredClone(m)));
   return {

@@ -23,6 +23,8 @@ export interface E2ETest {
   env?: NodeJS.ProcessEnv;
   /** Opens a multi-root workspace: writes it and returns its `.code-workspace` file. */
   workspaceFile?: (workspaceDir: string) => string;
+  /** Changes the sample workspace before VS Code opens it. */
+  prepare?: (workspaceDir: string) => void;
   run(ctx: E2EContext): Promise<void>;
 }
 
@@ -51,7 +53,7 @@ export async function runE2ETest(test: E2ETest, install: CodeServerInstall, exte
   let session: Session | undefined;
   let stopped = false;
   const work = (async () => {
-    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env, ...(test.workspaceFile ? { workspaceFile: test.workspaceFile } : {}) });
+    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env, ...(test.workspaceFile ? { workspaceFile: test.workspaceFile } : {}), ...(test.prepare ? { prepare: test.prepare } : {}) });
     // Stopped while starting (timeout): do not run the test against a half-stopped session.
     if (stopped) return;
     const page = session.page!;

@@ -25,6 +25,8 @@ export interface SessionOptions {
   codeServerArgs?: string[];
   /** Opens a multi-root workspace instead: writes it (next to the sample copy) and returns its `.code-workspace` file. */
   workspaceFile?: (workspaceDir: string) => string;
+  /** Changes the sample copy before VS Code opens it (a git repository, say). */
+  prepare?: (workspaceDir: string) => void;
 }
 
 export interface Session {
@@ -40,6 +42,7 @@ export interface Session {
 export async function startSession(o: SessionOptions): Promise<Session> {
   const root = makeTempDir(o.name);
   const workspaceDir = copySampleWorkspace(path.join(root, 'workspace'));
+  o.prepare?.(workspaceDir);
   const userDataDir = path.join(root, 'user-data');
   let server: CodeServer | undefined;
   let browser: BrowserSession | undefined;

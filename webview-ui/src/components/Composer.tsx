@@ -16,6 +16,10 @@ interface Props {
   fill?: { text: string; seq: number } | undefined;
   /** The model answering: images are taken only when it reads them. */
   model: ChatState["model"];
+  /** A new task: whether it can run in a worktree of its own (null once the task has started). */
+  worktree?: ChatState["parallel"]["worktreeMode"] | null;
+  /** Other tasks run in this folder: a new one here may collide with them. */
+  sharedWith?: number;
 }
 
 interface Mention {
@@ -28,8 +32,10 @@ const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
 const LIST_ID = "mention-list";
 
 /** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file, a pasted or dropped image is attached. */
-export function Composer({ running, sent, mentions, fill, model }: Props) {
+export function Composer({ running, sent, mentions, fill, model, worktree, sharedWith = 0 }: Props) {
   const [text, setText] = useState("");
+  const [inWorktree, setInWorktree] = useState<boolean | null>(null);
+  const worktreeChosen = worktree?.available ? (inWorktree ?? worktree.byDefault) : false;
   const [images, setImages] = useState<AttachedImage[]>([]);
   const [error, setError] = useState("");
   const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
@@ -133,7 +139,8 @@ export function Composer({ running, sent, mentions, fill, model }: Props) {
       setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
       return;
     }
-    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}) });
+    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(worktree ? { worktree: worktreeChosen } : {}) });
+    setInWorktree(null);
     requestFollow();
     if (message && history[history.length - 1] !== message) ownSent.current.push(message);
     setText("");
@@ -242,6 +249,23 @@ export function Composer({ running, sent, mentions, fill, model }: Props) {
       {error ? (
         <div className="composer-error" role="alert">
           {error}
+        </div>
+      ) : null}
+      {worktree ? (
+        <div className="composer-worktree">
+          <label title={worktree.available ? "Runs on a new branch fathom/<title> in a folder of its own: your working tree is untouched until you Apply" : worktree.reason}>
+            <input type="checkbox" checked={worktreeChosen} disabled={!worktree.available} onChange={(event) => setInWorktree(event.target.checked)} />
+            <span className="codicon codicon-git-branch" aria-hidden="true" /> Worktree
+          </label>
+          {/* Why not, said where it matters (another task shares the folder), else on hover and to screen readers. */}
+          {sharedWith > 0 && !worktreeChosen ? (
+            <span className="composer-worktree-why" role="note">
+              {sharedWith === 1 ? "Another task is" : `${sharedWith} other tasks are`} running in this folder: their edits may collide with this one's.
+              {!worktree.available && worktree.reason ? ` ${worktree.reason}` : ""}
+            </span>
+          ) : !worktree.available && worktree.reason ? (
+            <span className="visually-hidden">{worktree.reason}</span>
+          ) : null}
         </div>
       ) : null}
       <div className="composer-row">

@@ -128,6 +128,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
     case "restorePreview":
       return withChat({ restorePreview: message.preview });
+    case "parallel":
+      return withChat({ parallel: message.parallel });
     case "composerText":
       return { ...view, composerFill: { text: message.text, seq: (view.composerFill?.seq ?? 0) + 1 } };
   }

@@ -1,0 +1,114 @@
+// Tasks at once, each in its own git worktree, in the real VS Code (code-server + Chromium):
+// two tasks run together and each asks for one approval (the list says which needs you); the
+// person's working tree is untouched until Apply; Apply from the view brings the first task's
+// file in; Apply of the second is refused, naming the file, changing nothing; Discard (asked
+// first) removes the second worktree and its branch; another process on the repository sees
+// the same worktrees, and the view lists the ones it makes.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { openChat, send, until, withScriptedModel as withModel } from '../harness/chat.js';
+import type { E2ETest } from '../harness/e2e.js';
+import type { RecordedRequest, StaticTurn } from '../../support/scriptedModelServer.js';
+import { TaskWorktrees } from '../../../src/core/worktrees/taskWorktrees.js';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Person', '-c', 'user.email=person@example.com', ...args], { cwd, encoding: 'utf8' });
+
+/** Each task answers from its own script, chosen by its prompt, step by step. */
+function byTask(scripts: Record<string, StaticTurn[]>): (request: RecordedRequest) => StaticTurn {
+  return (request) => {
+    const messages = request.body.messages as { role: string; content: unknown }[];
+    const prompt = JSON.stringify(messages.find((m) => m.role === 'user')?.content ?? '');
+    const key = Object.keys(scripts).find((k) => prompt.includes(k))!;
+    return scripts[key]![messages.filter((m) => m.role === 'assistant').length] ?? { text: 'Done.' };
+  };
+}
+
+async function startInWorktree(chat: Frame, prompt: string): Promise<void> {
+  const box = chat.getByRole('checkbox', { name: /Worktree/ });
+  await box.waitFor({ state: 'visible', timeout: 30_000 });
+  if (!(await box.isChecked())) await box.check();
+  await send(chat, prompt);
+}
+
+export const tests: E2ETest[] = [
+  {
+    name: 'Worktrees: two tasks at once, one approval each, Apply from the view, a refused Apply, Discard',
+    timeoutMs: 300_000,
+    prepare(dir) {
+      git(dir, 'init', '-q', '-b', 'main');
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'sample');
+    },
+    async run(ctx) {
+      const { page } = ctx;
+      const dir = ctx.session.workspaceDir;
+      const before = git(dir, 'status', '--porcelain');
+      await withModel(ctx, async (server) => {
+        const write = (id: string, text: string): StaticTurn[] => [{ toolCalls: [{ id, name: 'write_file', arguments: { file_path: '/NOTES.md', content: `${text}\n` } }] }, { text: `Wrote ${text}.` }];
+        for (let i = 0; i < 8; i++) server.push(byTask({ 'Task one': write('w1', 'one'), 'Task two': write('w2', 'two') }));
+        const chat = await openChat(page);
+        await startInWorktree(chat, 'Task one: notes');
+        const tasks = chat.getByRole('navigation', { name: 'Tasks' });
+        await chat.getByRole('button', { name: 'Approve' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+
+        // A second task while the first waits for its approval.
+        await chat.getByRole('button', { name: 'New task', exact: true }).click();
+        await tasks.getByRole('button', { name: /^Task one: notes Needs you, in worktree fathom\/task-one-notes$/ }).waitFor({ state: 'visible', timeout: 30_000 });
+        await startInWorktree(chat, 'Task two: notes');
+        await tasks.getByRole('button', { name: /^Task two: notes Needs you/ }).waitFor({ state: 'visible', timeout: 60_000 });
+        await ctx.screenshot('e2e-worktrees-1-two-tasks-waiting');
+        assert.equal(git(dir, 'status', '--porcelain'), before, 'nothing in the person\'s tree yet');
+
+        // One approval each: the shown task (two), then task one from the list.
+        await chat.getByRole('button', { name: 'Approve' }).first().click();
+        await chat.getByText('Wrote two.').waitFor({ state: 'visible', timeout: 60_000 });
+        await tasks.getByRole('button', { name: /^Task one: notes Needs you/ }).click();
+        await chat.getByRole('button', { name: 'Approve' }).first().click();
+        await chat.getByText('Wrote one.').waitFor({ state: 'visible', timeout: 60_000 });
+        assert.equal(fs.existsSync(path.join(dir, 'NOTES.md')), false, 'the tasks wrote in their worktrees');
+        assert.equal(git(dir, 'status', '--porcelain'), before);
+
+        // Review and Apply task one from the view.
+        const review = chat.getByRole('region', { name: 'Worktree fathom/task-one-notes' });
+        await review.getByRole('button', { name: 'NOTES.md, added: open its diff' }).waitFor({ state: 'visible', timeout: 30_000 });
+        await review.getByRole('button', { name: 'NOTES.md, added: open its diff' }).click();
+        await page.locator('.tabs-container .tab').filter({ hasText: 'NOTES.md (start ↔ fathom/task-one-notes)' }).waitFor({ state: 'visible', timeout: 30_000 });
+        await review.getByRole('button', { name: 'Apply fathom/task-one-notes to your working tree' }).click();
+        await until('NOTES.md applied', () => fs.existsSync(path.join(dir, 'NOTES.md')), 30_000);
+        assert.equal(fs.readFileSync(path.join(dir, 'NOTES.md'), 'utf8'), 'one\n');
+        await chat.getByText(/Applied 1 file to your working tree/).waitFor({ state: 'visible', timeout: 30_000 });
+        await ctx.screenshot('e2e-worktrees-2-applied');
+
+        // Task two's Apply is refused: NOTES.md is now the person's, so nothing changes.
+        await tasks.getByRole('button', { name: /^Task two: notes Done/ }).click();
+        const second = chat.getByRole('region', { name: 'Worktree fathom/task-two-notes' });
+        await second.getByRole('button', { name: 'Apply fathom/task-two-notes to your working tree' }).click();
+        await chat.getByText(/Not applied, nothing was changed: this file has changes of yours .*NOTES\.md/).first().waitFor({ state: 'visible', timeout: 30_000 });
+        assert.equal(fs.readFileSync(path.join(dir, 'NOTES.md'), 'utf8'), 'one\n');
+
+        // Discard, confirmed in VS Code's dialog: the worktree and its branch go.
+        const block = git(dir, 'worktree', 'list', '--porcelain').split('\n\n').find((b) => b.includes('branch refs/heads/fathom/task-two-notes'));
+        const worktreePath = block?.match(/^worktree (.+)$/m)?.[1];
+        assert.ok(worktreePath && fs.existsSync(worktreePath), 'the worktree exists before Discard');
+        await second.getByRole('button', { name: 'Discard fathom/task-two-notes' }).click();
+        await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Discard' }).click();
+        await until('the worktree removed', () => !fs.existsSync(worktreePath), 30_000);
+        assert.equal(git(dir, 'branch', '--list', 'fathom/task-two-notes'), '');
+        await chat.getByText('Its worktree and branch were discarded.').waitFor({ state: 'visible', timeout: 30_000 });
+        await second.waitFor({ state: 'detached', timeout: 30_000 });
+        await ctx.screenshot('e2e-worktrees-3-discarded');
+
+        // Another process on the same repository (the CLI, another window) sees the same list, and the view sees its worktrees.
+        const elsewhere = new TaskWorktrees({ repoDir: dir, worktreesDir: path.join(ctx.session.root, 'cli-worktrees'), surface: 'cli' });
+        assert.deepEqual((await elsewhere.list()).map((w) => [w.branch, w.state, w.surface]), [['fathom/task-one-notes', 'applied', 'vscode']]);
+        await elsewhere.create('cli-task', 'Made by the CLI');
+        await elsewhere.setStatus('cli-task', 'done');
+        await chat.getByText('Worktrees (1)').click();
+        await chat.getByRole('listitem', { name: 'Made by the CLI: fathom/made-by-the-cli, done' }).waitFor({ state: 'visible', timeout: 30_000 });
+      });
+    },
+  },
+];
