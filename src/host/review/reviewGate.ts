@@ -5,6 +5,7 @@ import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
 import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
 import { openDocument } from "./workspaceUris";
 import { latency } from "../latency";
+import { approvalKey } from "../session/sessionGate";
 
 export interface ReviewGateOptions {
   log: vscode.LogOutputChannel;
@@ -120,7 +121,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (this.disposed) return Promise.resolve({ type: "reject", reason: CLOSED });
     if (signal.aborted) return Promise.resolve({ type: "reject", reason: CANCELLED });
-    const id = request.toolCallId;
+    const id = approvalKey(request);
     // A repeated id (a resumed task asking again) replaces the older request.
     this.finish(id, { type: "reject", reason: "Superseded by a newer request for the same tool call." }, "superseded");
     return new Promise<ApprovalDecision>((resolve) => {
@@ -283,7 +284,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const path = entry.proposal?.path;
     const detail = decision.type === "reject" && decision.reason ? `: ${decision.reason}` : "";
     this.options.log.info(`review: ${entry.request.toolName} ${id} ${decision.type} (${by})${detail}`);
-    latency(this.options.log, id, "decided");
+    latency(this.options.log, entry.request.toolCallId, "decided");
     entry.settle(decision);
     if (!this.disposed) {
       this.changes.fire({ type: "decided", toolCallId: id, toolName: entry.request.toolName, ...(path ? { path } : {}), decision, by });
@@ -295,6 +296,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   private async show(entry: Pending, preserveFocus: boolean): Promise<boolean> {
     const { proposal, beforeUri, afterUri } = entry;
     if (!proposal || !beforeUri || !afterUri) return false;
+    // Latency marks carry the core's call id, as the session's do.
     const id = entry.request.toolCallId;
     latency(this.options.log, id, "diff opening");
     const groupsBefore = new Set(vscode.window.tabGroups.all);

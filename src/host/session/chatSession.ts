@@ -1,6 +1,6 @@
 import { alwaysAllowRules, SwitchableModel, type AgentEvent, type BackendProtocol, type CheckpointStore, type ImagePart, type RunState } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
-import { EXECUTE_RULE } from "./sessionGate";
+import { EXECUTE_RULE, approvalKey } from "./sessionGate";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
 import { logAgentEvent } from "./eventLog";
@@ -158,15 +158,21 @@ export class ChatSession {
       }
       if (tool.toolName.startsWith("mcp__")) void this.env.allowMcpToolAlways?.(tool.toolName).catch((e: unknown) => this.env.log.warn(`MCP: could not remember ${tool.toolName}: ${String(e)}`));
     }
-    this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "approve" });
+    this.env.gate.decide(this.gateId(itemId), { type: "approve" });
   }
 
   reject(itemId: string, reason?: string): void {
-    this.env.gate.decide(this.reducer.rawIdOf(itemId), { type: "reject", ...(reason?.trim() ? { reason: reason.trim() } : {}) });
+    this.env.gate.decide(this.gateId(itemId), { type: "reject", ...(reason?.trim() ? { reason: reason.trim() } : {}) });
   }
 
   openDiff(itemId: string): void {
-    void this.env.gate.openDiff?.(this.reducer.rawIdOf(itemId));
+    void this.env.gate.openDiff?.(this.gateId(itemId));
+  }
+
+  /** What a card's call waits under in the gate (requests carry their task). */
+  private gateId(itemId: string): string {
+    const raw = this.reducer.rawIdOf(itemId);
+    return this.state.taskId ? approvalKey({ toolCallId: raw, task: { id: this.state.taskId } }) : raw;
   }
 
   /** The window's tasks at once and the repository's worktrees (from the task manager). */

@@ -22,7 +22,10 @@ export interface TaskManagerOptions {
   create(): ChatSession;
   /** Puts a session in the chat view. */
   show(session: ChatSession): void;
-  /** Watches a session for approvals and endings the person cannot see (the attention notifier). */
+  /**
+   * Watches a session for approvals and endings the person cannot see (the attention notifier).
+   * `label` names the task when several are open ("" otherwise).
+   */
   watch?(session: ChatSession, o: { shown(): boolean; show(): void; label(): string }): () => void;
   worktrees?: WorktreeActions;
   worktreeByDefault(): boolean;
@@ -177,7 +180,7 @@ export class TaskManager {
         if (m.type === "status" || m.type === "state") this.changed(m.type === "status" && (m.status === "completed" || m.status === "failed" || m.status === "cancelled"));
       }),
     );
-    if (this.o.watch) entry.stop.push(this.o.watch(session, { shown: () => this.shownKey === entry.key, show: () => this.switchTo(entry.key), label: () => session.state.title || "new task" }));
+    if (this.o.watch) entry.stop.push(this.o.watch(session, { shown: () => this.shownKey === entry.key, show: () => this.switchTo(entry.key), label: () => (this.entries.length > 1 ? session.state.title || "new task" : "") }));
     this.entries.push(entry);
     this.publish();
     return session;

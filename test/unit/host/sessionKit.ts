@@ -7,7 +7,7 @@ import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
 import { ChatSession, type SessionEnv } from "../../../src/host/session/chatSession";
-import type { ChatDecision, SessionGate } from "../../../src/host/session/sessionGate";
+import { approvalKey, type ChatDecision, type SessionGate } from "../../../src/host/session/sessionGate";
 import { TaskStore } from "../../../src/host/session/taskStore";
 import { FakeModel, type FakeScript } from "../../support/fakeModel";
 
@@ -22,7 +22,10 @@ export class TestGate implements SessionGate {
       this.waiting.set(request.toolCallId, resolve);
     });
   }
-  decide(toolCallId: string, decision: ChatDecision): void {
+  /** Decisions come under the gate's key (task and call); `waiting` is by call id, for the tests. */
+  decide(key: string, decision: ChatDecision): void {
+    const request = this.requests.find((r) => approvalKey(r) === key);
+    const toolCallId = request?.toolCallId ?? key;
     this.waiting.get(toolCallId)?.(decision);
     this.waiting.delete(toolCallId);
   }
