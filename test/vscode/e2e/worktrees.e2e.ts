@@ -95,8 +95,8 @@ export const tests: E2ETest[] = [
         assert.ok(worktreePath && fs.existsSync(worktreePath), 'the worktree exists before Discard');
         await second.getByRole('button', { name: 'Discard fathom/task-two-notes' }).click();
         await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Discard' }).click();
-        await until('the worktree removed', () => !fs.existsSync(worktreePath), 30_000);
-        assert.equal(git(dir, 'branch', '--list', 'fathom/task-two-notes'), '');
+        // The folder goes first, then the branch.
+        await until('the worktree and its branch removed', () => !fs.existsSync(worktreePath) && git(dir, 'branch', '--list', 'fathom/task-two-notes') === '', 30_000);
         await chat.getByText('Its worktree and branch were discarded.').waitFor({ state: 'visible', timeout: 30_000 });
         await second.waitFor({ state: 'detached', timeout: 30_000 });
         await ctx.screenshot('e2e-worktrees-3-discarded');
@@ -108,6 +108,41 @@ export const tests: E2ETest[] = [
         await elsewhere.setStatus('cli-task', 'done');
         await chat.getByText('Worktrees (1)').click();
         await chat.getByRole('listitem', { name: 'Made by the CLI: fathom/made-by-the-cli, done' }).waitFor({ state: 'visible', timeout: 30_000 });
+      });
+    },
+  },
+  {
+    name: 'Worktrees: a window reloaded mid-task leaves its worktree interrupted; Resume continues in it',
+    timeoutMs: 240_000,
+    prepare(dir) {
+      git(dir, 'init', '-q', '-b', 'main');
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'sample');
+    },
+    async run(ctx) {
+      const { page } = ctx;
+      const dir = ctx.session.workspaceDir;
+      await withModel(ctx, async (server) => {
+        server.push({ toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: '/NOTES.md', content: 'after the reload\n' } }] });
+        let chat = await openChat(page);
+        await startInWorktree(chat, 'Survive a reload');
+        await chat.getByRole('button', { name: 'Approve' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+        await page.reload();
+        chat = await openChat(page);
+        // The old extension host is gone: its worktree reads as interrupted, and the task offers Resume.
+        const review = chat.getByRole('region', { name: 'Worktree fathom/survive-a-reload' });
+        await review.getByRole('heading', { name: /interrupted/ }).waitFor({ state: 'visible', timeout: 90_000 });
+        await ctx.screenshot('e2e-worktrees-4-interrupted');
+        server.push({ text: 'Written after the reload.' });
+        await chat.getByRole('button', { name: 'Resume' }).click();
+        await chat.getByRole('button', { name: 'Approve' }).first().click({ timeout: 60_000 });
+        await chat.getByText('Written after the reload.').waitFor({ state: 'visible', timeout: 60_000 });
+        const worktree = new TaskWorktrees({ repoDir: dir, worktreesDir: path.join(ctx.session.root, 'unused') });
+        const [listed] = await worktree.list();
+        assert.equal(listed?.state, 'done');
+        assert.equal(fs.readFileSync(path.join(listed.root, 'NOTES.md'), 'utf8'), 'after the reload\n', 'the resumed task wrote in its worktree');
+        assert.equal(fs.existsSync(path.join(dir, 'NOTES.md')), false);
+        await review.getByRole('button', { name: 'NOTES.md, added: open its diff' }).waitFor({ state: 'visible', timeout: 30_000 });
       });
     },
   },
