@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { git, runGit } from "./git";
 import { LOCK_PREFIX, readRecords, writeRecord, type RecordedStatus, type TaskWorktree } from "./worktreeRecords";
-import { applyToWorkingTree, changedFiles, type ApplyResult, type ChangedFile } from "./worktreeChanges";
+import { applyToWorkingTree, changedFiles, inWorktree, type ApplyResult, type ChangedFile } from "./worktreeChanges";
 
 export type WorktreeSupport = { ok: true; topLevel: string; prefix: string; commonDir: string } | { ok: false; reason: string };
 
@@ -116,7 +116,7 @@ export class TaskWorktrees {
   /** A file's text at the task's base commit (null: it did not exist there). */
   async baseText(taskId: string, file: string): Promise<string | null> {
     const wt = await this.require(taskId);
-    const r = await runGit(["show", `${wt.base}:${file}`], { cwd: wt.path });
+    const r = await runGit(["show", `${wt.base}:${file}`], inWorktree(wt));
     return r.code === 0 ? r.stdout : null;
   }
 

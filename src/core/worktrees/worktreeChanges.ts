@@ -13,6 +13,16 @@ export type ApplyResult =
   | { ok: true; files: ChangedFile[]; message: string }
   | { ok: false; message: string; conflicts: string[] };
 
+/**
+ * How Fathom runs git in a task's worktree: through its admin folder in the repository's `.git`
+ * (which sandboxed commands cannot write), never through the worktree's own `.git` file, which
+ * the task could point at a repository of its making whose config runs programs (a clean
+ * filter, say) when Fathom runs `git add` with the person's rights.
+ */
+export function inWorktree(wt: TaskWorktree, env: Record<string, string> = {}): { cwd: string; env: Record<string, string> } {
+  return { cwd: wt.path, env: { GIT_DIR: wt.adminDir, GIT_WORK_TREE: wt.path, ...env } };
+}
+
 const STATUS: Record<string, ChangedFile["status"]> = { A: "added", M: "modified", D: "deleted", T: "modified" };
 
 /**
@@ -22,24 +32,24 @@ const STATUS: Record<string, ChangedFile["status"]> = { A: "added", M: "modified
  */
 async function snapshotTree(wt: TaskWorktree): Promise<string> {
   const index = path.join(wt.adminDir, `fathom-index-${process.pid}`);
-  const env = { GIT_INDEX_FILE: index };
+  const at = inWorktree(wt, { GIT_INDEX_FILE: index });
   try {
     // A copy of the worktree's own index: its file stats let `git add` hash only what changed
     // (a fresh index would hash every file of a large repository).
     try {
       copyFileSync(path.join(wt.adminDir, "index"), index);
     } catch {
-      await git(["read-tree", wt.base], { cwd: wt.path, env });
+      await git(["read-tree", wt.base], at);
     }
-    await git(["add", "-A", "--", "."], { cwd: wt.path, env });
-    return (await git(["write-tree"], { cwd: wt.path, env })).trim();
+    await git(["add", "-A", "--", "."], at);
+    return (await git(["write-tree"], at)).trim();
   } finally {
     rmSync(index, { force: true });
   }
 }
 
-async function diffFiles(cwd: string, from: string, to: string): Promise<ChangedFile[]> {
-  const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], { cwd });
+async function diffFiles(wt: TaskWorktree, from: string, to: string): Promise<ChangedFile[]> {
+  const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], inWorktree(wt));
   const parts = out.split("\0").filter((p) => p !== "");
   const files: ChangedFile[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) files.push({ path: parts[i + 1]!, status: STATUS[parts[i]!.charAt(0)] ?? "modified" });
@@ -48,7 +58,7 @@ async function diffFiles(cwd: string, from: string, to: string): Promise<Changed
 
 export async function changedFiles(wt: TaskWorktree): Promise<ChangedFile[]> {
   if (!wt.exists) return [];
-  return diffFiles(wt.path, wt.base, await snapshotTree(wt));
+  return diffFiles(wt, wt.base, await snapshotTree(wt));
 }
 
 function exists(file: string): boolean {
@@ -70,7 +80,7 @@ function exists(file: string): boolean {
 export async function applyToWorkingTree(wt: TaskWorktree, topLevel: string): Promise<ApplyResult> {
   if (!wt.exists) return { ok: false, message: `The worktree folder ${wt.path} is gone, so there is nothing to apply. Discard the task to clean up.`, conflicts: [] };
   const tree = await snapshotTree(wt);
-  const files = await diffFiles(wt.path, wt.base, tree);
+  const files = await diffFiles(wt, wt.base, tree);
   if (files.length === 0) return { ok: false, message: "The task changed no files, so there is nothing to apply.", conflicts: [] };
   const paths = files.map((f) => f.path);
   const changedByPerson = new Set((await git(["diff", "--name-only", "--no-renames", "-z", wt.base, "--", ...paths], { cwd: topLevel })).split("\0").filter(Boolean));
@@ -83,7 +93,7 @@ export async function applyToWorkingTree(wt: TaskWorktree, topLevel: string): Pr
       message: `Not applied, nothing was changed: ${conflicts.length === 1 ? "this file has" : "these files have"} changes of yours (or changed since the task started): ${conflicts.join(", ")}. Commit, stash or revert ${conflicts.length === 1 ? "it" : "them"}, then Apply again; or open the worktree and take what you need.`,
     };
   }
-  const patch = await git(["diff", "--binary", "--full-index", "--no-renames", wt.base, tree], { cwd: wt.path });
+  const patch = await git(["diff", "--binary", "--full-index", "--no-renames", wt.base, tree], inWorktree(wt));
   const applied = await runGit(["apply", "--binary", "--whitespace=nowarn", "-"], { cwd: topLevel, input: patch });
   if (applied.code !== 0) return { ok: false, conflicts: [], message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). Open the worktree to take what you need.` };
   return { ok: true, files, message: `Applied ${files.length} file${files.length === 1 ? "" : "s"} to your working tree as uncommitted changes: ${paths.join(", ")}.` };

@@ -150,3 +150,24 @@ describe("task worktrees with real git", () => {
     assert.equal(existsSync(path.join(worktrees, "mine")), true);
   });
 });
+
+describe("a task cannot make Fathom's git run its programs", () => {
+  it("a worktree's .git file pointed at a repository of the task's making is not followed", async () => {
+    const { dir, worktrees } = repo();
+    const wts = new TaskWorktrees({ repoDir: dir, worktreesDir: worktrees });
+    const wt = await wts.create("t", "hostile");
+    // What a task could write in its worktree: a repository whose config runs a clean filter on `git add`.
+    const marker = path.join(worktrees, "filter-ran");
+    const fake = path.join(wt.path, "fake-git");
+    sh(wt.path, "init", "-q", "--bare", fake);
+    writeFileSync(path.join(fake, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n[filter "evil"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
+    writeFileSync(path.join(wt.path, ".gitattributes"), "* filter=evil\n");
+    writeFileSync(path.join(wt.path, ".git"), `gitdir: ${fake}\n`);
+    writeFileSync(path.join(wt.path, "app.ts"), "export const a = 2;\n");
+    const files = await wts.changes("t");
+    assert.equal(existsSync(marker), false, "the task's filter never ran");
+    assert.ok(files.some((f) => f.path === "app.ts" && f.status === "modified"), JSON.stringify(files));
+    await wts.apply("t");
+    assert.equal(existsSync(marker), false);
+  });
+});
