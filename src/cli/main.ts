@@ -8,7 +8,6 @@ import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
-import { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "../core/mcp/mcpHub";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
@@ -22,7 +21,7 @@ import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { WORKTREES_USAGE, WorktreeUsageError, takeWorktreeFlag, worktreeCommand } from "./worktreeCommands";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
-import { confirmWorkspaceMcp, type PromptStreams } from "./workspaceMcp";
+import { startMcp } from "./workspaceMcp";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -180,35 +179,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   return options;
 }
 
-/**
- * The MCP servers of this run, started (failures said on stderr), or undefined when there are
- * none. The repository's own files count only with --allow-workspace-mcp or a yes at the terminal.
- */
-async function startMcp(opts: CliOptions, sandbox: CommandSandbox | undefined, prompt: PromptStreams | undefined): Promise<McpHub | undefined> {
-  const files = [userMcpConfigPath(), ...opts.mcpConfigs];
-  const workspaceFiles = workspaceMcpConfigPaths(opts.cwd);
-  // No value for ${input:id} here: such servers are reported, with what to do instead.
-  const vars = { workspaceFolder: opts.cwd, env: process.env, input: () => undefined };
-  let useWorkspace = opts.allowWorkspaceMcp;
-  if (!useWorkspace && workspaceFiles.length > 0 && prompt) {
-    const defined = loadMcpConfigs(workspaceFiles, vars, { untrusted: workspaceFiles }).servers.filter((s) => !s.disabled);
-    if (defined.length > 0) useWorkspace = await confirmWorkspaceMcp(defined, opts.cwd, prompt);
-  }
-  if (useWorkspace) files.push(...workspaceFiles);
-  else if (workspaceFiles.length > 0) {
-    process.stderr.write(`fathom: not starting the MCP servers of ${workspaceFiles.join(", ")}: the repository defines them. Pass --allow-workspace-mcp to start them.\n`);
-  }
-  // Only the person's own file may start a server outside the sandbox.
-  const { servers, problems } = loadMcpConfigs(files, vars, { untrusted: workspaceFiles, mayLeaveSandbox: [userMcpConfigPath()] });
-  for (const p of problems) process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
-  if (servers.length === 0) return undefined;
-  const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
-  for (const failure of await hub.start()) process.stderr.write(`fathom: ${failure}\n`);
-  const { dropped } = hub.tools();
-  if (dropped > 0) process.stderr.write(`fathom: ${dropped} MCP tools left out: Fathom offers at most 1,000 MCP tools. Disable servers or tools you do not need (disabled or disabledTools in the config).\n`);
-  return hub;
-}
-
 /** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
 function cliSandbox(opts: CliOptions): CommandSandbox | null {
   const problem = sandboxUnavailable();
@@ -335,7 +305,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // protects by itself). Everything below uses absolute paths.
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
-  const mcp = await startMcp({ ...opts, cwd: root }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
     model,

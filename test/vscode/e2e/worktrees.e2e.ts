@@ -26,6 +26,13 @@ function byTask(scripts: Record<string, StaticTurn[]>): (request: RecordedReques
   };
 }
 
+/** The sample workspace as a repository with one commit. */
+function commitAll(dir: string): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'sample');
+}
+
 async function startInWorktree(chat: Frame, prompt: string): Promise<void> {
   const box = chat.getByRole('checkbox', { name: /Worktree/ });
   await box.waitFor({ state: 'visible', timeout: 30_000 });
@@ -37,11 +44,7 @@ export const tests: E2ETest[] = [
   {
     name: 'Worktrees: two tasks at once, one approval each, Apply from the view, a refused Apply, Discard',
     timeoutMs: 300_000,
-    prepare(dir) {
-      git(dir, 'init', '-q', '-b', 'main');
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '-m', 'sample');
-    },
+    prepare: commitAll,
     async run(ctx) {
       const { page } = ctx;
       const dir = ctx.session.workspaceDir;
@@ -114,11 +117,7 @@ export const tests: E2ETest[] = [
   {
     name: 'Worktrees: a window reloaded mid-task leaves its worktree interrupted; Resume continues in it',
     timeoutMs: 240_000,
-    prepare(dir) {
-      git(dir, 'init', '-q', '-b', 'main');
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '-m', 'sample');
-    },
+    prepare: commitAll,
     async run(ctx) {
       const { page } = ctx;
       const dir = ctx.session.workspaceDir;
