@@ -8,7 +8,7 @@ export const WORKTREES_USAGE = `Usage: fathom worktrees [--cwd DIR] [--json]
        fathom apply TASK_ID [--cwd DIR] [--json]
        fathom discard TASK_ID [--cwd DIR] [--json]
 "fathom run --worktree" runs a task in its own git worktree, on a new branch fathom/<name> from
-HEAD, kept in $XDG_DATA_HOME/fathom/worktrees (outside the repository): your working tree,
+HEAD, kept in $XDG_DATA_HOME/fathom-worktrees (outside the repository): your working tree,
 index and branch are not touched. "worktrees" lists the repository's task worktrees (task,
 branch, state, files changed, folder), from VS Code too. "apply" brings a task's changes into
 your working tree as uncommitted changes; it refuses, changing nothing, when a file it would

@@ -115,8 +115,8 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
         { key: "k2", taskId: "task-2", title: "Update the README", status: "completed", needsYou: false, shown: false },
       ],
       worktrees: [
-        { taskId: "task-1", title: "Fix the slugify bug", branch: "fathom/fix-the-slugify-bug", path: "/home/p/.local/share/fathom/worktrees/app-1a2b3c4d/fix-the-slugify-bug", state: "running", files: null, exists: true, inHistory: true },
-        { taskId: "task-0", title: "Rename the CLI flags", branch: "fathom/rename-the-cli-flags", path: "/home/p/.local/share/fathom/worktrees/app-1a2b3c4d/rename-the-cli-flags", state: "done", files: [{ path: "src/cli.js", status: "modified" }], exists: true, inHistory: false },
+        { taskId: "task-1", title: "Fix the slugify bug", branch: "fathom/fix-the-slugify-bug", path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/fix-the-slugify-bug", state: "running", files: null, exists: true, inHistory: true },
+        { taskId: "task-0", title: "Rename the CLI flags", branch: "fathom/rename-the-cli-flags", path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/rename-the-cli-flags", state: "done", files: [{ path: "src/cli.js", status: "modified" }], exists: true, inHistory: false },
       ],
       worktreeMode: { available: true, byDefault: false },
       maxParallel: 3,

@@ -13,7 +13,7 @@ const worktree = (fields: Partial<WorktreeView> = {}): WorktreeView => ({
   taskId: "t1",
   title: "Fix the login bug",
   branch: "fathom/fix-the-login-bug",
-  path: "/home/p/.local/share/fathom/worktrees/app-1234abcd/fix-the-login-bug",
+  path: "/home/p/.local/share/fathom-worktrees/app-1234abcd/fix-the-login-bug",
   state: "done",
   files: [{ path: "src/login.ts", status: "modified" }, { path: "src/login.test.ts", status: "added" }],
   exists: true,

@@ -9,14 +9,15 @@ import { applyToWorkingTree, changedFiles, inWorktree, type ApplyResult, type Ch
 export type WorktreeSupport = { ok: true; topLevel: string; prefix: string; commonDir: string } | { ok: false; reason: string };
 
 /**
- * Where task worktrees live: `$XDG_DATA_HOME/fathom/worktrees/<repo>-<hash>/<branch name>`.
+ * Where task worktrees live: `$XDG_DATA_HOME/fathom-worktrees/<repo>-<hash>/<branch name>`.
  * Outside the workspace, so the person's watchers, searches and builds never see a second
  * copy; not beside the repository, whose parent folder may be shared or not the person's to
- * fill; not in VS Code's storage, which the CLI cannot reach and the sandbox keeps unreadable.
- * The CLI and every window use the same folder, so each sees the others' worktrees.
+ * fill; not in VS Code's storage, which the CLI cannot reach; and not in Fathom's own data
+ * folder, which sandboxed commands may not read (a task's commands run in its worktree). The
+ * CLI and every window use the same folder, so each sees the others' worktrees.
  */
 export function defaultWorktreesDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), ".local", "share"), "fathom", "worktrees");
+  return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), ".local", "share"), "fathom-worktrees");
 }
 
 /** Whether `dir` can have task worktrees, or why not (said to the person as is). */

@@ -2,13 +2,15 @@
 // each in its worktree, edit the same file differently; the person's working tree is unchanged
 // until Apply; Apply of the first succeeds; Apply of the second names the conflicting file and
 // changes nothing (exit 3); Discard removes worktree and branch; an untracked file and a staged
-// change of the person's survive everything; a task killed with SIGKILL is listed and discardable.
+// change of the person's survive everything; a task killed with SIGKILL is listed and discardable;
+// a sandboxed command of a worktree task works in its worktree and cannot write the person's folder.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sandboxUnavailable } from "../../../src/core/executor/sandbox";
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type StaticTurn } from "../../support/scriptedModelServer";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -66,7 +68,8 @@ test("two tasks in their worktrees at once: apply one, the other is refused, dis
   git(repo, "add", "other.ts");
   const before = status(repo);
 
-  for (let i = 0; i < 12; i++) server.push(scripted({ "set ten": editTo("10"), "set twenty": editTo("20") }));
+  // Three requests per task (read, edit, answer), whichever task asks first.
+  for (let i = 0; i < 6; i++) server.push(scripted({ "set ten": editTo("10"), "set twenty": editTo("20") }));
   const run = (prompt: string, name?: string) =>
     fathom(["run", "--yes", "--json", "--no-sandbox", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", repo, "--worktree", ...(name ? [name] : []), prompt]);
   const [ten, twenty] = await Promise.all([run("set ten", "ten"), run("set twenty")]);
@@ -81,6 +84,7 @@ test("two tasks in their worktrees at once: apply one, the other is refused, dis
   assert.equal(readFileSync(path.join(a.worktree, "app.ts"), "utf8"), "export const a = 10;\n");
   assert.equal(readFileSync(path.join(b.worktree!, "app.ts"), "utf8"), "export const a = 20;\n");
   assert.equal(status(repo), before, "the person's working tree and index are untouched until Apply");
+  assert.equal(server.pending(), 0);
   assert.equal(git(repo, "branch", "--show-current"), "main\n");
 
   const listed = await fathom(["worktrees", "--cwd", repo, "--json"]);
@@ -154,4 +158,27 @@ test("--worktree [NAME]: a name only when a prompt follows it", async () => {
   assert.deepEqual(parse("--model", "m", "--worktree", "fix it"), { worktree: {}, prompt: "fix it", model: "m" });
   assert.equal(parse("fix it").worktree, undefined);
   assert.throws(() => parseCli(["run", "--worktree", "--task", "x", "go"], env, ROOT), /leave out --worktree/);
+});
+
+const noSandbox = process.platform === "linux" ? sandboxUnavailable() : "not Linux";
+
+test("a sandboxed command of a worktree task reads and writes its worktree, and only that", { skip: noSandbox ? `the OS sandbox is not available here: ${noSandbox}` : false, timeout: 120_000 }, async () => {
+  const repo = mkdtempSync(path.join(tmpdir(), "fathom-wtcli-sbx-"));
+  git(repo, "init", "-q", "-b", "main");
+  writeFileSync(path.join(repo, "app.ts"), "export const a = 1;\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "init");
+  server.push(
+    { toolCalls: [{ id: "x1", name: "execute", arguments: { command: "cat app.ts > copy.txt && cat copy.txt" } }] },
+    { toolCalls: [{ id: "x2", name: "execute", arguments: { command: `echo escaped > ${path.join(repo, "escaped.txt")}` } }] },
+    { text: "Copied." },
+  );
+  assert.equal(server.pending(), 3, "only this test's turns are queued");
+  const r = await fathom(["run", "--yes", "--json", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", repo, "--worktree", "copy app"]);
+  assert.equal(r.code, 0, r.stderr);
+  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; worktree?: string; result?: { content?: string }; toolCallId?: string });
+  const worktree = events.find((e) => e.type === "done")!.worktree!;
+  assert.equal(readFileSync(path.join(worktree, "copy.txt"), "utf8"), "export const a = 1;\n");
+  assert.equal(existsSync(path.join(repo, "escaped.txt")), false, "the person's folder is not writable from a worktree task");
+  assert.equal(existsSync(path.join(repo, "copy.txt")), false);
 });
