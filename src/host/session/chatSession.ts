@@ -1,23 +1,16 @@
-import { alwaysAllowRules, SwitchableModel, type AgentEvent, type BackendProtocol, type CheckpointStore, type ImagePart, type RunState } from "../../core";
+import { alwaysAllowRules, type BackendProtocol, type CheckpointStore } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { EXECUTE_RULE, approvalKey } from "./sessionGate";
-import { agentOptions, modelInfo, modelView } from "./agentOptions";
+import { modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
-import { logAgentEvent } from "./eventLog";
 import { findToolItem, initialChatState } from "./chatState";
-import { ChatStateReducer, errorBanner } from "./chatStateReducer";
-import { loggedModel } from "./loggedModel";
+import { ChatStateReducer } from "./chatStateReducer";
 import { RestoreActions } from "./restoreActions";
 import { SaveSchedule } from "./saveSchedule";
-import { awaitingApproval, closeInterrupted, taskTitle, toSavedTask, wasInterrupted, whereItStopped } from "./taskRecord";
-import { latency } from "../latency";
+import { reopened, toSavedTask } from "./taskRecord";
+import { TaskRun, type OpenTask, type RunOwner } from "./taskRun";
 
 export type { SessionEnv } from "./sessionEnv";
-
-interface Running {
-  controller: AbortController;
-  done: Promise<void>;
-}
 
 /**
  * The chat's one task at a time: Send starts (or continues) it, events stream to the view,
@@ -27,14 +20,10 @@ interface Running {
 export class ChatSession {
   private reducer: ChatStateReducer;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
-  private running: Running | undefined;
-  /** The running task's model: a pick in the Model box switches it for the next request. */
-  private switchable: SwitchableModel | undefined;
+  private running: TaskRun | undefined;
   /** Images of the queued messages, beside `state.queued` (the view shows only their text). */
   private queuedImages: (AttachedImage[] | undefined)[] = [];
-  private runState: RunState | null = null;
-  private live: RunState | undefined;
-  private createdAt = 0;
+  private readonly task: OpenTask = { runState: null, createdAt: 0, root: undefined, askAgain: [], wantWorktree: undefined };
   private disposed = false;
   private readonly now: () => number;
   private readonly ready: Promise<void>;
@@ -49,7 +38,7 @@ export class ChatSession {
   ) {
     this.now = env.now ?? Date.now;
     this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, () => env.restoreBackend!(this.root)) : undefined;
+    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, () => env.restoreBackend!(this.task.root)) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -88,7 +77,7 @@ export class ChatSession {
    */
   async send(text: string, images?: AttachedImage[], options: { worktree?: boolean } = {}): Promise<void> {
     await this.ready;
-    if (!this.state.taskId && !this.running) this.wantWorktree = options.worktree;
+    if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
       if (this.running || this.state.setupProblem) {
@@ -109,9 +98,7 @@ export class ChatSession {
     await this.env.chooseModel?.(model);
     const setup = await this.env.readSetup();
     const next = setup.problem ? undefined : this.env.createModel(setup.settings, setup.apiKey);
-    if (this.running && this.switchable && next) {
-      this.switchable.switchTo(loggedModel(next, this.env.log));
-      this.reducer.setModel(modelView(next), modelInfo(next));
+    if (next && this.running?.switchModel(next)) {
       this.env.log.info(`Model changed to ${next.provider}/${next.model}: it answers from the next request`);
     }
     await this.refreshSetup();
@@ -132,7 +119,7 @@ export class ChatSession {
 
   async newTask(): Promise<void> {
     await this.ready;
-    this.askAgain = [];
+    this.task.askAgain = [];
     const running = this.running;
     if (running) {
       this.queuedImages = [];
@@ -202,11 +189,11 @@ export class ChatSession {
         get isRunning() {
           return session.isRunning;
         },
-        runState: () => this.runState,
+        runState: () => this.task.runState,
         rawIdOf: (itemId) => this.reducer.rawIdOf(itemId),
         setConversation: (items, runState) => {
           this.state.items = items;
-          this.runState = runState;
+          this.task.runState = runState;
           this.postState();
           this.save();
         },
@@ -242,7 +229,7 @@ export class ChatSession {
     if (this.running || !this.state.taskId) return;
     await this.refreshSetup();
     if (this.state.setupProblem) return;
-    if (this.runState) this.start("", false);
+    if (this.task.runState) this.start("", false);
     else {
       const lastUser = [...this.state.items].reverse().find((i) => i.kind === "user");
       if (lastUser?.kind === "user") this.start(lastUser.text, false);
@@ -275,26 +262,10 @@ export class ChatSession {
       this.reducer.setBanner({ level: "error", message: saved.error, retryable: false });
       return;
     }
-    const state = initialChatState();
-    const where = whereItStopped(saved.items, saved.runState);
-    this.askAgain = wasInterrupted(saved.status) ? awaitingApproval(saved.items) : [];
-    closeInterrupted(saved.items, this.now());
-    Object.assign(state, {
-      taskId: saved.id,
-      title: saved.title,
-      status: wasInterrupted(saved.status) ? "interrupted" : saved.status,
-      items: saved.items,
-      todos: saved.todos,
-      usage: saved.usage,
-      alwaysAllowed: saved.alwaysAllowed,
-    });
-    this.runState = saved.runState;
-    this.createdAt = saved.createdAt;
-    this.root = await this.env.taskRoot?.(saved.id);
+    const { state, askAgain, interruptedNotice } = reopened(saved, this.now());
+    Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, root: await this.env.taskRoot?.(saved.id) });
     this.resetTo(state);
-    if (wasInterrupted(saved.status)) {
-      this.reducer.notice("warning", `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.`);
-    }
+    if (interruptedNotice) this.reducer.notice("warning", interruptedNotice);
     await this.env.store.setOpenTask(saved.id);
     await this.refreshSetup();
   }
@@ -322,159 +293,40 @@ export class ChatSession {
     this.listeners.clear();
   }
 
-  private start(input: string, appendUser: boolean, images?: AttachedImage[]): void {
-    const controller = new AbortController();
-    const done = this.run(input, appendUser, controller, images).catch((err: unknown) => {
-      this.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
-      this.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
-      this.lastReason = "error";
-      this.setStatus("failed");
+  private start(text: string, appendUser: boolean, images?: AttachedImage[]): void {
+    this.running = new TaskRun(this.runOwner(), { text, appendUser, ...(images ? { images } : {}) }, (run) => {
+      if (this.running === run) this.running = undefined;
+      if (!this.disposed && run.reason !== "error") this.startNextQueued();
     });
-    const running: Running = { controller, done: done.finally(() => {
-      if (this.running === running) this.running = undefined;
-      if (!this.disposed && this.lastReason !== "error") this.startNextQueued();
-    }) };
-    this.running = running;
   }
 
-  private lastReason: string | undefined;
-
-  private async run(input: string, appendUser: boolean, controller: AbortController, attached?: AttachedImage[]): Promise<void> {
-    this.lastReason = undefined;
-    const setup = await this.env.readSetup();
-    if (setup.problem) {
-      Object.assign(this.state, { setupProblem: setup.problem });
-      this.postState();
-      if ((input || attached?.length) && appendUser) {
-        this.queuedImages.unshift(attached);
-        this.setQueued([input, ...this.state.queued]);
-      }
-      return;
-    }
-    const restricted = !this.env.isTrusted();
-    const model = new SwitchableModel(loggedModel(this.env.createModel(setup.settings, setup.apiKey), this.env.log));
-    this.switchable = model;
-    const isNew = !this.state.taskId;
-    if (isNew) {
-      this.state.taskId = `t${this.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-      this.createdAt = this.now();
-      this.runState = null;
-    }
-    this.reducer = this.newReducer(this.state, modelInfo(model));
-    Object.assign(this.state, { restricted, model: modelView(model), setupProblem: null });
-    this.postState();
-    // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
-    const images = attached?.length && model.acceptsImages ? attached : undefined;
-    if (attached?.length && !images) this.reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
-    if ((input || images) && appendUser) {
-      const itemId = this.reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })));
-      await this.env.checkpoints
-        ?.checkpoint(this.state.taskId!, { kind: "message", label: input, conversationLength: this.runState?.messages.length ?? 0, meta: { itemId } })
-        .catch((e: unknown) => this.env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
-    }
-    this.reducer.setBanner(null);
-    this.setStatus("running", isNew || !this.state.title ? taskTitle(input) : undefined);
-    void this.env.store.setOpenTask(this.state.taskId);
-    this.save();
-    this.postHistory();
-    // Past the window's limit of tasks at once, it waits for one to end.
-    const release = this.env.slots ? await this.env.slots.acquire(controller.signal, (running) => this.reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
-    try {
-      await this.runAgent(input, controller, setup, model, restricted, images, isNew);
-    } finally {
-      release();
-    }
+  /** What a run sees of this session. */
+  private runOwner(): RunOwner {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters read the live session
+    const session = this;
+    return {
+      env: this.env,
+      task: this.task,
+      saves: this.saves,
+      get state() {
+        return session.state;
+      },
+      get reducer() {
+        return session.reducer;
+      },
+      get disposed() {
+        return session.disposed;
+      },
+      renewReducer: (info) => (this.reducer = this.newReducer(this.state, info)),
+      requeue: (text, images) => {
+        this.queuedImages.unshift(images);
+        this.setQueued([text, ...this.state.queued]);
+      },
+      setStatus: (status, title) => this.setStatus(status, title),
+      postState: () => this.postState(),
+      postHistory: () => this.postHistory(),
+    };
   }
-
-  private async runAgent(input: string, controller: AbortController, setup: Awaited<ReturnType<SessionEnv["readSetup"]>>, model: SwitchableModel, restricted: boolean, images: AttachedImage[] | undefined, isNew: boolean): Promise<void> {
-    if (controller.signal.aborted) {
-      // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
-      this.reducer.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
-      this.setStatus("cancelled");
-      this.save();
-      return;
-    }
-    const place = this.env.placeTask ? await this.env.placeTask({ taskId: this.state.taskId!, title: this.state.title, worktree: isNew ? this.wantWorktree : undefined }) : {};
-    if ("error" in place) {
-      this.reducer.setBanner({ level: "error", message: place.error, retryable: false });
-      this.setStatus("failed");
-      this.lastReason = "error";
-      return;
-    }
-    this.root = place.root;
-
-    const agent = await this.env.createAgent(
-      agentOptions({
-        env: this.env,
-        setup,
-        restricted,
-        model,
-        task: { id: this.state.taskId!, title: () => this.state.title, ...(this.root ? { root: this.root } : {}) },
-        alwaysAllowed: () => this.state.alwaysAllowed,
-        onLiveState: (state) => (this.live = state),
-        onWrite: (id, proposal) => this.reducer.recordProposal(id, proposal),
-      }),
-    );
-    this.env.log.info(`Task ${this.state.taskId}: ${input ? `message of ${input.length} characters` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
-    this.live = undefined;
-    let pendingApprovals = 0;
-    const startedTools = new Map<string, number>();
-    const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
-    // Resuming after a reload: what waited for the person is asked again (with their draft edits).
-    const askAgain = this.askAgain;
-    this.askAgain = [];
-    for await (const event of agent.run(input, { signal: controller.signal, ...(this.runState ? { state: this.runState } : {}), ...(parts ? { images: parts } : {}), ...(askAgain.length ? { askAgain } : {}) })) {
-      if (this.disposed) continue;
-      if (event.type === "approval_requested") latency(this.env.log, event.toolCallId, "approval event");
-      this.reducer.onEvent(event);
-      if (event.type === "approval_requested") latency(this.env.log, event.toolCallId, "card posted");
-      logAgentEvent(this.env.log, event, startedTools, this.now);
-      if (event.type === "approval_requested") {
-        if (++pendingApprovals === 1) this.setStatus("awaiting_approval");
-      } else if (event.type === "approval_decided") {
-        if (--pendingApprovals === 0) this.setStatus("running");
-      } else if (event.type === "step_started" || event.type === "text_delta") {
-        if (this.state.banner?.level === "warning") this.reducer.setBanner(null);
-      }
-      if (event.type === "done") this.finish(event);
-      // Saved at once, but after the card's message is on its way: the person waits for the card.
-      else if (event.type === "approval_requested") this.saves.nextTick();
-      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") this.save();
-      // Streaming: keep what the person already saw, at most once a second.
-      else this.saves.soon();
-    }
-  }
-
-  private finish(done: Extract<AgentEvent, { type: "done" }>): void {
-    this.runState = done.state;
-    this.live = undefined;
-    this.lastReason = done.reason;
-    switch (done.reason) {
-      case "completed":
-        this.setStatus("completed");
-        break;
-      case "cancelled":
-        this.reducer.closeOpen("cancelled", "Cancelled.");
-        this.reducer.notice("info", "Cancelled. Send a message to continue, or start a new task.");
-        this.setStatus("cancelled");
-        break;
-      case "error":
-        this.reducer.closeOpen("failed", done.message ?? "Failed.");
-        if (this.state.banner?.level !== "error") this.reducer.setBanner(errorBanner("internal", done.message ?? "The task failed."));
-        this.setStatus("failed");
-        break;
-      default:
-        this.reducer.closeOpen("cancelled", done.message ?? "Stopped.");
-        this.reducer.notice("warning", done.message ?? `Stopped (${done.reason}).`);
-        this.setStatus("failed");
-    }
-    this.env.log.info(`Task ${this.state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);
-    this.env.taskEnded?.(this.state.taskId!, done.reason);
-    this.save();
-    this.postHistory();
-  }
-
-
 
   private async restore(): Promise<void> {
     const id = this.options.reopen === false ? null : await this.env.store.openTaskId();
@@ -493,20 +345,11 @@ export class ChatSession {
   private resetTo(state: ChatState): void {
     const keep = this.state;
     Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
-    if (state.taskId === null) {
-      this.runState = null;
-      this.root = undefined;
-    }
+    if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined });
     this.reducer = this.newReducer(state);
     this.postState();
   }
 
-  /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
-  private askAgain: string[] = [];
-  /** The person's choice for a new task: its own worktree, or the shared folder. */
-  private wantWorktree: boolean | undefined;
-  /** The folder the task works in when not the workspace (its worktree). */
-  private root: string | undefined;
   private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
 
   private save(): void {
@@ -515,8 +358,9 @@ export class ChatSession {
 
   private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;
-    const runState = this.live ? structuredClone(this.live) : this.runState;
-    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.createdAt, now: this.now() }, runState);
+    const live = this.running?.live;
+    const runState = live ? structuredClone(live) : this.task.runState;
+    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now() }, runState);
     void this.env.store.save(structuredClone(task));
   }
 

@@ -1,6 +1,6 @@
 import type { RunState } from "../../core";
 import type { ChatState, TaskStatus, TranscriptItem } from "../../protocol";
-import { openToolItems } from "./chatState";
+import { initialChatState, openToolItems } from "./chatState";
 import type { SavedTask } from "./taskStore";
 
 /** Pure helpers between the live chat state and a saved task. */
@@ -66,4 +66,27 @@ export function closeInterrupted(items: TranscriptItem[], endedAt: number): void
     }
     if (item.children) closeInterrupted(item.children, endedAt);
   }
+}
+
+/**
+ * A saved task opened again: its chat state (what was open closed), the calls to ask again on
+ * resume, and, when a reload cut it off, the notice saying where it stopped.
+ */
+export function reopened(saved: SavedTask, now: number): { state: ChatState; askAgain: string[]; interruptedNotice?: string } {
+  const interrupted = wasInterrupted(saved.status);
+  const where = whereItStopped(saved.items, saved.runState);
+  const askAgain = interrupted ? awaitingApproval(saved.items) : [];
+  closeInterrupted(saved.items, now);
+  const state: ChatState = {
+    ...initialChatState(),
+    taskId: saved.id,
+    title: saved.title,
+    status: interrupted ? "interrupted" : saved.status,
+    items: saved.items,
+    todos: saved.todos,
+    usage: saved.usage,
+    alwaysAllowed: saved.alwaysAllowed,
+  };
+  if (!interrupted) return { state, askAgain };
+  return { state, askAgain, interruptedNotice: `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.` };
 }

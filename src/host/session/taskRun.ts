@@ -1,0 +1,225 @@
+import { SwitchableModel, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
+import type { AttachedImage, ChatState } from "../../protocol";
+import { latency } from "../latency";
+import { agentOptions, modelInfo, modelView } from "./agentOptions";
+import type { ChatStateReducer } from "./chatStateReducer";
+import { errorBanner } from "./chatStateReducer";
+import { logAgentEvent } from "./eventLog";
+import { loggedModel } from "./loggedModel";
+import type { SaveSchedule } from "./saveSchedule";
+import type { SessionEnv } from "./sessionEnv";
+import { taskTitle } from "./taskRecord";
+
+/** What the open task keeps between its runs (shared by the session and the run). */
+export interface OpenTask {
+  runState: RunState | null;
+  createdAt: number;
+  /** The folder the task works in when not the workspace (its worktree). */
+  root: string | undefined;
+  /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
+  askAgain: string[];
+  /** The person's choice for a new task: its own worktree, or the shared folder. */
+  wantWorktree: boolean | undefined;
+}
+
+/** What a run needs of the chat session it belongs to. */
+export interface RunOwner {
+  readonly env: SessionEnv;
+  readonly task: OpenTask;
+  readonly saves: SaveSchedule;
+  readonly state: ChatState;
+  readonly reducer: ChatStateReducer;
+  readonly disposed: boolean;
+  /** A fresh view reducer for the run's model (its context window, whether it has prices). */
+  renewReducer(info: { contextWindow: number; priceKnown: boolean }): void;
+  /** A message that could not start goes back to the front of the queue. */
+  requeue(text: string, images: AttachedImage[] | undefined): void;
+  setStatus(status: ChatState["status"], title?: string): void;
+  postState(): void;
+  postHistory(): void;
+}
+
+type Setup = Awaited<ReturnType<SessionEnv["readSetup"]>>;
+
+/**
+ * One run of the open task, from a message (or Resume) to the agent's `done`: reads the setup,
+ * waits for a slot among the window's tasks, places the task (its worktree), and plays the
+ * agent's events into the view, saving as it goes.
+ */
+export class TaskRun {
+  readonly controller = new AbortController();
+  /** Settles when the run is over (after `ended`). */
+  readonly done: Promise<void>;
+  /** How the run ended ("error" also when Fathom itself failed: the queue then waits). */
+  reason: string | undefined;
+  /** The agent's state while it runs (saved with the task). */
+  live: RunState | undefined;
+  /** The run's model: a pick in the Model box switches it for the next request. */
+  private switchable: SwitchableModel | undefined;
+
+  constructor(
+    private readonly owner: RunOwner,
+    input: { text: string; appendUser: boolean; images?: AttachedImage[] },
+    ended: (run: TaskRun) => void,
+  ) {
+    this.done = this.run(input.text, input.appendUser, input.images)
+      .catch((err: unknown) => {
+        owner.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
+        owner.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
+        this.reason = "error";
+        owner.setStatus("failed");
+      })
+      .finally(() => ended(this));
+  }
+
+  /** The person picked another model: it answers from the next request. */
+  switchModel(next: ChatModel): boolean {
+    if (!this.switchable) return false;
+    this.switchable.switchTo(loggedModel(next, this.owner.env.log));
+    this.owner.reducer.setModel(modelView(next), modelInfo(next));
+    return true;
+  }
+
+  private async run(input: string, appendUser: boolean, attached?: AttachedImage[]): Promise<void> {
+    const { env, state, task } = this.owner;
+    const setup = await env.readSetup();
+    if (setup.problem) {
+      Object.assign(state, { setupProblem: setup.problem });
+      this.owner.postState();
+      if ((input || attached?.length) && appendUser) this.owner.requeue(input, attached);
+      return;
+    }
+    const restricted = !env.isTrusted();
+    const model = new SwitchableModel(loggedModel(env.createModel(setup.settings, setup.apiKey), env.log));
+    this.switchable = model;
+    const isNew = !state.taskId;
+    if (isNew) {
+      const now = env.now?.() ?? Date.now();
+      state.taskId = `t${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      task.createdAt = now;
+      task.runState = null;
+    }
+    this.owner.renewReducer(modelInfo(model));
+    const reducer = this.owner.reducer;
+    Object.assign(state, { restricted, model: modelView(model), setupProblem: null });
+    this.owner.postState();
+    // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
+    const images = attached?.length && model.acceptsImages ? attached : undefined;
+    if (attached?.length && !images) reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
+    if ((input || images) && appendUser) {
+      const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })));
+      await env.checkpoints
+        ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
+        .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
+    }
+    reducer.setBanner(null);
+    this.owner.setStatus("running", isNew || !state.title ? taskTitle(input) : undefined);
+    void env.store.setOpenTask(state.taskId);
+    this.owner.saves.flush();
+    this.owner.postHistory();
+    // Past the window's limit of tasks at once, it waits for one to end.
+    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    try {
+      await this.runAgent(input, setup, model, restricted, images, isNew);
+    } finally {
+      release();
+    }
+  }
+
+  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, images: AttachedImage[] | undefined, isNew: boolean): Promise<void> {
+    const { env, state, task, reducer } = this.owner;
+    if (this.controller.signal.aborted) {
+      // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
+      reducer.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
+      this.owner.setStatus("cancelled");
+      this.owner.saves.flush();
+      return;
+    }
+    const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? task.wantWorktree : undefined }) : {};
+    if ("error" in place) {
+      reducer.setBanner({ level: "error", message: place.error, retryable: false });
+      this.owner.setStatus("failed");
+      this.reason = "error";
+      return;
+    }
+    task.root = place.root;
+    const agent = await env.createAgent(
+      agentOptions({
+        env,
+        setup,
+        restricted,
+        model,
+        task: { id: state.taskId!, title: () => state.title, ...(task.root ? { root: task.root } : {}) },
+        alwaysAllowed: () => state.alwaysAllowed,
+        onLiveState: (live) => (this.live = live),
+        onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
+      }),
+    );
+    env.log.info(`Task ${state.taskId}: ${input ? `message of ${input.length} characters` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
+    this.live = undefined;
+    const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
+    // Resuming after a reload: what waited for the person is asked again (with their draft edits).
+    const askAgain = task.askAgain;
+    task.askAgain = [];
+    const events = agent.run(input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(askAgain.length ? { askAgain } : {}) });
+    await this.play(events);
+  }
+
+  /** The agent's events into the view, the task's status and its saves. */
+  private async play(events: AsyncIterable<AgentEvent>): Promise<void> {
+    const { env, saves } = this.owner;
+    const now = env.now ?? Date.now;
+    let pendingApprovals = 0;
+    const startedTools = new Map<string, number>();
+    for await (const event of events) {
+      if (this.owner.disposed) continue;
+      if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
+      this.owner.reducer.onEvent(event);
+      if (event.type === "approval_requested") latency(env.log, event.toolCallId, "card posted");
+      logAgentEvent(env.log, event, startedTools, now);
+      if (event.type === "approval_requested") {
+        if (++pendingApprovals === 1) this.owner.setStatus("awaiting_approval");
+      } else if (event.type === "approval_decided") {
+        if (--pendingApprovals === 0) this.owner.setStatus("running");
+      } else if (event.type === "step_started" || event.type === "text_delta") {
+        if (this.owner.state.banner?.level === "warning") this.owner.reducer.setBanner(null);
+      }
+      if (event.type === "done") this.finish(event);
+      // Saved at once, but after the card's message is on its way: the person waits for the card.
+      else if (event.type === "approval_requested") saves.nextTick();
+      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") saves.flush();
+      // Streaming: keep what the person already saw, at most once a second.
+      else saves.soon();
+    }
+  }
+
+  private finish(done: Extract<AgentEvent, { type: "done" }>): void {
+    const { env, state, reducer } = this.owner;
+    this.owner.task.runState = done.state;
+    this.live = undefined;
+    this.reason = done.reason;
+    switch (done.reason) {
+      case "completed":
+        this.owner.setStatus("completed");
+        break;
+      case "cancelled":
+        reducer.closeOpen("cancelled", "Cancelled.");
+        reducer.notice("info", "Cancelled. Send a message to continue, or start a new task.");
+        this.owner.setStatus("cancelled");
+        break;
+      case "error":
+        reducer.closeOpen("failed", done.message ?? "Failed.");
+        if (state.banner?.level !== "error") reducer.setBanner(errorBanner("internal", done.message ?? "The task failed."));
+        this.owner.setStatus("failed");
+        break;
+      default:
+        reducer.closeOpen("cancelled", done.message ?? "Stopped.");
+        reducer.notice("warning", done.message ?? `Stopped (${done.reason}).`);
+        this.owner.setStatus("failed");
+    }
+    env.log.info(`Task ${state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);
+    env.taskEnded?.(state.taskId!, done.reason);
+    this.owner.saves.flush();
+    this.owner.postHistory();
+  }
+}
