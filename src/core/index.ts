@@ -49,3 +49,4 @@ export { CassettePlayer, type CassettePlayerOptions, type Divergence } from "./r
 export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type WorktreeSupport } from "./worktrees/taskWorktrees";
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
+export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";

@@ -23,12 +23,17 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
-  /** Puts a file in place (or replaces it), as the owner of the proposal. */
-  set(uri: vscode.Uri, text: string, readonly: boolean): void {
+  /** Puts a file in place (or replaces it), as the owner of the proposal; `quiet`: `announce` tells the window later. */
+  set(uri: vscode.Uri, text: string, readonly: boolean, o: { quiet?: boolean } = {}): void {
     const now = Date.now();
     const existed = this.entries.get(keyOf(uri));
     this.entries.set(keyOf(uri), { data: Buffer.from(text, "utf8"), ctime: existed?.ctime ?? now, mtime: now, readonly });
-    this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+    if (!o.quiet) this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+  }
+
+  /** Tells the window a file changed (after a quiet `set`): its open document reloads. */
+  announce(uri: vscode.Uri): void {
+    if (this.entries.has(keyOf(uri))) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   /** The stored text (BOM kept as U+FEFF), or undefined when absent. */

@@ -4,6 +4,8 @@ import type { FileChangeProposal } from "../../core/tools/tool";
 import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
 import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
 import { openDocument } from "./workspaceUris";
+import { ProposalDrafts } from "./proposalDrafts";
+import { closeDiffEditor, diffTabs, openDiffEditor, replaceText, revealChange, type DiffSides } from "./diffTabs";
 import { latency } from "../latency";
 import { approvalKey } from "../session/sessionGate";
 
@@ -24,17 +26,8 @@ export interface ReviewGateOptions {
   drafts?: vscode.Memento;
 }
 
-/** A proposal's right side as the person left it, by tool call id. */
-interface Draft {
-  path: string;
-  /** The model's proposal the edits were made to (a changed proposal drops the draft). */
-  proposed: string;
-  text: string;
-}
-const DRAFTS_KEY = "fathom.proposalDrafts";
 /** The diff editor opens a tick after the card: its message leaves first. */
 const CARD_FIRST_MS = 0;
-const MAX_DRAFTS = 20;
 
 /** Who settled a request. */
 export type ReviewSource = "chat" | "editor" | "superseded" | "cancelled" | "disposed";
@@ -44,15 +37,22 @@ export type ReviewChange =
   | { type: "pending"; toolCallId: string; toolName: string; path?: string }
   | { type: "decided"; toolCallId: string; toolName: string; path?: string; decision: ApprovalDecision; by: ReviewSource };
 
-interface Pending {
+interface Pending extends Partial<DiffSides> {
   request: ApprovalRequest;
-  /** The editor group the gate split off for this diff (closed again with it when left empty). */
-  createdGroup?: vscode.TabGroup;
   proposal?: FileChangeProposal;
   beforeUri?: vscode.Uri;
   afterUri?: vscode.Uri;
   settle(decision: ApprovalDecision): void;
 }
+
+/** A diff opened while the model still wrote its edit (see `prepare`); `opened` is false if it could not open. */
+interface Prepared extends DiffSides {
+  path: string;
+  before: string;
+  opened: Promise<boolean>;
+}
+
+const hasSides = (entry: Pending): entry is Pending & DiffSides => entry.beforeUri !== undefined && entry.afterUri !== undefined;
 
 const CANCELLED = "The task was cancelled before the person decided; nothing was written.";
 const CLOSED = "Fathom's review was closed (the window is closing or the extension stopped) before the person decided; nothing was written.";
@@ -71,13 +71,15 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   private readonly beforeRegistration: vscode.Disposable;
   /** The left sides of pending proposals, by URI. */
   private readonly beforeTexts = new Map<string, string>();
+  private readonly beforeChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly waiting = new Map<string, Pending>();
+  /** Diffs of edits the model is still writing, by request id. */
+  private readonly prepared = new Map<string, Prepared>();
   private readonly changes = new vscode.EventEmitter<ReviewChange>();
   readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
   private disposed = false;
 
-  private readonly drafts: Map<string, Draft>;
-  private draftsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly drafts: ProposalDrafts;
   private readonly draftWatch: vscode.Disposable;
 
   constructor(private readonly options: ReviewGateOptions) {
@@ -87,8 +89,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     // file system is several (stat, read, watch, backups).
     this.beforeRegistration = vscode.workspace.registerTextDocumentContentProvider(`${this.scheme}-before`, {
       provideTextDocumentContent: (uri) => this.beforeTexts.get(uri.toString()) ?? "",
+      onDidChange: this.beforeChanged.event,
     });
-    this.drafts = new Map(Object.entries(options.drafts?.get<Record<string, Draft>>(DRAFTS_KEY) ?? {}));
+    this.drafts = new ProposalDrafts(options.drafts);
     this.draftWatch = vscode.workspace.onDidChangeTextDocument((e) => this.noteDraft(e.document));
   }
 
@@ -98,24 +101,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const parts = parseProposalUri(doc.uri.query);
     const entry = parts?.side === "after" ? this.waiting.get(parts.toolCallId) : undefined;
     if (!entry?.proposal || !parts) return;
-    const text = (hasBom(entry.proposal.after) ? BOM : "") + doc.getText();
-    if (text === entry.proposal.after) this.drafts.delete(parts.toolCallId);
-    else this.drafts.set(parts.toolCallId, { path: entry.proposal.path, proposed: entry.proposal.after, text });
-    // Drafts of tasks never resumed are not kept forever: the oldest go first.
-    while (this.drafts.size > MAX_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
-    this.saveDraftsSoon();
-  }
-
-  private saveDraftsSoon(): void {
-    if (!this.options.drafts) return;
-    clearTimeout(this.draftsTimer);
-    this.draftsTimer = setTimeout(() => this.saveDrafts(), 200);
-  }
-
-  private saveDrafts(): void {
-    clearTimeout(this.draftsTimer);
-    this.draftsTimer = undefined;
-    void this.options.drafts?.update(DRAFTS_KEY, this.drafts.size > 0 ? Object.fromEntries(this.drafts) : undefined);
+    this.drafts.note(parts.toolCallId, entry.proposal.path, entry.proposal.after, (hasBom(entry.proposal.after) ? BOM : "") + doc.getText());
   }
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
@@ -125,6 +111,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     // A repeated id (a resumed task asking again) replaces the older request.
     this.finish(id, { type: "reject", reason: "Superseded by a newer request for the same tool call." }, "superseded");
     return new Promise<ApprovalDecision>((resolve) => {
+      let early: Prepared | undefined;
       const onAbort = () => this.finish(id, { type: "reject", reason: CANCELLED }, "cancelled");
       const entry: Pending = {
         request,
@@ -142,15 +129,21 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
           }
         }
         entry.proposal = proposal;
-        entry.beforeUri = this.uriFor(id, "before", proposal.path);
-        entry.afterUri = this.uriFor(id, "after", proposal.path);
+        early = this.takePrepared(id, proposal.path);
+        entry.beforeUri = early?.beforeUri ?? this.uriFor(id, "before", proposal.path);
+        entry.afterUri = early?.afterUri ?? this.uriFor(id, "after", proposal.path);
         this.beforeTexts.set(entry.beforeUri.toString(), proposal.before ?? "");
+        // The file changed while the model wrote: the open diff's left side follows.
+        if (early && early.before !== (proposal.before ?? "")) this.beforeChanged.fire(entry.beforeUri);
         // Asked again after a reload: the person's edits come back, if made to this same proposal.
-        const draft = this.drafts.get(id);
-        if (draft && draft.proposed !== proposal.after) this.drafts.delete(id);
-        const restored = draft?.proposed === proposal.after ? draft.text : undefined;
+        const restored = this.drafts.restore(id, proposal.after);
         if (restored !== undefined) this.options.log.info(`review: ${id} comes back with the edits the person made before the reload`);
-        this.fs.set(entry.afterUri, restored ?? proposal.after, false);
+        // An open diff hears of the proposal after the card's message has left (see below).
+        this.fs.set(entry.afterUri, restored ?? proposal.after, false, { quiet: early !== undefined });
+        // Typed into before the proposal came: a changed document is not reloaded, so the proposal replaces it.
+        const typed = early && openDocument(entry.afterUri);
+        if (typed && typed.isDirty) void replaceText(typed, restored ?? proposal.after, this.options.log);
+        if (early) latency(this.options.log, request.toolCallId, "proposal in the open diff");
       }
       this.waiting.set(id, entry);
       signal.addEventListener("abort", onAbort, { once: true });
@@ -158,7 +151,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
       // The card goes first: the session posts it when it reads the core's event, a tick after
       // this. Opening the diff starts work in the window the card's message would queue behind.
-      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && this.show(entry, true)), CARD_FIRST_MS);
+      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true))), CARD_FIRST_MS);
     });
   }
 
@@ -186,6 +179,43 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const entry = this.waiting.get(toolCallId);
     if (!entry?.proposal) return false;
     return this.show(entry, options.preserveFocus ?? false);
+  }
+
+  /**
+   * Opens the diff of an edit the model is still writing (`id` as its request's will be), with
+   * the file as it is on both sides: the window's work (editor group, editors, the file's
+   * language) is done while the model writes, and its proposal, when it comes, only fills in
+   * the right side. `drop` closes it when no request follows.
+   */
+  prepare(id: string, path: string, before: string | null, taskTitle?: string): void {
+    if (this.disposed || this.waiting.has(id) || this.prepared.has(id)) return;
+    const text = before ?? "";
+    const early: Prepared = { beforeUri: this.uriFor(id, "before", path), afterUri: this.uriFor(id, "after", path), path, before: text, opened: Promise.resolve(false) };
+    this.beforeTexts.set(early.beforeUri.toString(), text);
+    this.fs.set(early.afterUri, text, false);
+    this.prepared.set(id, early);
+    this.options.log.debug(`review: ${id} opens the diff of ${path} while the model writes its edit`);
+    early.opened = this.openSides(early, path, proposalTitle(path, before === null) + (taskTitle ? ` · ${taskTitle}` : ""), true);
+  }
+
+  /** Closes a prepared diff no request came for (the call failed first, or the run ended). */
+  drop(id: string): void {
+    const early = this.prepared.get(id);
+    if (!early) return;
+    this.prepared.delete(id);
+    void early.opened.then(() => this.closeSides(early, early.path));
+  }
+
+  /** The prepared diff of a request, when it shows the same file; another one is closed. */
+  private takePrepared(id: string, path: string): Prepared | undefined {
+    const early = this.prepared.get(id);
+    if (!early) return undefined;
+    if (early.path === path) {
+      this.prepared.delete(id);
+      return early;
+    }
+    this.drop(id);
+    return undefined;
   }
 
   /** Ids of the requests waiting for the person, oldest first. */
@@ -237,7 +267,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     if (this.disposed) return;
     for (const id of [...this.waiting.keys()]) this.finish(id, { type: "reject", reason: CLOSED }, "disposed");
     this.disposed = true;
-    if (this.draftsTimer) this.saveDrafts();
+    this.prepared.clear();
+    this.beforeChanged.dispose();
+    this.drafts.flush();
     this.draftWatch.dispose();
     this.registration.dispose();
     this.beforeRegistration.dispose();
@@ -268,7 +300,8 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
       // The editor hides the BOM and normalises mixed line endings; that alone is no change.
       if (sameAsEditorText(proposal.after, current, eol)) text = proposal.after;
-      else if (!doc.isDirty && sameAsEditorText(stored, current, eol)) text = stored;
+      // Not changed since its last save: what is stored (a diff opened early may not have reloaded the proposal yet).
+      else if (!doc.isDirty) text = stored;
       else text = (hasBom(stored) ? BOM : "") + current;
     }
     return text === proposal.after ? { type: "approve" } : { type: "edit", content: text };
@@ -280,7 +313,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     this.waiting.delete(id);
     // Decided: the draft is done with. A window closing or reloading (which cancels the run
     // first) is no decision: the draft is kept for the resume.
-    if ((by === "chat" || by === "editor" || by === "superseded") && this.drafts.delete(id)) this.saveDraftsSoon();
+    if (by === "chat" || by === "editor" || by === "superseded") this.drafts.forget(id);
     const path = entry.proposal?.path;
     const detail = decision.type === "reject" && decision.reason ? `: ${decision.reason}` : "";
     this.options.log.info(`review: ${entry.request.toolName} ${id} ${decision.type} (${by})${detail}`);
@@ -294,69 +327,51 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   }
 
   private async show(entry: Pending, preserveFocus: boolean): Promise<boolean> {
-    const { proposal, beforeUri, afterUri } = entry;
-    if (!proposal || !beforeUri || !afterUri) return false;
+    const proposal = entry.proposal;
+    if (!proposal || !hasSides(entry)) return false;
     // Latency marks carry the core's call id, as the session's do.
     const id = entry.request.toolCallId;
     latency(this.options.log, id, "diff opening");
-    const groupsBefore = new Set(vscode.window.tabGroups.all);
+    const opened = await this.openSides(entry, proposal.path, proposalTitle(proposal.path, proposal.before === null) + (entry.request.task ? ` · ${entry.request.task.title}` : ""), preserveFocus);
+    if (opened) latency(this.options.log, id, "diff opened");
+    return opened;
+  }
+
+  /**
+   * A prepared diff took the proposal: scrolled to the change (once open), then told of it, so it
+   * shows where the person looks. Opened again if it could not open or the person closed it.
+   */
+  private async showPrepared(entry: Pending & DiffSides, early: Prepared): Promise<void> {
+    const proposed = this.fs.text(entry.afterUri) ?? "";
+    revealChange(entry.afterUri, early.before, proposed);
+    this.fs.announce(entry.afterUri);
+    const opened = await early.opened;
+    if (this.waiting.get(approvalKey(entry.request)) !== entry) return;
+    if (opened && diffTabs(entry).length > 0) {
+      if (early.createdGroup) entry.createdGroup = early.createdGroup;
+      revealChange(entry.afterUri, early.before, proposed);
+    } else await this.show(entry, true);
+  }
+
+  private async openSides(sides: DiffSides, path: string, title: string, preserveFocus: boolean): Promise<boolean> {
     try {
-      await vscode.commands.executeCommand("vscode.diff", beforeUri, afterUri, proposalTitle(proposal.path, proposal.before === null) + (entry.request.task ? ` · ${entry.request.task.title}` : ""), {
-        preserveFocus,
-        // Its own tab (closed by the gate after the decision), so it never replaces the person's preview.
-        preview: false,
-        viewColumn: this.options.viewColumn ?? diffColumn(),
-      } satisfies vscode.TextDocumentShowOptions);
-      latency(this.options.log, id, "diff opened");
-      const group = this.tabsOf(entry)[0]?.group;
-      if (group && !groupsBefore.has(group)) entry.createdGroup = group;
+      await openDiffEditor(sides, title, { preserveFocus, ...(this.options.viewColumn ? { viewColumn: this.options.viewColumn } : {}) });
       return true;
     } catch (error) {
-      this.options.log.warn(`review: could not open the diff of ${proposal.path}: ${String(error)}`);
+      this.options.log.warn(`review: could not open the diff of ${path}: ${String(error)}`);
       return false;
     }
   }
 
-  /** The tabs showing a proposal (its diff, or one of its sides opened on its own). */
-  private tabsOf(entry: Pending): vscode.Tab[] {
-    const keys = new Set([entry.beforeUri?.toString(), entry.afterUri?.toString()].filter((k) => k !== undefined));
-    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
-      const input = tab.input;
-      if (input instanceof vscode.TabInputTextDiff) return keys.has(input.modified.toString()) || keys.has(input.original.toString());
-      if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
-      return false;
-    });
-  }
-
-  /** Closes the proposal's tabs without a save prompt or focus change, then forgets its files. */
+  /** Closes the proposal's tabs (and the group split off for them), then forgets its files. */
   private async closeDiff(entry: Pending): Promise<void> {
-    const { beforeUri, afterUri } = entry;
-    if (!beforeUri || !afterUri) return;
-    try {
-      // Saving the right side first stores it in memory only, and avoids a "Save changes?" prompt.
-      const doc = openDocument(afterUri);
-      if (doc?.isDirty) await doc.save();
-      const tabs = this.tabsOf(entry);
-      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
-      // The group split off for the diff goes with it, unless the person put something in it.
-      const group = entry.createdGroup;
-      if (group && vscode.window.tabGroups.all.includes(group) && group.tabs.length === 0) await vscode.window.tabGroups.close(group, true);
-    } catch (error) {
-      this.options.log.warn(`review: could not close the diff of ${entry.proposal?.path ?? "a proposal"}: ${String(error)}`);
-    } finally {
-      if (!this.disposed) {
-        this.beforeTexts.delete(beforeUri.toString());
-        this.fs.remove(afterUri);
-      }
-    }
+    if (hasSides(entry)) await this.closeSides(entry, entry.proposal?.path ?? "a proposal");
   }
-}
 
-/**
- * Beside the person's editor when they have one open; in the (empty) editor area otherwise,
- * so the diff does not leave an empty editor group next to it.
- */
-function diffColumn(): vscode.ViewColumn {
-  const anyTabOpen = vscode.window.tabGroups.all.some((group) => group.tabs.length > 0);
-  return anyTabOpen ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  private async closeSides(sides: DiffSides, path: string): Promise<void> {
+    await closeDiffEditor(sides, this.options.log, path);
+    if (this.disposed) return;
+    this.beforeTexts.delete(sides.beforeUri.toString());
+    this.fs.remove(sides.afterUri);
+  }
 }

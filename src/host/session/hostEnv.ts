@@ -117,6 +117,10 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     store,
     checkpoints,
     restoreBackend,
+    async currentText(virtualPath, root) {
+      const now = await restoreBackend(root).currentText(virtualPath);
+      return "error" in now ? undefined : now.text;
+    },
     async compareCheckpoint(virtualPath, now, restored) {
       const uri = workspaceFileUri(virtualPath);
       if (!uri) return;

@@ -37,6 +37,8 @@ export interface SessionEnv {
   checkpoints?: CheckpointStore;
   /** The backend restores write through. */
   restoreBackend?(root?: string): BackendProtocol;
+  /** A file's text now under the write rules (null: absent; undefined: the task may not write it), in the task's folder. */
+  currentText?(path: string, root?: string): Promise<string | null | undefined>;
   /** The folder a saved task worked in, when not the workspace (its worktree). */
   taskRoot?(taskId: string): Promise<string | undefined>;
   /** A diff of a file now (null: absent) beside what restoring makes it (null: deleted). */

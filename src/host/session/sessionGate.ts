@@ -23,6 +23,10 @@ export interface SessionGate extends ApprovalGate {
   decide(toolCallId: string, decision: ChatDecision): unknown;
   /** Shows the proposal again (the diff editor). */
   openDiff?(toolCallId: string): unknown;
+  /** Opens the diff of an edit the model is still writing, under the id its request will have (`before` null: a new file). */
+  prepare?(id: string, path: string, before: string | null, taskTitle?: string): void;
+  /** Closes a prepared diff no request came for. */
+  drop?(id: string): void;
 }
 
 export const RESTRICTED_REASON =

@@ -4,6 +4,8 @@ import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
 import type { ChatStateReducer } from "./chatStateReducer";
 import { errorBanner } from "./chatStateReducer";
+import { EarlyDiffs } from "./earlyDiffs";
+import { approvalKey } from "./sessionGate";
 import { logAgentEvent } from "./eventLog";
 import { loggedModel } from "./loggedModel";
 import type { SaveSchedule } from "./saveSchedule";
@@ -162,17 +164,34 @@ export class TaskRun {
     const askAgain = task.askAgain;
     task.askAgain = [];
     const events = agent.run(input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(askAgain.length ? { askAgain } : {}) });
-    await this.play(events);
+    await this.play(events, this.earlyDiffs(setup, restricted));
+  }
+
+  /** Diffs opened while the model writes an edit the person will be asked about. */
+  private earlyDiffs(setup: Setup, restricted: boolean): EarlyDiffs | undefined {
+    const { env, state, task } = this.owner;
+    const currentText = env.currentText?.bind(env);
+    if (!env.gate.prepare || !currentText || restricted || setup.settings.autoApprove.edit) return undefined;
+    const taskId = state.taskId!;
+    return new EarlyDiffs({
+      gate: env.gate,
+      key: (toolCallId) => approvalKey({ toolCallId, task: { id: taskId } }),
+      read: (path) => currentText(path, task.root),
+      asks: (toolName) => !state.alwaysAllowed.includes(toolName),
+      secretFiles: setup.settings.secretFiles,
+      taskTitle: () => state.title,
+    });
   }
 
   /** The agent's events into the view, the task's status and its saves. */
-  private async play(events: AsyncIterable<AgentEvent>): Promise<void> {
+  private async play(events: AsyncIterable<AgentEvent>, early: EarlyDiffs | undefined): Promise<void> {
     const { env, saves } = this.owner;
     const now = env.now ?? Date.now;
     let pendingApprovals = 0;
     const startedTools = new Map<string, number>();
     for await (const event of events) {
       if (this.owner.disposed) continue;
+      early?.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
       this.owner.reducer.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "card posted");

@@ -1,0 +1,157 @@
+// A diff opened while the model still writes its edit (ReviewGate.prepare), in a real extension
+// host: the proposal fills in the same editor, which the person can then edit; a prepared diff no
+// request comes for closes with the group it split off.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { ApprovalDecision, ApprovalRequest } from "../../../src/core";
+import { ReviewGate } from "../../../src/host/review/reviewGate";
+
+const root = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
+let counter = 0;
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
+
+suite("Diff opened while the model writes", function () {
+  this.timeout(60_000);
+  let log: vscode.LogOutputChannel;
+  let gate: ReviewGate;
+  let dir: string;
+
+  suiteSetup(() => {
+    log = vscode.window.createOutputChannel("Fathom early diff tests", { log: true });
+    gate = new ReviewGate({ log, scheme: "fathom-early-test" });
+  });
+  suiteTeardown(() => {
+    gate.dispose();
+    log.dispose();
+    fs.rmSync(path.join(root(), "early-diff-tests"), { recursive: true, force: true });
+  });
+  setup(async () => {
+    dir = `/early-diff-tests/t${Date.now().toString(36)}${++counter}`;
+    fs.mkdirSync(path.join(root(), dir), { recursive: true });
+    fs.writeFileSync(path.join(root(), dir, "typing.txt"), "the person types here\n");
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), dir, "typing.txt")), { preview: false });
+  });
+  teardown(async () => {
+    await vscode.commands.executeCommand("workbench.action.files.revertAll").then(undefined, () => undefined);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  const request = (callId: string, file: string, before: string, after: string): ApprovalRequest => ({
+    toolCallId: callId,
+    toolName: "edit_file",
+    kind: "edit",
+    args: { file_path: file },
+    proposal: { path: file, before, after },
+    task: { id: "task1", title: "Early diffs" },
+  });
+
+  test("the proposal fills in the diff that opened while the model wrote (even where the person typed): same editor, editable, approved as edited", async () => {
+    const file = `${dir}/a.txt`;
+    const id = "task1::c1";
+    gate.prepare(id, file, "alpha\nbeta\n", "Early diffs");
+    const tab = await until("the prepared diff", () => diffTabs()[0]);
+    assert.match(tab.label, /a\.txt ↔ Fathom's proposal \(editable\) · Early diffs/);
+    assert.equal(vscode.window.activeTextEditor?.document.fileName.endsWith("typing.txt"), true, "focus stays where the person was typing");
+    const groups = vscode.window.tabGroups.all.length;
+    const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
+    // Before the proposal: the file as it is, on both sides.
+    assert.equal((await vscode.workspace.openTextDocument(afterUri)).getText(), "alpha\nbeta\n");
+    // The person types there before the proposal has come: the proposal still shows.
+    const early = new vscode.WorkspaceEdit();
+    early.insert(afterUri, new vscode.Position(0, 0), "typed too soon\n");
+    assert.ok(await vscode.workspace.applyEdit(early));
+
+    const controller = new AbortController();
+    const decided: Promise<ApprovalDecision> = gate.request(request("c1", file, "alpha\nbeta\n", "alpha\nBETA\n"), controller.signal);
+    assert.equal(gate.proposalUris(id)?.after.toString(), afterUri.toString(), "the request takes the prepared diff");
+    const doc = await vscode.workspace.openTextDocument(afterUri);
+    await until("the proposal in the open diff", () => doc.getText() === "alpha\nBETA\n");
+    assert.equal(diffTabs().length, 1, "no second diff editor");
+    assert.equal(vscode.window.tabGroups.all.length, groups, "no second editor group");
+
+    // The person changes the proposal before approving it.
+    const change = new vscode.WorkspaceEdit();
+    change.insert(afterUri, new vscode.Position(2, 0), "gamma\n");
+    assert.ok(await vscode.workspace.applyEdit(change), "the right side is editable once the proposal is in");
+    await until("the edit", () => doc.getText() === "alpha\nBETA\ngamma\n");
+    gate.decide(id, { type: "approve" });
+    assert.deepEqual(await decided, { type: "edit", content: "alpha\nBETA\ngamma\n" });
+    await until("the diff and the group it split off to close", () => diffTabs().length === 0 && vscode.window.tabGroups.all.length === groups - 1);
+  });
+
+  test("a change far down the file is scrolled into view when the proposal comes", async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `line ${i}`);
+    const file = `${dir}/long.txt`;
+    gate.prepare("task1::c5", file, lines.join("\n") + "\n");
+    const tab = await until("the prepared diff", () => diffTabs()[0]);
+    const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
+    const editor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
+    await until("the right side's editor", editor);
+    assert.ok(editor()!.visibleRanges.every((r) => r.end.line < 250), "opened at the top");
+    const after = lines.map((l, i) => (i === 270 ? "line 270, changed" : l)).join("\n") + "\n";
+    const decided = gate.request(request("c5", file, lines.join("\n") + "\n", after), new AbortController().signal);
+    await until("line 271 in view", () => editor()?.visibleRanges.some((r) => r.start.line <= 270 && r.end.line >= 270));
+    gate.decide("task1::c5", { type: "approve" });
+    assert.deepEqual(await decided, { type: "approve" });
+  });
+
+  test("Approve before the open diff has reloaded the proposal approves the proposal, not the text it showed", async () => {
+    const file = `${dir}/quick.txt`;
+    gate.prepare("task1::c6", file, "one\n");
+    const tab = await until("the prepared diff", () => diffTabs()[0]);
+    await vscode.workspace.openTextDocument((tab.input as vscode.TabInputTextDiff).modified);
+    const decided = gate.request(request("c6", file, "one\n", "ONE\n"), new AbortController().signal);
+    gate.decide("task1::c6", { type: "approve" });
+    assert.deepEqual(await decided, { type: "approve" });
+  });
+
+  test("a prepared diff no request comes for closes, with the group it split off", async () => {
+    const groups = vscode.window.tabGroups.all.length;
+    gate.prepare("task1::c2", `${dir}/b.txt`, "b\n");
+    await until("the prepared diff", () => diffTabs().length === 1);
+    assert.equal(vscode.window.tabGroups.all.length, groups + 1);
+    gate.drop("task1::c2");
+    await until("the diff to close", () => diffTabs().length === 0 && vscode.window.tabGroups.all.length === groups);
+    assert.deepEqual(gate.pending(), []);
+  });
+
+  test("a request for another file closes the prepared diff and opens its own; a file changed meanwhile shows as it is now", async () => {
+    gate.prepare("task1::c3", `${dir}/guess.txt`, "guess\n");
+    await until("the prepared diff", () => diffTabs().length === 1);
+    const controller = new AbortController();
+    const decided = gate.request(request("c3", `${dir}/real.txt`, "real\n", "REAL\n"), controller.signal);
+    const uris = gate.proposalUris("task1::c3")!;
+    await until("only the request's diff", () => {
+      const tabs = diffTabs();
+      return tabs.length === 1 && (tabs[0]!.input as vscode.TabInputTextDiff).modified.toString() === uris.after.toString();
+    });
+    assert.equal((await vscode.workspace.openTextDocument(uris.after)).getText(), "REAL\n");
+    gate.decide("task1::c3", { type: "reject" });
+    assert.equal((await decided).type, "reject");
+
+    // Same file, but it changed between the prepared diff and the proposal: the left side follows.
+    gate.prepare("task1::c4", `${dir}/moving.txt`, "old\n");
+    await until("the prepared diff", () => diffTabs().length === 1);
+    const second = gate.request(request("c4", `${dir}/moving.txt`, "new\n", "NEW\n"), controller.signal);
+    const moving = gate.proposalUris("task1::c4")!;
+    const left = await vscode.workspace.openTextDocument(moving.before);
+    await until("the left side as the file is now", () => left.getText() === "new\n");
+    await until("the proposal on the right", async () => (await vscode.workspace.openTextDocument(moving.after)).getText() === "NEW\n");
+    controller.abort();
+    assert.equal((await second).type, "reject");
+  });
+});
