@@ -1,6 +1,6 @@
-import { alwaysAllowRules, type BackendProtocol, type CheckpointStore } from "../../core";
+import type { BackendProtocol, CheckpointStore } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
-import { EXECUTE_RULE, approvalKey } from "./sessionGate";
+import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
 import { findToolItem, initialChatState } from "./chatState";
@@ -136,9 +136,7 @@ export class ChatSession {
   approve(itemId: string, alwaysAllow = false): void {
     const tool = findToolItem(this.state.items, itemId);
     if (alwaysAllow && tool) {
-      // A command allows its program and subcommand ("execute:npm test"), never every command.
-      const rules = tool.toolName === "execute" ? (alwaysAllowRules(tool.exec?.command ?? "") ?? []).map((r) => `${EXECUTE_RULE}${r}`) : [tool.toolName];
-      const added = rules.filter((r) => !this.state.alwaysAllowed.includes(r));
+      const added = alwaysAllowedBy(tool).filter((r) => !this.state.alwaysAllowed.includes(r));
       if (added.length > 0) {
         this.state.alwaysAllowed = [...this.state.alwaysAllowed, ...added];
         this.postState();

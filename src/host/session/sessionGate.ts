@@ -1,4 +1,4 @@
-import { allowedByRules, type ApprovalGate } from "../../core";
+import { allowedByRules, alwaysAllowRules, type ApprovalGate } from "../../core";
 
 /** How "Always allow" rules for commands are kept in the task's `alwaysAllowed` list. */
 export const EXECUTE_RULE = "execute:";
@@ -10,6 +10,15 @@ import type { Logger } from "../log";
  */
 export function approvalKey(request: { toolCallId: string; task?: { id: string } }): string {
   return request.task ? `${request.task.id}::${request.toolCallId}` : request.toolCallId;
+}
+
+/**
+ * The rules "Always allow" on a card adds to the task: a command allows its program and
+ * subcommand ("execute:npm test"), never every command; another tool allows itself.
+ */
+export function alwaysAllowedBy(tool: { toolName: string; exec?: { command: string } }): string[] {
+  if (tool.toolName !== "execute") return [tool.toolName];
+  return (alwaysAllowRules(tool.exec?.command ?? "") ?? []).map((r) => `${EXECUTE_RULE}${r}`);
 }
 
 export type ChatDecision = { type: "approve" } | { type: "reject"; reason?: string };
