@@ -37,11 +37,10 @@ export type ReviewChange =
   | { type: "pending"; toolCallId: string; toolName: string; path?: string }
   | { type: "decided"; toolCallId: string; toolName: string; path?: string; decision: ApprovalDecision; by: ReviewSource };
 
+/** A request waiting for the person; an edit's diff sides (and the group they split off) when it has a proposal. */
 interface Pending extends Partial<DiffSides> {
   request: ApprovalRequest;
   proposal?: FileChangeProposal;
-  beforeUri?: vscode.Uri;
-  afterUri?: vscode.Uri;
   settle(decision: ApprovalDecision): void;
 }
 
