@@ -30,6 +30,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The window's tasks at once (new, open, switch, worktree actions); without it, one session. */
   tasks: Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere"> | undefined;
 
+  /** Told when the person sends a message (before it reaches the task). */
+  onSendMessage: (() => void) | undefined;
+
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
 
@@ -97,6 +100,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "sendMessage":
         latency(this.log, "message", "received");
+        this.onSendMessage?.();
         return session.send(message.text, message.images, message.worktree !== undefined ? { worktree: message.worktree } : {});
       case "listModels":
         return session.listModels(message.requestId);
@@ -119,6 +123,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return session.reject(message.toolCallId, message.reason);
       case "openDiff":
         return session.openDiff(message.toolCallId);
+      case "cardShown":
+        return session.cardShown(message.toolCallId);
       case "retry":
       case "resumeTask":
         return session.retry();

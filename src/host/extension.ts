@@ -121,6 +121,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   open();
   mcp.onChange = (servers) => tasks.forEach((s) => s.setMcpServers(servers));
   view.mcpResources = (query) => mcp.matchResources(query);
+  // A task's first diff need not start the window's diff worker.
+  view.onSendMessage = () => void gate.warmUp.warm();
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
   const refresh = () => tasks.forEach((s) => void s.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`)));

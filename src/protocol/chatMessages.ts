@@ -80,6 +80,8 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reject"), toolCallId: z.string(), reason: z.string().max(10_000).optional() }),
   /** Show (again) the diff editor of a pending or past proposal. */
   z.object({ type: z.literal("openDiff"), toolCallId: z.string() }),
+  /** A card waiting for the person is on screen (its open diff may now take the proposal). */
+  z.object({ type: z.literal("cardShown"), toolCallId: z.string() }),
   /** Retry after a provider error banner. */
   z.object({ type: z.literal("retry") }),
   z.object({ type: z.literal("openTask"), taskId: z.string() }),

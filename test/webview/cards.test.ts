@@ -85,6 +85,26 @@ describe("webview cards", { timeout: 120_000 }, () => {
     await view.page.context().close();
   });
 
+  it("tells the host when a proposal's card is on screen, so the open diff's update comes after it", async () => {
+    const view = await openWith({ status: "running" });
+    await view.page.evaluate(() => {
+      const w = window as unknown as { __onPosted?: (m: { type: string }) => void; __cardUp?: boolean[] };
+      w.__cardUp = [];
+      w.__onPosted = (m) => {
+        if (m.type === "cardShown") w.__cardUp!.push(Array.from(document.querySelectorAll("button")).some((b) => b.textContent?.trim() === "Approve"));
+      };
+    });
+    await view.send({ type: "itemAppended", item: editTool("e1", { status: "streaming", proposal: undefined }) });
+    await view.page.getByRole("article", { name: /Editing \/src\/slugify.js/ }).waitFor();
+    await view.send({ type: "itemAppended", item: execTool("x1", { status: "awaiting_approval", exec: undefined }) });
+    await view.page.getByRole("article", { name: /Needs approval/ }).waitFor();
+    assert.deepEqual((await view.posted()).filter((m) => m.type === "cardShown"), [], "not for a card still streaming, nor one without a proposal");
+    await view.send({ type: "itemUpdated", item: editTool("e1") });
+    assert.deepEqual(await view.waitForPosted("cardShown"), { type: "cardShown", toolCallId: "e1" });
+    assert.deepEqual(await view.page.evaluate(() => (window as unknown as { __cardUp: boolean[] }).__cardUp), [true], "sent once, with the card's Approve in the page");
+    await view.page.context().close();
+  });
+
   it("approves, rejects with a reason, and always allows, posting the right messages", async () => {
     const view = await openWith({ status: "awaiting_approval" });
     await view.send({ type: "itemAppended", item: editTool("e1") });

@@ -8,6 +8,8 @@ import { ProposalDrafts } from "./proposalDrafts";
 import { closeDiffEditor, diffTabs, openDiffEditor, replaceText, revealChange, type DiffSides } from "./diffTabs";
 import { latency } from "../latency";
 import { approvalKey } from "../session/sessionGate";
+import { DiffWarmUp, WARM_UP_TEXT } from "./diffWarmUp";
+import { CardWaits } from "./cardWaits";
 
 export interface ReviewGateOptions {
   log: vscode.LogOutputChannel;
@@ -24,6 +26,8 @@ export interface ReviewGateOptions {
    * with them. Without it they live only as long as the window.
    */
   drafts?: vscode.Memento;
+  /** How long an open diff's proposal waits for the chat to show its card (default 200 ms). */
+  cardWaitMs?: number;
 }
 
 /** The diff editor opens a tick after the card: its message leaves first. */
@@ -74,11 +78,14 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   private readonly waiting = new Map<string, Pending>();
   /** Diffs of edits the model is still writing, by request id. */
   private readonly prepared = new Map<string, Prepared>();
+  private readonly cardWaits: CardWaits;
   private readonly changes = new vscode.EventEmitter<ReviewChange>();
   readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
   private disposed = false;
 
   private readonly drafts: ProposalDrafts;
+  /** Call when a task may soon propose an edit (a message was sent). */
+  readonly warmUp: DiffWarmUp;
   private readonly draftWatch: vscode.Disposable;
 
   constructor(private readonly options: ReviewGateOptions) {
@@ -91,6 +98,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       onDidChange: this.beforeChanged.event,
     });
     this.drafts = new ProposalDrafts(options.drafts);
+    this.cardWaits = new CardWaits(options.cardWaitMs ?? 200);
+    this.warmUp = new DiffWarmUp(vscode.Uri.from({ scheme: `${this.scheme}-before`, path: "/warm-up" }), options.log);
+    this.beforeTexts.set(this.warmUp.uri.toString(), WARM_UP_TEXT);
     this.draftWatch = vscode.workspace.onDidChangeTextDocument((e) => this.noteDraft(e.document));
   }
 
@@ -150,7 +160,10 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
       // The card goes first: the session posts it when it reads the core's event, a tick after
       // this. Opening the diff starts work in the window the card's message would queue behind.
-      if (entry.proposal) setTimeout(() => void (this.waiting.get(id) === entry && (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true))), CARD_FIRST_MS);
+      // An open diff's update waits for the card to be on screen (see CardWaits).
+      const show = () => void (this.waiting.get(id) === entry && (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true)));
+      if (entry.proposal && early) this.cardWaits.after(id, show);
+      else if (entry.proposal) setTimeout(show, CARD_FIRST_MS);
     });
   }
 
@@ -195,6 +208,11 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     this.prepared.set(id, early);
     this.options.log.debug(`review: ${id} opens the diff of ${path} while the model writes its edit`);
     early.opened = this.openSides(early, path, proposalTitle(path, before === null) + (taskTitle ? ` · ${taskTitle}` : ""), true);
+  }
+
+  /** The chat shows the request's card: its open diff takes the proposal now. */
+  cardShown(id: string): void {
+    this.cardWaits.shown(id);
   }
 
   /** Closes a prepared diff no request came for (the call failed first, or the run ended). */

@@ -154,6 +154,10 @@ export class ChatSession {
     void this.env.gate.openDiff?.(this.gateId(itemId));
   }
 
+  cardShown(itemId: string): void {
+    this.env.gate.cardShown?.(this.gateId(itemId));
+  }
+
   /** What a card's call waits under in the gate (requests carry their task). */
   private gateId(itemId: string): string {
     const raw = this.reducer.rawIdOf(itemId);
@@ -238,10 +242,6 @@ export class ChatSession {
   async keyChanged(): Promise<void> {
     if (this.state.banner?.action === "fathom.setApiKey" && !this.running && this.state.taskId) return this.retry();
     return this.refreshSetup();
-  }
-
-  resume(): Promise<void> {
-    return this.retry();
   }
 
   async openTask(taskId: string): Promise<void> {
@@ -337,6 +337,7 @@ export class ChatSession {
   }
 
   private newReducer(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatStateReducer {
+    (this.reducer as ChatStateReducer | undefined)?.flush(); // the replaced one's held card updates go first
     return new ChatStateReducer(state, (message) => this.post(message), { now: this.now, ...options });
   }
 

@@ -17,6 +17,13 @@ export const TEXT_CALLS_NOTICE = "Fathom runs the tool calls this model writes a
 /** Most characters of a tool result a card keeps. */
 export const MAX_CARD_RESULT_CHARS = 20_000;
 
+/**
+ * How often a card whose arguments stream in is sent again. Each update carries the card's whole
+ * arguments, so sending one per chunk (a model writes ~80 a second) would send an edit's text
+ * hundreds of times over, through the window, while the diff opens there.
+ */
+export const STREAMED_ARGS_POST_MS = 100;
+
 export interface ReducerOptions {
   now?: () => number;
   /** False when the model's price is unknown: the usage then shows tokens only. */
@@ -41,6 +48,9 @@ export class ChatStateReducer {
   private readonly written = new Map<string, FileChangeProposal>();
   private readonly now: () => number;
   private counter = 0;
+  /** Cards whose streamed arguments are in `state` but not sent yet (see STREAMED_ARGS_POST_MS). */
+  private readonly unsentArgs = new Set<string>();
+  private argsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly state: ChatState,
@@ -50,10 +60,32 @@ export class ChatStateReducer {
     this.now = options.now ?? Date.now;
   }
 
-  /** Applies a message to the state and sends it. */
+  /** Applies a message to the state and sends it (after any held card updates, so order holds). */
   emit(message: HostToWebviewChat): void {
+    if (message.type === "itemUpdated") this.unsentArgs.delete(message.item.id);
+    this.flush();
     applyMessage(this.state, message);
     this.post(message);
+  }
+
+  /** Sends the cards whose streamed arguments are held back. */
+  flush(): void {
+    clearTimeout(this.argsTimer);
+    this.argsTimer = undefined;
+    if (this.unsentArgs.size === 0) return;
+    const ids = [...this.unsentArgs];
+    this.unsentArgs.clear();
+    for (const id of ids) {
+      const item = findItem(this.state.items, id);
+      if (item) this.post({ type: "itemUpdated", item });
+    }
+  }
+
+  /** A card updated in `state` now, sent with the next message or within STREAMED_ARGS_POST_MS. */
+  private updateSoon(item: TranscriptItem): void {
+    applyMessage(this.state, { type: "itemUpdated", item });
+    this.unsentArgs.add(item.id);
+    this.argsTimer ??= setTimeout(() => this.flush(), STREAMED_ARGS_POST_MS);
   }
 
   newId(prefix: string): string {
@@ -153,7 +185,7 @@ export class ChatStateReducer {
         this.argText.set(id, text);
         const args = parseArgs(text);
         const item = this.tool(id);
-        if (args && item) this.update({ ...item, title: toolTitle(item.toolName, args), args: prettyArgs(args) });
+        if (args && item) this.updateSoon({ ...item, title: toolTitle(item.toolName, args), args: prettyArgs(args) });
         return;
       }
       case "approval_requested": {

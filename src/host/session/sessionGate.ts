@@ -32,6 +32,8 @@ export interface SessionGate extends ApprovalGate {
   decide(toolCallId: string, decision: ChatDecision): unknown;
   /** Shows the proposal again (the diff editor). */
   openDiff?(toolCallId: string): unknown;
+  /** The chat shows the request's card (an open diff takes the proposal then). */
+  cardShown?(toolCallId: string): void;
   /** Opens the diff of an edit the model is still writing, under the id its request will have (`before` null: a new file). */
   prepare?(id: string, path: string, before: string | null, taskTitle?: string): void;
   /** Closes a prepared diff no request came for. */

@@ -185,6 +185,8 @@ describe("chat session", () => {
     const kit = makeKit([{ toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/r.txt", content: "r" } }] }]);
     await kit.session.send("write r");
     await until(() => kit.session.state.status === "awaiting_approval");
+    // Saved a tick after the card (SaveSchedule.nextTick): that timer fires before this later one.
+    await new Promise((r) => setTimeout(r, 20));
     await kit.store.flush();
     kit.session.dispose(); // the window goes away mid-task
     const model = new FakeModel([{ text: "Resumed and finished." }]);

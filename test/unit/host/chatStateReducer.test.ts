@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
 import { HostToWebviewChatSchema, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
 import { applyMessage, initialChatState } from "../../../src/host/session/chatState";
-import { ChatStateReducer, errorBanner } from "../../../src/host/session/chatStateReducer";
+import { ChatStateReducer, errorBanner, STREAMED_ARGS_POST_MS } from "../../../src/host/session/chatStateReducer";
 import { proposalView } from "../../../src/host/session/proposalView";
 import { toolTitle } from "../../../src/host/session/toolTitles";
 
@@ -52,6 +52,25 @@ describe("AgentEvent → chat state", () => {
     card = reducer.state.items[0] as ToolItem;
     assert.equal(card.status, "done");
     assert.equal(card.result, "     1\tx");
+  });
+
+  it("sends a card's streamed arguments at most every STREAMED_ARGS_POST_MS, and before anything that follows", async () => {
+    const { reducer, sent, feed } = setup();
+    const view = initialChatState();
+    const chunks = ['{"file_path":"/a.ts",', '"old_string":"a",', '"new_string":"b"}'];
+    feed({ type: "tool_call_started", toolCallId: "e", toolName: "edit_file" }, ...chunks.map((delta) => ({ type: "tool_call_arguments" as const, toolCallId: "e", delta })));
+    // The host's state has them at once; the view gets nothing yet.
+    assert.equal((reducer.state.items[0] as ToolItem).title, toolTitle("edit_file", { file_path: "/a.ts" }));
+    assert.deepEqual(sent.map((m) => m.type), ["itemAppended"]);
+    await new Promise((r) => setTimeout(r, STREAMED_ARGS_POST_MS + 50));
+    assert.deepEqual(sent.map((m) => m.type), ["itemAppended", "itemUpdated"], "one update for three chunks");
+    feed({ type: "tool_call_arguments", toolCallId: "e", delta: " " }, { type: "text_delta", text: "x" });
+    // A held update goes out before the message after it; one the next message replaces is dropped.
+    assert.deepEqual(sent.slice(2).map((m) => m.type), ["itemUpdated", "itemAppended"]);
+    feed({ type: "tool_call_arguments", toolCallId: "e", delta: "" }, { type: "approval_requested", toolCallId: "e", toolName: "edit_file", kind: "edit", args: { file_path: "/a.ts", old_string: "a", new_string: "b" } });
+    assert.deepEqual(sent.slice(4).map((m) => m.type), ["itemUpdated"]);
+    for (const m of sent) applyMessage(view, m);
+    assert.deepEqual(view.items, reducer.state.items, "the view ends up where the host is");
   });
 
   it("streams command output into the execute card and keeps exit code and how it ran", () => {

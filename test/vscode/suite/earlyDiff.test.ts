@@ -154,4 +154,36 @@ suite("Diff opened while the model writes", function () {
     controller.abort();
     assert.equal((await second).type, "reject");
   });
+
+  test("the diff worker is warmed once for a while, with nothing shown", async () => {
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+    const shown = tabs();
+    const groups = vscode.window.tabGroups.all.length;
+    // The worker found the warm-up document's link: it runs.
+    assert.equal(await gate.warmUp.warm(), true);
+    assert.equal(await gate.warmUp.warm(), false, "asked again only after minutes");
+    assert.deepEqual(tabs(), shown);
+    assert.equal(vscode.window.tabGroups.all.length, groups);
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === gate.warmUp.uri.toString()));
+  });
+
+  test("an open diff takes the proposal once the chat shows its card (the card goes first)", async () => {
+    const patient = new ReviewGate({ log, scheme: "fathom-early-card-test", cardWaitMs: 60_000 });
+    try {
+      patient.prepare("task1::k1", `${dir}/card.txt`, "first\n");
+      await until("the prepared diff", () => diffTabs().length === 1);
+      const controller = new AbortController();
+      const decided = patient.request(request("k1", `${dir}/card.txt`, "first\n", "second\n"), controller.signal);
+      const after = await vscode.workspace.openTextDocument(patient.proposalUris("task1::k1")!.after);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(after.getText(), "first\n", "the open diff waits for the card");
+      patient.cardShown("task1::k1");
+      await until("the proposal in the open diff", () => after.getText() === "second\n");
+      // Approved as proposed: the right side is the proposal, unchanged.
+      assert.deepEqual(patient.decide("task1::k1", { type: "approve" }), { type: "approve" });
+      assert.equal((await decided).type, "approve");
+    } finally {
+      patient.dispose();
+    }
+  });
 });

@@ -26,6 +26,11 @@ export function useChatState(): ViewState {
       // Rendered now, inside this animation frame, so it is painted in this frame rather than
       // the next one (a plain update would render in a later task and miss it).
       flushSync(() => setView((current) => batch.reduce(reduce, current)));
+      // The host holds an open diff's update back until the card is up (they share the window's thread).
+      for (const m of batch) {
+        const item = m.type === "itemUpdated" || m.type === "itemAppended" ? m.item : undefined;
+        if (item?.kind === "tool" && item.status === "awaiting_approval" && item.proposal) postToHost({ type: "cardShown", toolCallId: item.id });
+      }
     };
     const schedule = () => {
       if (frame) return;
