@@ -5,6 +5,7 @@ import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
 import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
 import { openDocument } from "./workspaceUris";
 import { ProposalDrafts } from "./proposalDrafts";
+import { RealLanguageOnUse } from "./realLanguageOnUse";
 import { closeDiffEditor, diffTabs, openDiffEditor, replaceText, revealChange, type DiffSides } from "./diffTabs";
 import { latency } from "../latency";
 import { approvalKey } from "../session/sessionGate";
@@ -87,6 +88,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   /** Call when a task may soon propose an edit (a message was sent). */
   readonly warmUp: DiffWarmUp;
   private readonly draftWatch: vscode.Disposable;
+  private readonly realLanguage: RealLanguageOnUse;
 
   constructor(private readonly options: ReviewGateOptions) {
     this.scheme = options.scheme ?? PROPOSAL_SCHEME;
@@ -102,6 +104,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     this.warmUp = new DiffWarmUp(vscode.Uri.from({ scheme: `${this.scheme}-before`, path: "/warm-up" }), options.log);
     this.beforeTexts.set(this.warmUp.uri.toString(), WARM_UP_TEXT);
     this.draftWatch = vscode.workspace.onDidChangeTextDocument((e) => this.noteDraft(e.document));
+    this.realLanguage = new RealLanguageOnUse(this.scheme, options.log);
   }
 
   /** Keeps what the person typed on a proposal's right side (saved shortly after they stop). */
@@ -288,6 +291,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     this.beforeChanged.dispose();
     this.drafts.flush();
     this.draftWatch.dispose();
+    this.realLanguage.dispose();
     this.registration.dispose();
     this.beforeRegistration.dispose();
     this.fs.dispose();

@@ -44,11 +44,29 @@ export function sameAsEditorText(original: string, editorText: string, editorEol
 export type ProposalSide = "before" | "after";
 
 /**
- * Path and query of a proposal URI: the path is the file's virtual path (so the editor picks
- * the language and the breadcrumbs show the file), the query says whose proposal and which side.
+ * The folder both sides' paths start with. package.json maps JavaScript and TypeScript files
+ * under it to languages that only borrow their grammars (`fathom-review-js`, ...): the
+ * TypeScript extension takes up every JS/TS document of a scheme it does not exclude, and doing
+ * it for both sides of every diff tripled its work while the person waits for the card and the
+ * diff. The right side gets its real language once the person puts the cursor in it.
+ */
+export const REVIEW_FOLDER = "/.fathom-review";
+
+/** The real language each grammar-only language of a diff side stands for. */
+export const REAL_LANGUAGE_OF: Readonly<Record<string, string>> = {
+  "fathom-review-js": "javascript",
+  "fathom-review-jsx": "javascriptreact",
+  "fathom-review-ts": "typescript",
+  "fathom-review-tsx": "typescriptreact",
+};
+
+/**
+ * Path and query of a proposal URI: the path is the file's virtual path under REVIEW_FOLDER
+ * (so the editor picks the highlighting and the breadcrumbs show the file), the query says
+ * whose proposal and which side.
  */
 export function proposalUriParts(toolCallId: string, side: ProposalSide, virtualPath: string): { path: string; query: string } {
-  const path = "/" + virtualPath.replace(/^\/+/, "");
+  const path = REVIEW_FOLDER + "/" + virtualPath.replace(/^\/+/, "");
   return { path, query: new URLSearchParams({ side, id: toolCallId }).toString() };
 }
 

@@ -184,6 +184,33 @@ suite("Diff review", function () {
     assert.equal(vscode.window.tabGroups.all.length, groups + 1, "the group with the person's file stays");
   });
 
+  test("both sides are highlighted as their language; a language server takes up only a right side the person types or clicks in", async () => {
+    const dir = scratch();
+    // Both sides have a syntax error: TypeScript reports the right side's once the person is in it, never the left's.
+    const proposal = { path: `${dir}/broken.ts`, before: "export const a: number = ;\n", after: "export const a: number = ;\nexport const b = 1;\n" };
+    const decision = gate.request({ toolCallId: "lang1", toolName: "edit_file", kind: "edit", args: {}, proposal }, new AbortController().signal);
+    const uris = gate.proposalUris("lang1")!;
+    await until("the diff editor", () => diffTab(uris.after));
+    const docOf = (u: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+    assert.equal((await until("the left document", () => docOf(uris.before))).languageId, "fathom-review-ts", "the left side borrows TypeScript's grammar only");
+    assert.equal((await until("the right document", () => docOf(uris.after))).languageId, "fathom-review-ts", "so does the right side while it is only looked at");
+    assert.ok(uris.before.path.endsWith(`${dir}/broken.ts`) && uris.after.path.endsWith(`${dir}/broken.ts`), "the paths keep the file's");
+    // Shown with focus is not yet use: the diff opened beside the chat is its group's active editor.
+    await gate.openDiff("lang1", { preserveFocus: false });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(docOf(uris.after)?.languageId, "fathom-review-ts", "focus alone does not start the language server");
+    // A key typed into the right side (`type` acts as the keyboard) is.
+    await vscode.commands.executeCommand("type", { text: " " });
+    await until("the right side in TypeScript", () => docOf(uris.after)?.languageId === "typescript");
+    // The first TypeScript check of a window starts its server: a long wait.
+    await until("TypeScript's errors on the right side", () => vscode.languages.getDiagnostics(uris.after).length > 0, 45_000);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(docOf(uris.before)?.languageId, "fathom-review-ts", "the read-only side stays as it was");
+    assert.deepEqual(vscode.languages.getDiagnostics(uris.before), [], "nothing checks the read-only left side");
+    gate.decide("lang1", { type: "reject", reason: "test" });
+    await decision;
+  });
+
   test("a newer proposal for the same file supersedes the older one", async () => {
     const dir = scratch();
     const signal = new AbortController().signal;

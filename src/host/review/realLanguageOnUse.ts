@@ -1,0 +1,35 @@
+import * as vscode from "vscode";
+import { parseProposalUri, REAL_LANGUAGE_OF } from "./reviewText";
+
+/** Selection changes only the person makes (a click, a key), not an API call or a reload. */
+const BY_THE_PERSON = new Set([vscode.TextEditorSelectionChangeKind.Mouse, vscode.TextEditorSelectionChangeKind.Keyboard]);
+
+/**
+ * Gives a proposal's right side its real language (and with it the TypeScript server's
+ * completions, hovers and errors) once the person clicks or types in it. Until then it only
+ * borrows the grammar, so a diff that is looked at, not edited, costs the language server
+ * nothing (see REVIEW_FOLDER). Being the active editor is not enough: a diff opened beside the
+ * chat without focus becomes the active editor of its group.
+ */
+export class RealLanguageOnUse implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly scheme: string, private readonly log: vscode.LogOutputChannel) {
+    this.subscription = vscode.window.onDidChangeTextEditorSelection((e) => {
+      if (e.kind !== undefined && BY_THE_PERSON.has(e.kind)) this.promote(e.textEditor.document);
+    });
+  }
+
+  private promote(doc: vscode.TextDocument): void {
+    const real = REAL_LANGUAGE_OF[doc.languageId];
+    if (!real || doc.uri.scheme !== this.scheme || parseProposalUri(doc.uri.query)?.side !== "after") return;
+    vscode.languages.setTextDocumentLanguage(doc, real).then(
+      () => this.log.debug(`review: ${doc.uri.path} is ${real} now that the person is in it`),
+      (e: unknown) => this.log.warn(`review: could not give ${doc.uri.path} the language ${real}: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
