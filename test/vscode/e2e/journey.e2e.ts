@@ -207,6 +207,8 @@ async function journey(ctx: E2EContext, wire: Wire): Promise<void> {
     await setClipboard(page, PERSON_LINE);
     await page.keyboard.press('Control+V');
     await modified.getByText('trimming dashes at both ends').first().waitFor({ state: 'visible', timeout: 10_000 });
+    // Only looked at, the proposal borrows JavaScript's highlighting; used, it is JavaScript.
+    await page.locator('[id="status.editor.mode"]').getByText('JavaScript', { exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
     await card.getByRole('button', { name: 'Approve' }).click();
     await card.getByText('Approved with your changes').waitFor({ state: 'visible', timeout: 30_000 });
     await until('the approved text on disk', () => fs.readFileSync(file('src/slugify.js'), 'utf8') === approvedText, 30_000);
