@@ -13,6 +13,8 @@ const BY_THE_PERSON = new Set([vscode.TextEditorSelectionChangeKind.Mouse, vscod
  */
 export class RealLanguageOnUse implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
+  /** Documents being given their language (each click or key would ask again). */
+  private readonly promoting = new Set<string>();
 
   constructor(private readonly scheme: string, private readonly log: vscode.LogOutputChannel) {
     this.subscription = vscode.window.onDidChangeTextEditorSelection((e) => {
@@ -22,11 +24,13 @@ export class RealLanguageOnUse implements vscode.Disposable {
 
   private promote(doc: vscode.TextDocument): void {
     const real = REAL_LANGUAGE_OF[doc.languageId];
-    if (!real || doc.uri.scheme !== this.scheme || parseProposalUri(doc.uri.query)?.side !== "after") return;
+    const key = doc.uri.toString();
+    if (!real || doc.uri.scheme !== this.scheme || parseProposalUri(doc.uri.query)?.side !== "after" || this.promoting.has(key)) return;
+    this.promoting.add(key);
     vscode.languages.setTextDocumentLanguage(doc, real).then(
       () => this.log.debug(`review: ${doc.uri.path} is ${real} now that the person is in it`),
       (e: unknown) => this.log.warn(`review: could not give ${doc.uri.path} the language ${real}: ${e instanceof Error ? e.message : String(e)}`),
-    );
+    ).then(() => this.promoting.delete(key));
   }
 
   dispose(): void {
