@@ -23,7 +23,7 @@ export class RealLanguageOnUse implements vscode.Disposable {
   }
 
   private promote(doc: vscode.TextDocument): void {
-    const real = REAL_LANGUAGE_OF[doc.languageId];
+    const real = Object.hasOwn(REAL_LANGUAGE_OF, doc.languageId) ? REAL_LANGUAGE_OF[doc.languageId] : undefined;
     const key = doc.uri.toString();
     if (!real || doc.uri.scheme !== this.scheme || parseProposalUri(doc.uri.query)?.side !== "after" || this.promoting.has(key)) return;
     this.promoting.add(key);
