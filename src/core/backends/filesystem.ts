@@ -1,6 +1,5 @@
 import { promises as fsp, constants as fsc, type BigIntStats } from "node:fs";
 import * as nodePath from "node:path";
-import { Minimatch } from "minimatch";
 import type {
   BackendProtocol, EditResult, FileInfo, GlobResult, GrepOptions, GrepResult, LsResult,
   PreparedChange, ReadResult, TextResult, WriteResult,
@@ -14,6 +13,7 @@ import { FATHOM_IGNORE, IgnoreRules, inGitDir } from "./ignoreRules";
 import { findRipgrep } from "./search/ripgrep";
 import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/searchFiles";
 import { sortedHead, type SearchScope } from "./search/collect";
+import { globArgs, narrowToGlob } from "./search/globScope";
 import { lstatMany } from "./statMany";
 import { statThroughFolders, verifyGrep } from "./search/verifyInside";
 import { listFolder } from "./listFolder";
@@ -374,33 +374,16 @@ export class FilesystemBackend implements BackendProtocol {
   }
 
   async glob(pattern: string, path?: string): Promise<GlobResult> {
-    if (typeof pattern !== "string" || pattern.trim() === "") return { error: "pattern must be a glob such as **/*.ts." };
-    let pat = pattern;
-    let base = path;
-    if (pat.startsWith("/")) {
-      pat = pat.replace(/^\/+/, "");
-      base = "/";
-    }
-    if (pat.split("/").includes("..")) return { error: "glob patterns may not contain '..'." };
-    const t = await this.target(base);
+    const args = globArgs(pattern, path);
+    if ("error" in args) return args;
+    const t = await this.target(args.base);
     if ("error" in t) return t;
     if (!t.exists) return { error: `Folder not found: ${t.shown}.` };
     try {
       const st = await fsp.stat(t.real);
       if (!st.isDirectory()) return { error: `${t.shown} is a file; glob needs a folder.` };
-      const mm = new Minimatch(pat, { dot: true });
       const sc = await this.scope(t);
-      const skip = sc.startRel === "" ? 0 : sc.startRel.length + 1;
-      const ignoreOk = sc.keep;
-      // The pattern is checked with the ignore rules, as paths arrive (while rg is still walking).
-      // `**/*.ext`, the commonest glob: with `dot`, minimatch matches exactly the paths ending in
-      // `.ext` (`**` takes any folders, `*` any name, even an empty one), so skip its matcher.
-      const ext = /^\*\*\/\*(\.[A-Za-z0-9_]+)$/.exec(pat)?.[1];
-      if (ext) sc.keep = (rel) => ignoreOk(rel) && rel.endsWith(ext);
-      else sc.keep = skip === 0 ? (rel) => ignoreOk(rel) && mm.match(rel) : (rel) => ignoreOk(rel) && mm.match(rel.slice(skip));
-      const last = pat.slice(pat.lastIndexOf("/") + 1);
-      // A simple last segment (`*.ts`, `*.{ts,tsx}`) must match the file name: let rg narrow by it.
-      if (/^[A-Za-z0-9_.*{},-]+$/.test(last) && !last.includes("**")) sc.nameGlob = last;
+      narrowToGlob(sc, args.pattern);
       const hits = await listFiles(this.rg, sc);
       if (!Array.isArray(hits)) return hits;
       const truncated = hits.length > this.maxGlob;

@@ -145,6 +145,12 @@ describe("search engines", () => {
     assert.deepEqual(all, [...all].sort());
     assert.ok((await node.glob("../*")).error);
   });
+  it("glob arguments: a leading / starts at the root whatever the folder; empty and '..' patterns are refused", async () => {
+    assert.deepEqual((await node.glob("/docs/*.md", "/src")).files?.map((f) => f.path), ["/docs/guide.md"]);
+    assert.match((await node.glob("  ")).error ?? "", /pattern must be a glob/);
+    assert.match((await node.glob("docs/../../*")).error ?? "", /may not contain '\.\.'/);
+    assert.match((await node.glob("*.md", "/b.md")).error ?? "", /is a file; glob needs a folder/);
+  });
   it("glob caps with a truncation flag", async () => {
     const small = new FilesystemBackend({ ...opts, ripgrepPath: null, maxGlobResults: 3 });
     const r = await small.glob("**/*");
