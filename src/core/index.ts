@@ -50,3 +50,4 @@ export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type W
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
 export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";
+export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachments, MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, type Attachment } from "./attachments";

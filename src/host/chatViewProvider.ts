@@ -101,7 +101,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "sendMessage":
         latency(this.log, "message", "received");
         this.onSendMessage?.();
-        return session.send(message.text, message.images, message.worktree !== undefined ? { worktree: message.worktree } : {});
+        return session.send(message.text, message.images, { ...(message.worktree !== undefined ? { worktree: message.worktree } : {}), ...(message.attachments?.length ? { attachments: message.attachments } : {}) });
       case "listModels":
         return session.listModels(message.requestId);
       case "setModel":

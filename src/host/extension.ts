@@ -17,6 +17,7 @@ import { HostWorktrees } from "./worktrees/hostWorktrees";
 import { HostMcp } from "./mcp/hostMcp";
 import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
+import { createModelSetup } from "./models/modelSetup";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
 
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
+  const models = createModelSetup({ context, keys, log, vscodeModels });
 
   const attention = new AttentionNotifier({
     view,
@@ -85,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SentAttachmentSchema } from "./attachments";
 import { ImageThumbnailSchema } from "./models";
 import { initialParallelView, ParallelViewSchema } from "./parallel";
 import { TaskStatusSchema } from "./taskStatus";
@@ -97,6 +98,8 @@ export const UserItemSchema = z.object({
   queued: z.boolean().optional(),
   /** Thumbnails of the images the person attached. */
   images: z.array(ImageThumbnailSchema).optional(),
+  /** The chips sent with it (a selection, files, terminal output, problems). */
+  attachments: z.array(SentAttachmentSchema).optional(),
 });
 export const AssistantItemSchema = z.object({
   ...baseItem,

@@ -13,6 +13,7 @@ import {
 } from "./chat";
 import { MAX_MESSAGE_CHARS } from "./parse";
 import { ParallelViewSchema } from "./parallel";
+import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 
 /**
@@ -50,6 +51,10 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("parallel"), parallel: ParallelViewSchema }),
   /** Edit and resend: the message's text goes back into the message box. */
   z.object({ type: z.literal("composerText"), text: z.string() }),
+  /** A chip for the message box (Add Selection / File / Terminal Output / Problems to Chat); `seq` orders them. */
+  z.object({ type: z.literal("attachmentAdded"), attachment: AttachmentSchema, seq: z.number().int() }),
+  /** Why an Add … to Chat command added nothing, said in the message box. */
+  z.object({ type: z.literal("attachmentRefused"), reason: z.string(), seq: z.number().int() }),
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
@@ -68,8 +73,14 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
       images: z.array(AttachedImageSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
       /** A new task: run it in a git worktree of its own (absent: the person's default). */
       worktree: z.boolean().optional(),
+      /** The message box's chips: a selection, files, a terminal's output, problems. */
+      attachments: z.array(AttachmentSchema).max(MAX_CHIPS).optional(),
     })
-    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0, { message: "a message needs text or an image", path: ["text"] }),
+    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, { message: "a message needs text, an image or an attachment", path: ["text"] }),
+  /** Chips: the `@problems` pick in the mention picker (the host answers with `attachmentAdded`). */
+  z.object({ type: z.literal("attachProblems") }),
+  /** A chip's file (or range) opened in the editor. */
+  z.object({ type: z.literal("openAttachment"), path: z.string().max(4096), line: z.number().int().min(1).optional() }),
   /** The Model box opened: list the provider's models. */
   z.object({ type: z.literal("listModels"), requestId: z.number().int() }),
   /** The person picked (or typed) a model: it answers from the next request on, and is kept for this workspace. */

@@ -3,3 +3,4 @@ export * from "./chat";
 export * from "./chatMessages";
 export * from "./models";
 export * from "./parallel";
+export * from "./attachments";

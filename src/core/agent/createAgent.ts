@@ -8,6 +8,7 @@ import { approvalsMiddleware } from "../middleware/approvals";
 import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
+import { uniqueAttachments, type Attachment } from "../attachments";
 import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
 import { CheckpointingBackend, checkpointsMiddleware, type CheckpointPosition } from "../checkpoints/checkpointingBackend";
 import type { CheckpointStore } from "../checkpoints/checkpointStore";
@@ -89,6 +90,8 @@ export interface RunOptions {
   state?: RunState;
   /** Images the person attached to `input` (sent only to models that read images). */
   images?: ImagePart[];
+  /** Files, ranges, terminal output and problems the person attached to `input` (read when the model first sees it). */
+  attachments?: Attachment[];
   /**
    * Resuming `state`: ids of its last tool calls that were waiting for the person's approval when
    * the run stopped (nothing of them ran), to be asked again before the model is called. Other
@@ -163,7 +166,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     subagentsMiddleware({ subagents: subagentSpecs, runSubagent }),
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
-    ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource)] : []),
+    ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
     deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
@@ -223,11 +226,12 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
         state = newRunState();
       }
       const images = runOptions.images?.length ? { images: runOptions.images } : {};
-      if (input.trim() !== "" || images.images) state.messages.push({ role: "user", content: input, ...images });
+      const attachments = runOptions.attachments?.length ? { attachments: uniqueAttachments(runOptions.attachments) } : {};
+      if (input.trim() !== "" || images.images || attachments.attachments) state.messages.push({ role: "user", content: input, ...images, ...attachments });
 
       const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
       // Asked again only when nothing came after the calls (no results, no new message).
-      const askAgain = input.trim() === "" && !images.images ? runOptions.askAgain : undefined;
+      const askAgain = input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
       void runLoop(askAgain?.length ? { ...config, askAgain } : config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();

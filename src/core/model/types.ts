@@ -1,3 +1,5 @@
+import type { Attachment } from "../attachments";
+
 /**
  * The one model interface the agent loop talks to. Adapters (OpenAI, Anthropic,
  * OpenAI-compatible) translate it to and from their wire formats.
@@ -30,8 +32,12 @@ export interface ReasoningBlock {
 }
 
 export type ChatMessage =
-  /** `images`: what the person pasted or dropped into the message (sent only to models that read images). */
-  | { role: "user"; content: string; images?: ImagePart[] }
+  /**
+   * `images`: what the person pasted or dropped into the message (sent only to models that read
+   * images). `attachments`: the chips they attached; the mentions middleware adds their text to
+   * `content` before the model first sees the message (adapters read only `content`).
+   */
+  | { role: "user"; content: string; images?: ImagePart[]; attachments?: Attachment[] }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean; images?: ImagePart[] };
 

@@ -1,4 +1,4 @@
-import type { BackendProtocol, CheckpointStore } from "../../core";
+import type { Attachment, BackendProtocol, CheckpointStore } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
@@ -8,7 +8,7 @@ import { ChatStateReducer } from "./chatStateReducer";
 import { RestoreActions } from "./restoreActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
-import { TaskRun, type OpenTask, type RunOwner } from "./taskRun";
+import { TaskRun, type MessageExtras, type OpenTask, type RunOwner } from "./taskRun";
 
 export type { SessionEnv } from "./sessionEnv";
 
@@ -21,8 +21,8 @@ export class ChatSession {
   private reducer: ChatStateReducer;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
   private running: TaskRun | undefined;
-  /** Images of the queued messages, beside `state.queued` (the view shows only their text). */
-  private queuedImages: (AttachedImage[] | undefined)[] = [];
+  /** Images and chips of the queued messages, beside `state.queued` (the view shows only their text). */
+  private queuedExtras: MessageExtras[] = [];
   private readonly task: OpenTask = { runState: null, createdAt: 0, root: undefined, askAgain: [], wantWorktree: undefined };
   private disposed = false;
   private readonly now: () => number;
@@ -75,18 +75,19 @@ export class ChatSession {
    * `worktree`: a new task runs in a git worktree of its own (undefined: the person's default).
    * Ignored for a task that has started: it stays where it began.
    */
-  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean } = {}): Promise<void> {
+  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[] } = {}): Promise<void> {
+    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}) };
     await this.ready;
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
       if (this.running || this.state.setupProblem) {
-        this.queuedImages.push(images);
+        this.queuedExtras.push(extras);
         this.setQueued([...this.state.queued, text]);
         return;
       }
     }
-    this.start(text, true, images);
+    this.start(text, true, extras);
   }
 
   /**
@@ -122,7 +123,7 @@ export class ChatSession {
     this.task.askAgain = [];
     const running = this.running;
     if (running) {
-      this.queuedImages = [];
+      this.queuedExtras = [];
       this.setQueued([]);
       running.controller.abort();
       await running.done;
@@ -221,7 +222,7 @@ export class ChatSession {
 
   removeQueued(index: number): void {
     if (index >= this.state.queued.length) return;
-    this.queuedImages.splice(index, 1);
+    this.queuedExtras.splice(index, 1);
     this.setQueued(this.state.queued.filter((_, i) => i !== index));
   }
 
@@ -291,8 +292,8 @@ export class ChatSession {
     this.listeners.clear();
   }
 
-  private start(text: string, appendUser: boolean, images?: AttachedImage[]): void {
-    this.running = new TaskRun(this.runOwner(), { text, appendUser, ...(images ? { images } : {}) }, (run) => {
+  private start(text: string, appendUser: boolean, extras: MessageExtras = {}): void {
+    this.running = new TaskRun(this.runOwner(), { text, appendUser, ...extras }, (run) => {
       if (this.running === run) this.running = undefined;
       if (!this.disposed && run.reason !== "error") this.startNextQueued();
     });
@@ -316,8 +317,8 @@ export class ChatSession {
         return session.disposed;
       },
       renewReducer: (info) => (this.reducer = this.newReducer(this.state, info)),
-      requeue: (text, images) => {
-        this.queuedImages.unshift(images);
+      requeue: (text, extras) => {
+        this.queuedExtras.unshift(extras);
         this.setQueued([text, ...this.state.queued]);
       },
       setStatus: (status, title) => this.setStatus(status, title),
@@ -384,9 +385,9 @@ export class ChatSession {
   private startNextQueued(): void {
     if (this.running || this.disposed || this.state.setupProblem || this.state.queued.length === 0) return;
     const [next, ...rest] = this.state.queued;
-    const images = this.queuedImages.shift();
+    const extras = this.queuedExtras.shift();
     this.setQueued(rest);
-    this.start(next!, true, images);
+    this.start(next!, true, extras);
   }
 
   private postState(): void {

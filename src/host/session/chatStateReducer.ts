@@ -1,5 +1,5 @@
 import { alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
-import type { Banner, ChatState, HostToWebviewChat, Proposal, ToolItem, TranscriptItem } from "../../protocol";
+import type { Banner, ChatState, HostToWebviewChat, Proposal, SentAttachment, ToolItem, TranscriptItem } from "../../protocol";
 import { applyMessage, findItem, openToolItems } from "./chatState";
 import { proposalView } from "./proposalView";
 import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
@@ -103,9 +103,9 @@ export class ChatStateReducer {
   }
 
   /** Returns the new item's id. */
-  appendUser(text: string, queued = false, images?: { mimeType: string; thumbnail: string }[]): string {
+  appendUser(text: string, queued = false, images?: { mimeType: string; thumbnail: string }[], attachments?: SentAttachment[]): string {
     const id = this.newId("u");
-    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}), ...(images?.length ? { images } : {}) } });
+    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}), ...(images?.length ? { images } : {}), ...(attachments?.length ? { attachments } : {}) } });
     return id;
   }
 

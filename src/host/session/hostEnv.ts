@@ -5,23 +5,18 @@ import {
   CompositeBackend,
   FilesystemBackend,
   createAgent,
-  createModel,
-  listModels,
-  overrideFor,
   type BackendProtocol,
   type DoneReason,
-  type ListedModel,
   type Executor,
   type Middleware,
 } from "../../core";
-import { keyAllowedFor, type ApiKeyStore } from "../apiKeys";
+import type { ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware, workspaceFileUri } from "../review";
 import { CheckpointTexts } from "../review/checkpointTexts";
-import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
 import type { HostSandbox } from "../terminal/hostSandbox";
 import type { HostMcp } from "../mcp/hostMcp";
-import { ModelChoice } from "../models/modelChoice";
+import { createModelSetup, type ModelSetup } from "../models/modelSetup";
 import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
 import type { SessionEnv } from "./chatSession";
@@ -52,6 +47,8 @@ export interface HostEnvOptions {
   terminals?: TaskTerminals;
   /** The window's limit of tasks at once. */
   slots?: SessionEnv["slots"];
+  /** The window's settings, key and model choice (one for all its tasks and one-shot requests). */
+  models?: ModelSetup;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -80,28 +77,6 @@ function worktreeUris(root: string): (virtualPath: string) => vscode.Uri {
 
 /** The session's surroundings in VS Code: settings, SecretStorage, trust, the terminal, diff review. */
 export function createHostEnv(o: HostEnvOptions): SessionEnv {
-  const warnedIgnored = new Set<string>();
-  /** Once per window: a workspace tried to set what only the person may set. */
-  const warnIgnored = (settings: FathomSettings) => {
-    const fresh = settings.ignoredFromWorkspace.filter((key) => !warnedIgnored.has(key));
-    if (fresh.length === 0) return;
-    for (const key of fresh) warnedIgnored.add(key);
-    const message = `Fathom ignored ${fresh.join(", ")} from this workspace's settings: only your user settings can turn on auto-approval, allow commands, change where requests (and your key) go, or tell Fathom about models.`;
-    o.log.warn(message);
-    void vscode.window.showWarningMessage(message);
-  };
-  const warnedOverrides = new Set<string>();
-  /** Once per window for each override left out, and why. */
-  const warnOverrides = (problems: string[]) => {
-    for (const problem of problems.filter((p) => !warnedOverrides.has(p))) {
-      warnedOverrides.add(problem);
-      o.log.warn(problem);
-      void vscode.window.showWarningMessage(`Fathom: ${problem}`);
-    }
-  };
-  const choice = new ModelChoice(o.context.workspaceState);
-  /** The Model box's last list, by id (what a pick from it is known to be). */
-  let listed = new Map<string, ListedModel>();
   const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
   // User settings only (a repository could otherwise fill the disk); read at each use, so a change applies at once.
   const maxStorageBytes = () => {
@@ -137,48 +112,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
     // `npm run demo` starts VS Code with FATHOM_DEMO=1; the extension host inherits it.
     demo: process.env.FATHOM_DEMO === "1",
-    async readSetup() {
-      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
-      warnIgnored(raw);
-      warnOverrides(raw.modelOverrideProblems);
-      const settings = choice.apply(raw);
-      if (!workspaceRoot()) return { settings, problem: { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." } };
-      if (settings.provider === "vscode") {
-        const found = await o.vscodeModels.resolve(settings.model);
-        return { settings, problem: "problem" in found ? found.problem : null };
-      }
-      const provider = settings.provider;
-      const stored = await o.keys.get(provider);
-      o.log.addSecret(stored?.key);
-      const origin = endpointOrigin(provider, settings.baseUrl);
-      // A stored key goes only where it was saved for, or where the person has said yes to.
-      const apiKey = stored && keyAllowedFor(stored, origin) ? stored.key : undefined;
-      const problem =
-        stored && !apiKey
-          ? {
-              message: `Your ${providerName(provider)} API key was saved for ${stored.origins.join(", ") || "another host"}, and Base Url now points to ${origin}. Fathom sends it there only once you confirm that host; or set another key for it.`,
-              action: "fathom.allowKeyForHost" as const,
-              actionLabel: `Send Key to ${new URL(origin).host}`,
-            }
-          : setupProblemFor(settings, Boolean(apiKey));
-      return { settings, ...(apiKey ? { apiKey } : {}), problem };
-    },
-    createModel(settings, apiKey) {
-      if (settings.provider === "vscode") return o.vscodeModels.create(settings.model, settings.modelOverrides);
-      const override = overrideFor(settings.modelOverrides, settings.model);
-      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}), ...(override ? { override } : {}) });
-    },
-    async listModels(settings, apiKey) {
-      const list = settings.provider === "vscode" ? await o.vscodeModels.list() : await listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
-      listed = new Map(list.models.map((m) => [m.id, m]));
-      return list;
-    },
-    async chooseModel(model) {
-      // VS Code's models say what they are each time they are looked up; the others' list is remembered with the pick.
-      const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
-      await choice.set(raw, model, raw.provider === "vscode" ? undefined : listed.get(model));
-      o.log.info(`Model for this workspace: ${model || "(the provider's default)"}`);
-    },
+    ...(o.models ?? createModelSetup(o)),
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),

@@ -1,4 +1,4 @@
-import type { ApplyResult, WorktreeSupport } from "../../core";
+import type { ApplyResult, Attachment, WorktreeSupport } from "../../core";
 import type { ChatState, OpenTaskView, ParallelView, WorktreeView } from "../../protocol";
 import type { Logger } from "../log";
 import type { ChatSession } from "./chatSession";
@@ -89,6 +89,18 @@ export class TaskManager {
     const session = this.add(this.o.create());
     await session.whenReady();
     this.switchTo(this.keyOf(session)!);
+  }
+
+  /**
+   * Starts a task from outside the chat (a quick fix, an inline edit): in a new task (beside a
+   * running one, or in place of a finished one), or added to the shown task (queued while it
+   * runs). The chat shows it. Returns the session it went to.
+   */
+  async startTask(text: string, options: { attachments?: Attachment[]; where: "new" | "current" }): Promise<ChatSession> {
+    if (options.where === "new" && this.shown.state.taskId !== null) await this.newTask();
+    const session = this.shown;
+    await session.send(text, undefined, options.attachments?.length ? { attachments: options.attachments } : {});
+    return session;
   }
 
   /** Opens a saved task: its session when it is open, else beside a running task, else in place. */

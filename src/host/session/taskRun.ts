@@ -1,5 +1,5 @@
-import { SwitchableModel, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
-import type { AttachedImage, ChatState } from "../../protocol";
+import { SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
+import type { AttachedImage, ChatState, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
 import type { ChatStateReducer } from "./chatStateReducer";
@@ -24,6 +24,13 @@ export interface OpenTask {
   wantWorktree: boolean | undefined;
 }
 
+/** What a person's message carries besides its text. */
+export interface MessageExtras {
+  images?: AttachedImage[];
+  /** Chips: a selection, files, a terminal's output, problems. */
+  attachments?: Attachment[];
+}
+
 /** What a run needs of the chat session it belongs to. */
 export interface RunOwner {
   readonly env: SessionEnv;
@@ -35,7 +42,7 @@ export interface RunOwner {
   /** A fresh view reducer for the run's model (its context window, whether it has prices). */
   renewReducer(info: { contextWindow: number; priceKnown: boolean }): void;
   /** A message that could not start goes back to the front of the queue. */
-  requeue(text: string, images: AttachedImage[] | undefined): void;
+  requeue(text: string, extras: MessageExtras): void;
   setStatus(status: ChatState["status"], title?: string): void;
   postState(): void;
   postHistory(): void;
@@ -61,10 +68,10 @@ export class TaskRun {
 
   constructor(
     private readonly owner: RunOwner,
-    input: { text: string; appendUser: boolean; images?: AttachedImage[] },
+    input: { text: string; appendUser: boolean } & MessageExtras,
     ended: (run: TaskRun) => void,
   ) {
-    this.done = this.run(input.text, input.appendUser, input.images)
+    this.done = this.run(input.text, input.appendUser, input)
       .catch((err: unknown) => {
         owner.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
         owner.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
@@ -82,13 +89,15 @@ export class TaskRun {
     return true;
   }
 
-  private async run(input: string, appendUser: boolean, attached?: AttachedImage[]): Promise<void> {
+  private async run(input: string, appendUser: boolean, extras: MessageExtras): Promise<void> {
     const { env, state, task } = this.owner;
+    const attached = extras.images;
+    const attachments = extras.attachments?.length ? uniqueAttachments(extras.attachments) : undefined;
     const setup = await env.readSetup();
     if (setup.problem) {
       Object.assign(state, { setupProblem: setup.problem });
       this.owner.postState();
-      if ((input || attached?.length) && appendUser) this.owner.requeue(input, attached);
+      if ((input || attached?.length || attachments) && appendUser) this.owner.requeue(input, extras);
       return;
     }
     const restricted = !env.isTrusted();
@@ -108,27 +117,27 @@ export class TaskRun {
     // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
     const images = attached?.length && model.acceptsImages ? attached : undefined;
     if (attached?.length && !images) reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
-    if ((input || images) && appendUser) {
-      const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })));
+    if ((input || images || attachments) && appendUser) {
+      const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
       await env.checkpoints
         ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
         .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
     }
     reducer.setBanner(null);
-    this.owner.setStatus("running", isNew || !state.title ? taskTitle(input) : undefined);
+    this.owner.setStatus("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
     void env.store.setOpenTask(state.taskId);
     this.owner.saves.flush();
     this.owner.postHistory();
     // Past the window's limit of tasks at once, it waits for one to end.
     const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
     try {
-      await this.runAgent(input, setup, model, restricted, images, isNew);
+      await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}) }, isNew);
     } finally {
       release();
     }
   }
 
-  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, images: AttachedImage[] | undefined, isNew: boolean): Promise<void> {
+  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments }: MessageExtras, isNew: boolean): Promise<void> {
     const { env, state, task, reducer } = this.owner;
     if (this.controller.signal.aborted) {
       // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
@@ -157,13 +166,13 @@ export class TaskRun {
         onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
       }),
     );
-    env.log.info(`Task ${state.taskId}: ${input ? `message of ${input.length} characters` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
+    env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
     this.live = undefined;
     const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
     // Resuming after a reload: what waited for the person is asked again (with their draft edits).
     const askAgain = task.askAgain;
     task.askAgain = [];
-    const events = agent.run(input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(askAgain.length ? { askAgain } : {}) });
+    const events = agent.run(input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}) });
     await this.play(events, this.earlyDiffs(setup, restricted));
   }
 
@@ -241,4 +250,9 @@ export class TaskRun {
     this.owner.saves.flush();
     this.owner.postHistory();
   }
+}
+
+/** How a sent message's chip is shown in the transcript. */
+function sentAttachment(a: Attachment): SentAttachment {
+  return a.kind === "file" ? { kind: "file", label: attachmentLabel(a), path: a.path, ...(a.startLine !== undefined ? { line: a.startLine } : {}) } : { kind: a.kind, label: a.label };
 }
