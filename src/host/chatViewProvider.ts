@@ -13,6 +13,8 @@ import type { ChatSession } from "./session/chatSession";
 import type { TaskManager } from "./session/taskManager";
 import { renderWebviewHtml } from "./webviewHtml";
 import { rankPaths } from "./session/fuzzyFiles";
+import { ComposerChips } from "./context/composerChips";
+import { workspaceFileUri } from "./review/workspaceUris";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 
@@ -32,6 +34,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Told when the person sends a message (before it reaches the task). */
   onSendMessage: (() => void) | undefined;
+
+  /** The message box's chips (Add Selection / File / Terminal Output / Problems to Chat). */
+  readonly chips = new ComposerChips((view) => this.post({ type: "attachments", ...view }));
+
+  /** `@problems` picked in the message box: the host adds the workspace's problems as a chip. */
+  onAttachProblems: (() => void) | undefined;
 
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
@@ -97,10 +105,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "ready":
         await session.whenReady();
         this.post({ type: "state", state: session.state });
+        if (this.chips.attachments.length) this.post({ type: "attachments", ...this.chips.view() });
         return;
       case "sendMessage":
         latency(this.log, "message", "received");
         this.onSendMessage?.();
+        this.chips.clear();
         return session.send(message.text, message.images, { ...(message.worktree !== undefined ? { worktree: message.worktree } : {}), ...(message.attachments?.length ? { attachments: message.attachments } : {}) });
       case "listModels":
         return session.listModels(message.requestId);
@@ -139,6 +149,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "openFile":
         return this.openFile(message.path);
+      case "openAttachment":
+        return this.openFile(message.path, message.line);
+      case "attachProblems":
+        return this.onAttachProblems?.();
+      case "removeAttachment":
+        return this.chips.remove(message.index);
       case "deleteTask": {
         if (this.tasks?.openElsewhere(message.taskId)) {
           void vscode.window.showInformationMessage("Fathom: that task is open in the Tasks list. Close it there (or let it finish) before deleting it.");
@@ -185,18 +201,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Opens a workspace file the chat names (virtual `/src/a.ts` paths); nothing outside the root. */
-  private async openFile(virtualPath: string): Promise<void> {
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (!root) return;
-    const relative = virtualPath.replace(/^\/+/, "");
-    const target = vscode.Uri.joinPath(root, relative);
-    const rel = path.relative(root.fsPath, target.fsPath);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+  private async openFile(virtualPath: string, line?: number): Promise<void> {
+    const target = workspaceFileUri(virtualPath);
+    if (!target) {
       this.log.warn(`Refused to open ${virtualPath}: outside the workspace`);
       return;
     }
     try {
-      await vscode.window.showTextDocument(target, { preview: true, preserveFocus: false });
+      const at = line !== undefined ? new vscode.Position(line - 1, 0) : undefined;
+      await vscode.window.showTextDocument(target, { preview: true, preserveFocus: false, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
     } catch (err) {
       void vscode.window.showWarningMessage(`Fathom: could not open ${virtualPath}: ${(err as Error).message}`);
     }

@@ -51,10 +51,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("parallel"), parallel: ParallelViewSchema }),
   /** Edit and resend: the message's text goes back into the message box. */
   z.object({ type: z.literal("composerText"), text: z.string() }),
-  /** A chip for the message box (Add Selection / File / Terminal Output / Problems to Chat); `seq` orders them. */
-  z.object({ type: z.literal("attachmentAdded"), attachment: AttachmentSchema, seq: z.number().int() }),
-  /** Why an Add … to Chat command added nothing, said in the message box. */
-  z.object({ type: z.literal("attachmentRefused"), reason: z.string(), seq: z.number().int() }),
+  /**
+   * The message box's chips (Add Selection / File / Terminal Output / Problems to Chat): the
+   * whole list, kept by the host so a reloaded view has them. `notice`: why the last command
+   * added nothing; `focus`: put the caret in the message box (a command brought the person here).
+   */
+  z.object({ type: z.literal("attachments"), attachments: z.array(AttachmentSchema).max(MAX_CHIPS), notice: z.string().optional(), focus: z.boolean().optional() }),
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
@@ -77,8 +79,10 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
       attachments: z.array(AttachmentSchema).max(MAX_CHIPS).optional(),
     })
     .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, { message: "a message needs text, an image or an attachment", path: ["text"] }),
-  /** Chips: the `@problems` pick in the mention picker (the host answers with `attachmentAdded`). */
+  /** Chips: the `@problems` pick in the mention picker (the host answers with `attachments`). */
   z.object({ type: z.literal("attachProblems") }),
+  /** A chip's × : the host's list drops it. */
+  z.object({ type: z.literal("removeAttachment"), index: z.number().int().nonnegative() }),
   /** A chip's file (or range) opened in the editor. */
   z.object({ type: z.literal("openAttachment"), path: z.string().max(4096), line: z.number().int().min(1).optional() }),
   /** The Model box opened: list the provider's models. */

@@ -1,0 +1,38 @@
+import type * as vscode from "vscode";
+import { secretFileMatcher, type Attachment } from "../../core";
+import { notInWorkspace, virtualPathOf } from "./workspacePaths";
+
+export type AttachResult = { attachment: Attachment } | { refused: string };
+
+/**
+ * The editor's selection as a range chip (whole lines, 1-based), or the whole file when nothing
+ * is selected. Only the path and lines go in the chip: the text is read through the backend at
+ * send time, so ignore rules and the path guard apply as to any read.
+ */
+export function selectionAttachment(editor: Pick<vscode.TextEditor, "document" | "selection">, secretFiles: readonly string[]): AttachResult {
+  const doc = editor.document;
+  const at = virtualPathOf(doc.uri);
+  if (!at) return { refused: notInWorkspace(doc.uri) };
+  const secret = secretRefusal(at, secretFiles);
+  if (secret) return { refused: secret };
+  const sel = editor.selection;
+  if (sel.isEmpty) return { attachment: { kind: "file", path: at } };
+  // A selection ending at column 0 of a line does not take that line.
+  const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
+  return { attachment: { kind: "file", path: at, startLine: sel.start.line + 1, endLine: endLine + 1 } };
+}
+
+/** A file or folder from the explorer. */
+export function fileAttachment(uri: vscode.Uri, secretFiles: readonly string[]): AttachResult {
+  const at = virtualPathOf(uri);
+  if (!at) return { refused: notInWorkspace(uri) };
+  const secret = secretRefusal(at, secretFiles);
+  return secret ? { refused: secret } : { attachment: { kind: "file", path: at } };
+}
+
+/** A secret file (`.env`, keys) is never attached by a command: reading it needs the person's yes, asked by the agent's read. */
+export function secretRefusal(virtualPath: string, secretFiles: readonly string[]): string | undefined {
+  const match = secretFileMatcher(secretFiles)(virtualPath);
+  if (!match) return undefined;
+  return `${virtualPath.replace(/^\//, "")} may hold secrets (it matches ${match}), so Fathom does not attach it. Ask Fathom to read it instead: it asks you before reading such a file.`;
+}
