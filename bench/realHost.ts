@@ -17,6 +17,8 @@ import { runCleanups } from "../test/vscode/harness/cleanup";
 import { ensureCodeServer, packageFathom, testOutputDir } from "../test/vscode/harness/paths";
 import { startSession, type Session } from "../test/vscode/harness/workspace";
 import { LoadSampler, p50p95, stepGaps } from "./latencyStats";
+import { measureChips } from "./chipsHost";
+import { activationMs, fathomLog } from "./hostLogs";
 
 const LONG_TASK_STEPS = Number(process.env.FATHOM_BENCH_STEPS ?? 200);
 /** Samples per step (the issue asks for at least 20). */
@@ -32,26 +34,6 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function line(name: string, value: string, target = "—"): void {
   console.log(`  ${name.padEnd(58)} ${value.padStart(22)}   target: ${target}`);
-}
-
-/** Every file under `dir` (recursively). */
-function filesUnder(dir: string): string[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-}
-
-/** "Fathom 0.1.0 activated in N ms" from Fathom's output channel log under the session's user data. */
-function activationMs(userDataDir: string): number | undefined {
-  for (const file of filesUnder(path.join(userDataDir, "logs")).filter((f) => f.endsWith(".log"))) {
-    const m = /activated in (\d+) ms/.exec(fs.readFileSync(file, "utf8"));
-    if (m) return Number(m[1]);
-  }
-  return undefined;
 }
 
 /** The extension host of this session: a process with `type=extensionHost` whose environment has our XDG_DATA_HOME. */
@@ -194,14 +176,6 @@ async function setFathomLogLevelDebug(page: Page): Promise<void> {
   await rows.filter({ hasText: "Debug" }).first().click({ timeout: 15_000 });
 }
 
-/** Fathom's log ("Fathom" output channel) under the session's user data. */
-function fathomLog(userDataDir: string): string {
-  return filesUnder(path.join(userDataDir, "logs"))
-    .filter((f) => /Fathom\.log$/.test(f))
-    .map((f) => fs.readFileSync(f, "utf8"))
-    .join("\n");
-}
-
 export async function runRealHostBench(): Promise<void> {
   console.log("\n## Real VS Code (code-server + headless Chromium, scripted model)");
   const install = await ensureCodeServer();
@@ -252,6 +226,9 @@ export async function runRealHostBench(): Promise<void> {
       enterSamples.push(request.receivedAt! - enterAt);
     }
     const hello = server.requests[0]!;
+    // Chips: Ctrl+' → chip on screen, and a "hello" with one 10-line chip (in a task of its own).
+    await chat.getByRole("button", { name: "New task" }).click();
+    const chips = await measureChips(page, chat, server, SAMPLES);
 
     // The fix-the-test task; its edit is the first diff editor sample.
     await chat.getByRole("button", { name: "New task" }).click();
@@ -373,6 +350,8 @@ export async function runRealHostBench(): Promise<void> {
     }
     line('first request for "hello" (JSON body)', `${helloBody.length.toLocaleString()} chars`);
     line('first request for "hello" (gpt-tokenizer o200k, whole body)', `${countTokens(helloBody).toLocaleString()} tokens`);
+    line("  Ctrl+' in the editor → the chip in the message box", p50p95(chips.addToShown), "≤ 50 ms p50");
+    line('  first request for "hello" with one 10-line chip', `${chips.requestChars.toLocaleString()} chars, ${chips.requestTokens.toLocaleString()} tokens`);
     line(`fix-the-test task: ${fixRequests.length} requests, bytes sent`, kb(fixBytes));
     line(`extension-host RSS before the ${LONG_TASK_STEPS}-step task`, mb(before));
     line(`extension-host RSS after the ${LONG_TASK_STEPS}-step task (${(longMs / 1000).toFixed(1)} s)`, `${mb(after)} (${after >= before ? "+" : ""}${mb(after - before)})`);

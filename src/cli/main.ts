@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
+import { MAX_ATTACHMENTS, parseFileRange, type Attachment } from "../core/attachments";
 import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
@@ -52,6 +53,8 @@ interface CliOptions {
   prompt: string;
   /** --worktree [NAME]: run in a new git worktree of its own. */
   worktree?: { name?: string };
+  /** --file PATH[:START-END], repeatable: files and ranges attached to the prompt. */
+  attachments: Attachment[];
   /** --record FILE */
   record?: string;
   /** --replay FILE, read. */
@@ -76,6 +79,7 @@ const RUN_OPTIONS = {
   record: { type: "string" },
   replay: { type: "string" },
   json: { type: "boolean" },
+  file: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
 
@@ -142,8 +146,14 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     ...(worktree ? { worktree } : {}),
     ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
     ...(replay ? { replay } : {}),
+    attachments: (values.file ?? []).map((spec) => {
+      const parsed = parseFileRange(spec);
+      if ("error" in parsed) throw new UsageError(parsed.error);
+      return parsed;
+    }),
     prompt,
   };
+  if (options.attachments.length > MAX_ATTACHMENTS) throw new UsageError(`--file is given ${options.attachments.length} times; a prompt takes at most ${MAX_ATTACHMENTS}.`);
   if (values["max-steps"] !== undefined) {
     const n = Number(values["max-steps"]);
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
@@ -325,7 +335,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   try {
-    for await (const event of agent.run(opts.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}) })) {
+    for await (const event of agent.run(opts.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
       if (event.type === "done") {
         done = event;
         const now = Date.now();

@@ -21,6 +21,10 @@ Options:
   --context-window N    the model's context window in tokens, if Fathom does not know it
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much
+  --file PATH[:START-END]
+                        attach a file (or lines START to END of it, 1-based) to the prompt,
+                        read under the same rules as the agent's reads (repeatable, at most 20;
+                        a secret file such as .env is not attached)
   --task ID             continue a saved task (its conversation and checkpoints; in its
                         worktree when it has one)
   --worktree [NAME]     run in a git worktree of its own, on a new branch fathom/NAME (default:

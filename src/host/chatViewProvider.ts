@@ -105,7 +105,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "ready":
         await session.whenReady();
         this.post({ type: "state", state: session.state });
-        if (this.chips.attachments.length) this.post({ type: "attachments", ...this.chips.view() });
+        {
+          const chips = this.chips.view();
+          if (chips.attachments.length || chips.notice || chips.focus) this.post({ type: "attachments", ...chips });
+        }
         return;
       case "sendMessage":
         latency(this.log, "message", "received");
@@ -215,15 +218,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
-  private post(message: HostToWebviewChat): void {
-    if (!this.view) return;
+  /** False when no view is there to take it. */
+  private post(message: HostToWebviewChat): boolean {
+    if (!this.view) return false;
     // Validate what we send too: a malformed message is a host bug and must not reach the UI.
     const checked = parseMessage(HostToWebviewChatSchema, message);
     if (!checked.ok) {
       this.log.error(`Refused to send an invalid message to the chat view: ${checked.error}`);
-      return;
+      return false;
     }
     void this.view.webview.postMessage(checked.message);
+    return true;
   }
 
   dispose(): void {

@@ -96,6 +96,28 @@ describe("webview accessibility and themes", { timeout: 120_000 }, () => {
     assert.deepEqual(harness.pageErrors, []);
   });
 
+  it("stays accessible with chips in the message box and on a sent message (screenshots)", async () => {
+    for (const theme of ["light", "dark", "high-contrast"] as ThemeKind[]) {
+      const view = await harness.open({ theme, width: 440, height: 640 });
+      await view.send({ type: "state", state: richState({ items: [{ id: "u1", kind: "user", text: "Why does this fail?", attachments: [{ kind: "file", label: "src/slugify.js:3-9", path: "/src/slugify.js", line: 3 }, { kind: "terminal", label: "Terminal: npm test (exit 1)" }] }] }) });
+      await view.send({
+        type: "attachments",
+        attachments: [
+          { kind: "file", path: "/src/slugify.js", startLine: 3, endLine: 9 },
+          { kind: "terminal", label: "Terminal: npm test (exit 1)", text: "$ npm test\nexit code: 1\nFAIL" },
+          { kind: "problems", label: "Problems (1 error)", text: "/src/a.ts:1:1 error: nope" },
+        ],
+        notice: "Already attached.",
+      });
+      await view.page.getByRole("list", { name: "Attached to the next message (3)" }).waitFor();
+      await view.page.screenshot({ path: path.join(OUTPUT_DIR, `chips-${theme}.png`) });
+      const violations = await axe(view);
+      assert.equal(violations.length, 0, describeViolations(violations));
+      await view.page.context().close();
+    }
+    assert.deepEqual(harness.pageErrors, []);
+  });
+
   it("shows a visible focus ring on every control reached with Tab", async () => {
     const view = await harness.open({ theme: "dark", width: 440, height: 1100 });
     await view.send({ type: "state", state: richState() });

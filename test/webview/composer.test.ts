@@ -43,6 +43,45 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     await view.page.context().close();
   });
 
+  it("chips: a command's chips show in the message box with the caret there; × removes one; Send carries them, with or without text", async () => {
+    const view = await harness.open();
+    await view.send({ type: "state", state: baseState() });
+    const range = { kind: "file" as const, path: "/src/slugify.js", startLine: 3, endLine: 9 };
+    const terminal = { kind: "terminal" as const, label: "Terminal: npm test (exit 1)", text: "$ npm test\nexit code: 1\nFAIL" };
+    await view.send({ type: "attachments", attachments: [range, terminal], focus: true });
+    const chips = view.page.getByRole("list", { name: "Attached to the next message (2)" });
+    await chips.getByRole("button", { name: "src/slugify.js:3-9", exact: true }).waitFor();
+    await chips.getByText("Terminal: npm test (exit 1)").waitFor();
+    assert.equal(await view.page.evaluate(() => document.activeElement?.id), "message-input", "the caret is in the message box");
+    // With chips alone, Send is enabled.
+    assert.equal(await view.page.getByRole("button", { name: "Send" }).isDisabled(), false);
+    await chips.getByRole("button", { name: "Remove Terminal: npm test (exit 1)" }).click();
+    assert.deepEqual(await view.waitForPosted("removeAttachment"), { type: "removeAttachment", index: 1 });
+    await view.send({ type: "attachments", attachments: [range] });
+    const one = view.page.getByRole("list", { name: "Attached to the next message (1)" });
+    await one.getByRole("button", { name: "src/slugify.js:3-9", exact: true }).click();
+    assert.deepEqual(await view.waitForPosted("openAttachment"), { type: "openAttachment", path: "/src/slugify.js", line: 3 });
+    await view.page.getByRole("button", { name: "Send" }).click();
+    assert.deepEqual(await view.waitForPosted("sendMessage"), { type: "sendMessage", text: "", attachments: [range] });
+    // Why a command added nothing is said in the message box.
+    await view.send({ type: "attachments", attachments: [], notice: ".env may hold secrets (it matches .env), so Fathom does not attach it." });
+    await view.page.getByRole("status").filter({ hasText: "may hold secrets" }).waitFor();
+    await view.page.context().close();
+  });
+
+  it("@problems in the mention picker asks the host for the problems and takes the typed @ away", async () => {
+    const view = await harness.open();
+    await view.send({ type: "state", state: baseState() });
+    const box = view.page.getByRole("textbox", { name: "Message" });
+    await box.pressSequentially("Fix @prob");
+    const list = view.page.getByRole("listbox", { name: "Files, problems and MCP resources to mention" });
+    await list.getByRole("option", { name: /@problems/ }).waitFor();
+    await view.page.keyboard.press("Enter");
+    assert.deepEqual(await view.waitForPosted("attachProblems"), { type: "attachProblems" });
+    assert.equal(await box.inputValue(), "Fix ");
+    await view.page.context().close();
+  });
+
   it("turns Send into Cancel while a task runs, queues messages, and removes them", async () => {
     const view = await harness.open();
     await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "Work")] }) });
@@ -74,7 +113,7 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     // A stale answer (older request) is ignored.
     await view.send({ type: "mentionResults", requestId: Number(first.requestId) - 1, files: [{ path: "/stale.js" }] });
     await view.send({ type: "mentionResults", requestId: first.requestId, files: [{ path: "/src/slugify.js" }, { path: "/test/slugify.test.js" }] });
-    const list = view.page.getByRole("listbox", { name: "Files and MCP resources to mention" });
+    const list = view.page.getByRole("listbox", { name: "Files, problems and MCP resources to mention" });
     await list.getByRole("option", { name: "/src/slugify.js" }).waitFor();
     assert.equal(await list.getByRole("option", { name: "/stale.js" }).count(), 0);
     assert.equal(await box.getAttribute("aria-activedescendant"), await list.getByRole("option").first().getAttribute("id"));

@@ -19,7 +19,7 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill, models } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill, models, chips } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -53,7 +53,7 @@ export function App() {
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} />
+        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} />
         <LiveRegion message={announcement} />
       </main>
     </div>

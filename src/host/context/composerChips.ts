@@ -8,8 +8,11 @@ import { attachmentKey, MAX_ATTACHMENTS, type Attachment } from "../../core";
 export class ComposerChips {
   private list: Attachment[] = [];
   private notice: string | undefined;
+  /** The caret was asked for while no view could take it: the next view to load gets it. */
+  private focusOwed = false;
 
-  constructor(private readonly changed: (view: { attachments: Attachment[]; notice?: string; focus?: boolean }) => void) {}
+  /** `changed` returns whether a view took the update. */
+  constructor(private readonly changed: (view: { attachments: Attachment[]; notice?: string; focus?: boolean }) => boolean) {}
 
   get attachments(): readonly Attachment[] {
     return this.list;
@@ -63,12 +66,15 @@ export class ComposerChips {
     this.publish(false);
   }
 
-  /** What a (re)loaded view is told. */
-  view(): { attachments: Attachment[]; notice?: string } {
-    return { attachments: this.list, ...(this.notice ? { notice: this.notice } : {}) };
+  /** What a (re)loaded view is told (the caret too, when a command asked for it before the view was there). */
+  view(): { attachments: Attachment[]; notice?: string; focus?: boolean } {
+    const focus = this.focusOwed;
+    this.focusOwed = false;
+    return { attachments: this.list, ...(this.notice ? { notice: this.notice } : {}), ...(focus ? { focus } : {}) };
   }
 
   private publish(focus: boolean): void {
-    this.changed({ ...this.view(), ...(focus ? { focus } : {}) });
+    const view = { attachments: this.list, ...(this.notice ? { notice: this.notice } : {}), ...(focus ? { focus } : {}) };
+    if (!this.changed(view) && focus) this.focusOwed = true;
   }
 }

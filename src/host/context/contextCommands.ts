@@ -28,12 +28,13 @@ export function registerContextCommands({ view, tasks }: ContextDeps): vscode.Di
   const terminals = new TerminalHistory();
   const secretFiles = () => readSettings(vscode.workspace.getConfiguration("fathom")).secretFiles;
   const showChat = () => vscode.commands.executeCommand("fathom.chat.focus");
+  /** The chips go to the view first (one message when it is open), then the chat is shown and focused. */
   const attach = async (results: AttachResult[]) => {
     const added = results.flatMap((r) => ("attachment" in r ? [r.attachment] : []));
     const refused = results.flatMap((r) => ("refused" in r ? [r.refused] : []));
-    await showChat();
     if (added.length) view.chips.add(added);
     if (refused.length) view.chips.refuse(refused.join(" "));
+    await showChat();
   };
   const addProblems = async () => attach([problemsResult(workspaceProblems())]);
   view.onAttachProblems = () => void addProblems();
@@ -45,8 +46,8 @@ export function registerContextCommands({ view, tasks }: ContextDeps): vscode.Di
     terminals,
     vscode.languages.registerCodeActionsProvider({ scheme: "file" }, codeActions, { providedCodeActionKinds: codeActions.kinds }),
     vscode.commands.registerCommand("fathom.focusChat", async () => {
-      await showChat();
       view.chips.focus();
+      await showChat();
     }),
     vscode.commands.registerCommand(ADD_SELECTION_COMMAND, async (uri?: unknown, range?: unknown) => {
       const editor = editorFor(uri);

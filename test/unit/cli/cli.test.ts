@@ -68,6 +68,8 @@ test("exit 2 for usage errors, with a message saying what to do", async () => {
     [["run", "--bogus", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /Unknown option '--bogus'/],
     [["run", "x"], cleanEnv(), /Set OPENAI_API_KEY/],
     [["run", "--provider", "anthropic", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /Set ANTHROPIC_API_KEY/],
+    [["run", "--file", "a.ts:9-3", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--file a\.ts:9-3: lines are 1-based and the end may not come before the start/],
+    [["run", "--file", ":3", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--file needs a path/],
   ];
   await Promise.all(
     cases.map(async ([args, env, message]) => {
@@ -99,6 +101,23 @@ test("exit 0: --yes writes and runs; --json prints one event per line; every cal
   assertWellFormed(done.state.messages);
   assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY));
   assert.equal(s.requests[0]!.headers.authorization, `Bearer ${KEY}`);
+});
+
+test("--file attaches a range with its line numbers and a whole file to the first request; a secret file is not attached", async () => {
+  const dir = workspace();
+  writeFileSync(path.join(dir, "a.ts"), Array.from({ length: 9 }, (_, i) => `export const v${i + 1} = ${i + 1};`).join("\n") + "\n");
+  writeFileSync(path.join(dir, "b.md"), "# B notes\n");
+  writeFileSync(path.join(dir, ".env"), "TOKEN=hunter2\n");
+  const s = await server([{ text: "Seen." }]);
+  const run = await cli(["run", "--provider", "openai", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "--file", "a.ts:3-4", "--file", "./b.md", "--file", ".env", "explain"]);
+  assert.equal(run.code, 0, run.stderr);
+  const sent = JSON.stringify(s.requests[0]!.body);
+  assert.match(sent, /explain/);
+  assert.match(sent, /<file path=\\"\/a\.ts\\" lines=\\"3-4\\">\\n\s+3\\texport const v3 = 3;\\n\s+4\\texport const v4 = 4;/);
+  assert.doesNotMatch(sent, /v2 = 2|v5 = 5/, "only the range");
+  assert.match(sent, /<file path=\\"\/b\.md\\">\\n\s+1\\t# B notes/);
+  assert.match(sent, /not attached: \/\.env may hold secrets/);
+  assert.doesNotMatch(sent, /hunter2/);
 });
 
 test("exit 0 with anthropic: the answer streams to stdout, activity to stderr", async () => {

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState } from "../../../src/protocol";
 import { attach, imageFiles, refusal } from "../lib/imageAttach";
-import type { MentionResults } from "../state/chatReducer";
+import type { MentionResults, ViewState } from "../state/chatReducer";
+import { ComposerChips } from "./AttachmentChips";
 import { postToHost } from "../vscodeApi";
 import { MentionPicker, mentionOptionId } from "./MentionPicker";
 import { requestFollow } from "../lib/follow";
@@ -14,6 +15,8 @@ interface Props {
   mentions: MentionResults | null;
   /** Text the host put back (Edit and resend). */
   fill?: { text: string; seq: number } | undefined;
+  /** Chips to send with the message (kept by the host: Add Selection / File / Terminal Output / Problems). */
+  chips?: ViewState["chips"];
   /** The model answering: images are taken only when it reads them. */
   model: ChatState["model"];
   /** A new task: whether it can run in a worktree of its own (null once the task has started). */
@@ -32,7 +35,11 @@ const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
 const LIST_ID = "mention-list";
 
 /** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file, a pasted or dropped image is attached. */
-export function Composer({ running, sent, mentions, fill, model, worktree, sharedWith = 0 }: Props) {
+/** The `@problems` pick: the workspace's errors and warnings as a chip. */
+const PROBLEMS_OPTION = { path: "@problems", special: "problems" as const };
+const NO_CHIPS: ViewState["chips"] = { attachments: [], focusSeq: 0 };
+
+export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0 }: Props) {
   const [text, setText] = useState("");
   const [inWorktree, setInWorktree] = useState<boolean | null>(null);
   const worktreeChosen = worktree?.available ? (inWorktree ?? worktree.byDefault) : false;
@@ -59,9 +66,15 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
     caretAfterRender.current = fill.text.length;
     box.current?.focus();
   }, [fill?.seq]);
+  // A command brought the person here (Add Selection to Chat, Focus Chat): the caret goes to the box.
+  useEffect(() => {
+    if (chips.focusSeq > 0) box.current?.focus();
+  }, [chips.focusSeq]);
   const history = [...sent, ...ownSent.current.filter((t) => !sent.includes(t))];
 
-  const files = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];
+  const found = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];
+  const offerProblems = mention !== null && mention.query.length <= "problems".length && "problems".startsWith(mention.query.toLowerCase());
+  const files: { path: string; isDir?: boolean; resource?: { server: string; name: string }; special?: "problems" }[] = offerProblems ? [PROBLEMS_OPTION, ...found] : found;
   const pickerOpen = mention !== null;
 
   // Ask the host for matching files a moment after the query stops changing.
@@ -85,6 +98,14 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
     const file = files[index];
     if (!mention || !file) return;
     const end = mention.start + 1 + mention.query.length;
+    if (file.special === "problems") {
+      // Not text: the host adds the problems as a chip, and the `@…` typed goes.
+      setText(text.slice(0, mention.start) + text.slice(end));
+      setMention(null);
+      caretAfterRender.current = mention.start;
+      postToHost({ type: "attachProblems" });
+      return;
+    }
     const inserted = `@${file.path} `;
     const value = text.slice(0, mention.start) + inserted + text.slice(end);
     setText(value);
@@ -134,12 +155,13 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
 
   const send = () => {
     const message = text.trim();
-    if (!message && images.length === 0) return;
+    const attachments = chips.attachments;
+    if (!message && images.length === 0 && attachments.length === 0) return;
     if (message.length > MAX_MESSAGE_CHARS) {
       setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
       return;
     }
-    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(worktree ? { worktree: worktreeChosen } : {}) });
+    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(attachments.length ? { attachments } : {}), ...(worktree ? { worktree: worktreeChosen } : {}) });
     setInWorktree(null);
     requestFollow();
     if (message && history[history.length - 1] !== message) ownSent.current.push(message);
@@ -209,6 +231,7 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
       onDrop={onDrop}
     >
       {pickerOpen ? <MentionPicker id={LIST_ID} files={files} active={active} loading={mentions?.requestId !== mention.requestId} onPick={insertMention} /> : null}
+      <ComposerChips chips={chips.attachments} />
       <textarea
         ref={box}
         id="message-input"
@@ -219,7 +242,7 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
         aria-controls={pickerOpen ? LIST_ID : undefined}
         aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : undefined}
         aria-invalid={error ? true : undefined}
-        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file"}
+        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file or @problems"}
         rows={3}
         value={text}
         onChange={(event) => {
@@ -251,6 +274,11 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
           {error}
         </div>
       ) : null}
+      {chips.notice ? (
+        <div className="composer-notice" role="status">
+          {chips.notice}
+        </div>
+      ) : null}
       {worktree ? (
         <div className="composer-worktree">
           <label title={worktree.available ? "Runs on a new branch fathom/<title> in a folder of its own: your working tree is untouched until you Apply" : worktree.reason}>
@@ -272,7 +300,7 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
         <span className="composer-hint" id="composer-hint">
           Enter to send, Shift+Enter for a new line, Up for earlier messages{model.images ? ", paste or drop an image" : ""}
         </span>
-        {running && (text.trim() || images.length > 0) ? (
+        {running && (text.trim() || images.length > 0 || chips.attachments.length > 0) ? (
           <button type="submit" className="button secondary" title="Queue this message (Enter)">
             <span className="codicon codicon-list-ordered" aria-hidden="true" />
             Queue
@@ -284,7 +312,7 @@ export function Composer({ running, sent, mentions, fill, model, worktree, share
             Cancel
           </button>
         ) : (
-          <button type="submit" className="button primary" disabled={!text.trim() && images.length === 0} title="Send (Enter)">
+          <button type="submit" className="button primary" disabled={!text.trim() && images.length === 0 && chips.attachments.length === 0} title="Send (Enter)">
             <span className="codicon codicon-send" aria-hidden="true" />
             Send
           </button>

@@ -1,6 +1,6 @@
 interface Props {
   id: string;
-  files: { path: string; isDir?: boolean; resource?: { server: string; name: string } | undefined }[];
+  files: { path: string; isDir?: boolean; resource?: { server: string; name: string } | undefined; special?: "problems" }[];
   active: number;
   loading: boolean;
   onPick: (index: number) => void;
@@ -17,7 +17,7 @@ export function MentionPicker({ id, files, active, loading, onPick }: Props) {
           {loading ? "Searching files…" : "No matching files or MCP resources"}
         </div>
       ) : null}
-      <ul className="mentions-list" id={id} role="listbox" aria-label="Files and MCP resources to mention">
+      <ul className="mentions-list" id={id} role="listbox" aria-label="Files, problems and MCP resources to mention">
         {files.map((file, index) => (
           <li
             key={file.path}
@@ -31,7 +31,14 @@ export function MentionPicker({ id, files, active, loading, onPick }: Props) {
               onPick(index);
             }}
           >
-            {file.resource ? (
+            {file.special === "problems" ? (
+              <>
+                <span className="codicon codicon-warning" aria-hidden="true" />
+                <span className="mention-resource">
+                  @problems <span className="mention-detail">the workspace's errors and warnings</span>
+                </span>
+              </>
+            ) : file.resource ? (
               <>
                 <span className="codicon codicon-plug" aria-hidden="true" />
                 <span className="mention-resource" title={file.path}>

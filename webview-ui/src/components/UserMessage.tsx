@@ -1,5 +1,6 @@
 import type { UserItem } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { SentChips } from "./AttachmentChips";
 
 export function UserMessage({ item }: { item: UserItem }) {
   return (
@@ -28,6 +29,7 @@ export function UserMessage({ item }: { item: UserItem }) {
         </ul>
       ) : null}
       {item.text ? <p className="user-text">{item.text}</p> : null}
+      {item.attachments?.length ? <SentChips attachments={item.attachments} /> : null}
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import { initialChatState, type ChatState, type HostToWebviewChat, type ModelOption, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type ModelOption, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
@@ -17,6 +17,8 @@ export interface ViewState {
   composerFill?: { text: string; seq: number } | undefined;
   /** The latest answer to the Model box's request for the provider's models. */
   models?: ModelListView | undefined;
+  /** The message box's chips (the host keeps them); `notice` says why a command added nothing; `focusSeq` asks for the caret. */
+  chips: { attachments: AttachmentView[]; notice?: string | undefined; focusSeq: number };
 }
 
 export interface ModelListView {
@@ -75,7 +77,7 @@ function appendExec(tool: ToolItem, chunk: string): ToolItem {
 /** A host message, or the older items of the last `state`, validated after its first paint. */
 export type ChatAction = HostToWebviewChat | { type: "olderItems"; items: TranscriptItem[] };
 
-export const emptyView: ViewState = { chat: initialChatState(), connected: false, mentions: null, generation: 0, prepended: 0 };
+export const emptyView: ViewState = { chat: initialChatState(), connected: false, mentions: null, generation: 0, prepended: 0, chips: { attachments: [], focusSeq: 0 } };
 
 /** Applies one host message to the view state (pure). */
 export function reduce(view: ViewState, message: ChatAction): ViewState {
@@ -132,6 +134,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ parallel: message.parallel });
     case "composerText":
       return { ...view, composerFill: { text: message.text, seq: (view.composerFill?.seq ?? 0) + 1 } };
+    case "attachments":
+      return { ...view, chips: { attachments: message.attachments, notice: message.notice, focusSeq: view.chips.focusSeq + (message.focus ? 1 : 0) } };
   }
 }
 
@@ -148,6 +152,6 @@ export function pendingApprovals(items: TranscriptItem[], out: ToolItem[] = []):
 /** The texts the person sent, oldest first: the composer's Up history after a reload. */
 export function sentMessages(items: TranscriptItem[]): string[] {
   const texts: string[] = [];
-  for (const item of items) if (item.kind === "user") texts.push(item.text);
+  for (const item of items) if (item.kind === "user" && item.text) texts.push(item.text);
   return texts;
 }
