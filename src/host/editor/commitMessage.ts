@@ -1,28 +1,27 @@
 /**
  * Source Control's Generate Commit Message button (and command): a message for the staged
  * changes, or all of them when nothing is staged, streamed into the repository's box by the
- * window's model. While it writes, the button of that repository turns into Stop.
+ * window's model. While it writes, the button turns into Stop.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { Log } from "../log";
 import type { ModelSetup } from "../models/modelSetup";
 import { generateCommitMessage, type CommitMessageOutcome } from "./commitMessageRun";
-import { findRepository, openGitApi, uriOf, type GitExtensionExports, type GitRepository } from "./gitRepositories";
+import { findRepository, openGitApi, type GitExtensionExports, type GitRepository } from "./gitRepositories";
 
 export const GENERATE_COMMIT_MESSAGE = "fathom.generateCommitMessage";
 export const STOP_COMMIT_MESSAGE = "fathom.stopCommitMessage";
-/** The roots (as `scmProviderRootUri` spells them) of the repositories being written for. */
-const RUNNING_CONTEXT = "fathom.commitMessage.running";
-/** Whether any is (for the Stop command in the palette). */
-const ANY_RUNNING_CONTEXT = "fathom.commitMessage.writing";
+/**
+ * Whether a message is being written. One flag for the window, not a list of roots matched
+ * against `scmProviderRootUri`: in a remote window (code-server, SSH) the workbench spells that
+ * root `vscode-remote://…` while the extension host knows it as `file://…`.
+ */
+const WRITING_CONTEXT = "fathom.commitMessage.writing";
 
 export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vscode.Disposable {
   const running = new Map<string, AbortController>();
-  const publish = () => {
-    void vscode.commands.executeCommand("setContext", RUNNING_CONTEXT, [...running.keys()]);
-    void vscode.commands.executeCommand("setContext", ANY_RUNNING_CONTEXT, running.size > 0);
-  };
+  const publish = () => void vscode.commands.executeCommand("setContext", WRITING_CONTEXT, running.size > 0);
 
   const generate = async (hint: unknown): Promise<CommitMessageOutcome> => {
     const opened = await openGitApi({ extension: vscode.extensions.getExtension<GitExtensionExports>("vscode.git"), isTrusted: vscode.workspace.isTrusted });
@@ -49,10 +48,8 @@ export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vsco
     }
   };
 
-  const stop = (hint: unknown) => {
-    const root = uriOf(hint)?.toString();
-    for (const [key, controller] of running) if (!root || key === root) controller.abort();
-  };
+  // Stops them all: the button shows in every repository's title while any is written for.
+  const stop = () => running.forEach((controller) => controller.abort());
 
   publish();
   return vscode.Disposable.from(
@@ -65,7 +62,8 @@ export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vsco
 /** Shows what went wrong (not a cancel, which the person asked for) and passes the outcome on. */
 function tell(outcome: CommitMessageOutcome): CommitMessageOutcome {
   if (outcome.ok || outcome.reason === "cancelled" || outcome.reason === "dismissed") return outcome;
-  const show = outcome.reason === "model" || outcome.reason === "git" || outcome.reason === "runaway" ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+  const failed = outcome.reason === "model" || outcome.reason === "git" || outcome.reason === "empty" || outcome.reason === "runaway";
+  const show = failed ? vscode.window.showErrorMessage : outcome.reason === "edited" ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   const action = outcome.action;
   void show(`Fathom: ${outcome.message}`, ...(action ? [action.label] : [])).then((picked) => {
     if (action && picked === action.label) void vscode.commands.executeCommand(action.command, ...(action.args ?? []));

@@ -37,7 +37,10 @@ export async function generateCommitMessage(repository: GitRepository, o: { mode
 
   const box = repository.inputBox;
   const before = box.value;
-  let written = before;
+  // Every value Fathom put in the box: VS Code echoes each back to the extension host a moment
+  // later, so the box may still read an earlier one of ours. Anything else the person typed.
+  const ours = new Set([before]);
+  const typedByPerson = () => !ours.has(box.value);
   let edited = false;
   const stop = new AbortController();
   const passOn = () => stop.abort();
@@ -52,26 +55,27 @@ export async function generateCommitMessage(repository: GitRepository, o: { mode
       secretFiles: setup.settings.secretFiles,
       signal: stop.signal,
       onText(text) {
-        if (box.value !== written) {
-          // The person typed into the box: it is theirs again.
+        if (typedByPerson()) {
+          // The box is theirs again.
           edited = true;
           stop.abort();
           return;
         }
-        if (text !== "") box.value = written = text;
+        if (text === "") return;
+        ours.add(text);
+        box.value = text;
       },
     });
   } finally {
     o.signal.removeEventListener("abort", passOn);
   }
-  edited ||= box.value !== written;
+  edited ||= typedByPerson();
   if (edited) return { ok: false, reason: "edited", message: "Stopped: you typed in the commit message box, so Fathom left your text there." };
   if (result.ok) {
     box.value = result.message;
     return { ok: true, message: result.message, summarized: result.summarized };
   }
-  // Only what Fathom wrote is taken back; a box the person changed meanwhile stays as it is.
-  if (box.value === written) box.value = before;
+  box.value = before;
   if (result.reason === "model" || result.reason === "empty" || result.reason === "runaway") {
     o.log.warn(`Commit message for ${root} failed: ${result.message}`);
     const setKey = result.kind === "auth" && setup.settings.provider !== "vscode";
