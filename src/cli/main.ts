@@ -14,6 +14,7 @@ import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { evalCommand } from "./eval/evalCommand";
+import { commitMessageMain } from "./commitMessageCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
 import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
@@ -94,7 +95,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval and models.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models and commit-message.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
   if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
   let replay: Cassette | undefined;
@@ -207,6 +208,7 @@ const NO_TTY_REASON =
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
+  if (argv[0] === "commit-message") return commitMessageMain(argv.slice(1));
   if (argv[0] === "models") {
     try {
       return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });

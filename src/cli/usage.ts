@@ -5,6 +5,7 @@ export const RUN_USAGE = `Usage: fathom run [options] "<prompt>"
        fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
        fathom models [--provider NAME] [--base-url URL] [--json]
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
+       fathom commit-message [--cwd DIR] [--all]   (a message for the staged changes; --help)
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
 checkpoint at its start and before each write (kept outside the workspace, no git): "fathom

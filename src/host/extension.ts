@@ -19,6 +19,7 @@ import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
+import { registerCommitMessage } from "./editor/commitMessage";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -143,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),
     registerContextCommands({ view, tasks: () => tasks }),
+    registerCommitMessage({ models, log }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),

@@ -1,0 +1,139 @@
+/**
+ * `fathom commit-message [--cwd DIR] [--all]`: a commit message for the staged changes, printed
+ * on stdout (so `git commit -F -` or `-m "$(…)"` can take it), written by the same model flags
+ * as `fathom run` and the same request as VS Code's Generate Commit Message button.
+ */
+import { statSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { readRepositoryChanges } from "../core/commitMessage/repositoryChanges";
+import { writeCommitMessage } from "../core/commitMessage/writeCommitMessage";
+import { createModel, type Provider } from "../core/model/createModel";
+
+export const COMMIT_MESSAGE_USAGE = `Usage: fathom commit-message [--cwd DIR] [--all] [--provider NAME] [--model ID] [--base-url URL]
+                             [--context-window N]
+
+Writes a commit message for the staged changes of the repository holding DIR (default: the
+current directory) and prints it. The model gets the staged diff (a large one cut per file to
+fit; lockfiles, generated, binary and secret files by name only) and the repository's 10 latest
+commit subjects as the style to follow. No tools, nothing written.
+  git commit -e -m "$(fathom commit-message)"
+
+Options:
+  --cwd DIR             a folder of the repository (default: the current directory)
+  --all                 when nothing is staged, describe every uncommitted change instead
+                        (tracked files and files git does not track yet)
+  --provider, --model, --base-url, --context-window   as for fathom run
+Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY.
+Exit codes: 0 printed, 1 nothing to describe (or it failed; the reason is on stderr), 2 usage
+error, 130 cancelled.`;
+
+export class CommitMessageUsageError extends Error {}
+
+const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+
+interface Io {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  /** Ends the request (Ctrl+C). */
+  signal?: AbortSignal;
+}
+
+export async function commitMessageCommand(argv: readonly string[], io: Io): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        cwd: { type: "string" },
+        all: { type: "boolean" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        "context-window": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new CommitMessageUsageError((error as Error).message);
+  }
+  if (values.help) {
+    io.out.write(`${COMMIT_MESSAGE_USAGE}\n`);
+    return 0;
+  }
+  const dir = path.resolve(io.cwd, values.cwd ?? ".");
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CommitMessageUsageError(`--cwd ${dir} is not a directory.`);
+  const provider = (values.provider ?? (!io.env.OPENAI_API_KEY && io.env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
+  if ((provider as string) === "vscode") throw new CommitMessageUsageError("VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.");
+  if (!PROVIDERS.includes(provider)) throw new CommitMessageUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
+  const baseUrl = values["base-url"] ?? "";
+  if (baseUrl) {
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw new CommitMessageUsageError(`--base-url "${baseUrl}" is not a URL; for example http://localhost:11434/v1`);
+    }
+  }
+  let contextWindow: number | undefined;
+  if (values["context-window"] !== undefined) {
+    contextWindow = Number(values["context-window"]);
+    if (!Number.isInteger(contextWindow) || contextWindow < 1024) throw new CommitMessageUsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
+  }
+  const apiKey = (provider === "anthropic" ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY) ?? "";
+  if (!apiKey && provider !== "openai-compatible") {
+    throw new CommitMessageUsageError(`Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
+  }
+
+  const changes = await readRepositoryChanges(dir, { all: values.all === true });
+  if ("error" in changes) {
+    io.err.write(`fathom: ${changes.error}\n`);
+    return 1;
+  }
+  if (changes.files.length === 0) {
+    io.err.write(
+      values.all
+        ? `fathom: There are no uncommitted changes in ${changes.root} to describe.\n`
+        : `fathom: Nothing is staged in ${changes.root}, so there is nothing to describe. Stage what the commit should hold (git add PATH), or pass --all to describe every uncommitted change.\n`,
+    );
+    return 1;
+  }
+  const retryBase = Number(io.env.FATHOM_RETRY_BASE_DELAY_MS);
+  const model = createModel({
+    provider,
+    model: values.model ?? "",
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+    ...(io.env.FATHOM_RETRY_BASE_DELAY_MS && Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+    surface: "cli",
+  });
+  const result = await writeCommitMessage({ model, files: changes.files, scope: changes.scope, subjects: changes.subjects, ...(io.signal ? { signal: io.signal } : {}) });
+  if (!result.ok) {
+    io.err.write(`fathom: ${apiKey ? result.message.split(apiKey).join("[key]") : result.message}\n`);
+    return result.reason === "cancelled" ? 130 : 1;
+  }
+  if (result.summarized) io.err.write("fathom: the diff was too large to send whole, so each file was cut to fit; check that the message covers what matters.\n");
+  io.out.write(`${result.message}\n`);
+  return 0;
+}
+
+/** `fathom commit-message` as the process runs it: Ctrl+C cancels, a usage error exits 2. */
+export async function commitMessageMain(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.on("SIGINT", cancel);
+  process.on("SIGTERM", cancel);
+  try {
+    return await commitMessageCommand(argv, { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr, signal: controller.signal });
+  } catch (error) {
+    if (!(error instanceof CommitMessageUsageError)) throw error;
+    process.stderr.write(`fathom: ${error.message}\n${COMMIT_MESSAGE_USAGE}\n`);
+    return 2;
+  } finally {
+    process.off("SIGINT", cancel);
+    process.off("SIGTERM", cancel);
+  }
+}
