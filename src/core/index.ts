@@ -51,3 +51,8 @@ export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
 export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";
 export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachments, MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, type Attachment } from "./attachments";
+export { createInlineEditAgent } from "./inlineEdit/inlineEditAgent";
+export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } from "./inlineEdit/prompt";
+export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
+export { inlineEditPreview, streamedString } from "./inlineEdit/streamedArgs";
+export { linesLabel } from "./inlineEdit/selectedLines";
