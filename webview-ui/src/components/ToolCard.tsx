@@ -15,6 +15,7 @@ const TOOL_ICONS: Record<string, string> = {
   read_file: "file",
   write_file: "new-file",
   edit_file: "edit",
+  edit_selection: "edit",
   glob: "search",
   grep: "search",
   execute: "terminal",
