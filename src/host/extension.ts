@@ -18,6 +18,7 @@ import { HostMcp } from "./mcp/hostMcp";
 import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
+import { registerEditSelection } from "./editor/editSelection";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -141,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     terminals,
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),
+    registerEditSelection({ start: (text, o) => tasks.startTask(text, o), showChat: () => view.reveal(), log }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
