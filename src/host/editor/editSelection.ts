@@ -63,7 +63,7 @@ async function editSelection(o: EditSelectionOptions): Promise<void> {
 
   const instruction = await vscode.window.showInputBox({
     title: `Fathom: Edit ${linesLabel(shown.startLine, shown.endLine)} of ${name}`,
-    prompt: "What should change? Enter sends it to the model; Escape cancels.",
+    prompt: "Say what should change: these lines and the code around them go to the model, and its answer opens as a diff to approve.",
     placeHolder: "e.g. handle the error, rename x to count, make it async",
     ignoreFocusOut: true,
     validateInput: (value) => (value.trim() ? undefined : "Say what should change, or press Escape to cancel."),

@@ -61,6 +61,7 @@ describe("Edit Selection as a task", () => {
     assert.equal(edit.toolName, "edit_selection");
     assert.equal(edit.title, "Editing lines 2–3 of /load.js");
     assert.equal(edit.proposal?.outcome, "pending");
+    assert.equal(edit.alwaysAllow, null, "no Always allow for a task of one edit");
     assert.equal(kit.gate.requests[0]!.proposal?.after, ANSWERED);
 
     kit.session.approve(edit.id);

@@ -27,7 +27,8 @@ const INSTRUCTION = 'trim the title and drop a dash at either end';
 
 /** What the right side of the open diff shows (Monaco renders spaces as no-break spaces). */
 async function proposedText(page: Page): Promise<string> {
-  const lines = page.locator('.monaco-diff-editor .editor.modified .view-lines');
+  // Inline or side by side, deleted lines are a zone of their own: only the proposal's lines count.
+  const lines = page.locator('.monaco-diff-editor .editor.modified .view-lines:not(.line-delete)');
   return ((await lines.first().innerText().catch(() => '')) || '').replace(/\u00a0/g, ' ');
 }
 
@@ -56,7 +57,7 @@ export const tests: E2ETest[] = [
         await editor.locator('.view-lines').click();
         await page.keyboard.press('Control+G');
         await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
-        await quickInput.fill('7');
+        await quickInput.fill(':7');
         await page.keyboard.press('Enter');
         await page.keyboard.press('Home');
         await page.keyboard.press('Home');
@@ -99,7 +100,7 @@ export const tests: E2ETest[] = [
         assert.equal(fs.readFileSync(file, 'utf8'), original, 'nothing written before the approval');
 
         // Approve from the diff editor's title bar.
-        await diff.locator('.editor.modified .view-lines').click();
+        await diff.locator('.editor.modified .view-lines:not(.line-delete)').click();
         await page.locator('.editor-actions').getByRole('button', { name: /Approve Proposed Change/ }).first().click({ timeout: 15_000 });
         const expected = original.replace(`${SELECTED}\n`, `${REPLACEMENT}\n`);
         await until('the replacement on disk', () => fs.readFileSync(file, 'utf8') === expected, 30_000);
