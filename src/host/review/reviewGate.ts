@@ -221,8 +221,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const early = this.prepared.get(id);
     if (!early || openDocument(early.afterUri)?.isDirty || this.fs.text(early.afterUri) === after) return;
     this.fs.set(early.afterUri, after, false);
-    if (!early.previewed) revealChange(early.afterUri, early.before, after);
+    if (early.previewed) return;
     early.previewed = true;
+    void early.opened.then((open) => open && revealChange(early.afterUri, early.before, this.fs.text(early.afterUri) ?? after));
   }
 
   /** The chat shows the request's card: its open diff takes the proposal now. */
