@@ -124,5 +124,5 @@ function outcome(result: Extract<ChatMessage, { role: "tool" }>, messages: reado
   }
   const rejected = readRejection(result.content);
   if (rejected) return rejected.reason ? `Nothing was written: ${rejected.reason}` : `You rejected the change to ${where}; nothing was written.`;
-  return result.content.startsWith("Nothing was written") ? result.content : `Nothing was written. ${result.content}`;
+  return /nothing was (?:written|proposed)/i.test(result.content) ? result.content : `Nothing was written. ${result.content}`;
 }

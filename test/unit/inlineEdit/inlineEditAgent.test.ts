@@ -153,7 +153,7 @@ describe("inline edit agent", () => {
 
   it("prose, a cut-off answer or a 'Cannot:' is refused with a message, never proposed or written", async () => {
     for (const [turn, expected] of [
-      [{ text: "This function reads a file and parses it as JSON, so it is already correct." }, /^Nothing was written\. The model answered with an explanation instead of the new text: “This function reads/],
+      [{ text: "This function reads a file and parses it as JSON, so it is already correct." }, /^The model answered with an explanation instead of the new text: “This function reads/],
       [{ text: "  const text = await readFile(pa", stopReason: "length" }, /cut off at its output limit/],
       [{ text: "Cannot: the selection has no read to await." }, /The model says it cannot do this: the selection has no read to await\./],
     ] as const) {
