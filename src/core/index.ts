@@ -54,5 +54,5 @@ export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachme
 export { createInlineEditAgent } from "./inlineEdit/inlineEditAgent";
 export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } from "./inlineEdit/prompt";
 export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
-export { inlineEditPreview, streamedString } from "./inlineEdit/streamedArgs";
+export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";

@@ -1,4 +1,4 @@
-import { EDIT_SELECTION, inlineEditPreview, normalizeVirtualPath, secretFileMatcher, streamedString, type AgentEvent, type SecretFileMatcher } from "../../core";
+import { EDIT_SELECTION, inlineEditPreview, normalizeVirtualPath, secretFileMatcher, type AgentEvent, type SecretFileMatcher } from "../../core";
 import type { SessionGate } from "./sessionGate";
 
 /**
@@ -7,7 +7,8 @@ import type { SessionGate } from "./sessionGate";
  */
 const EDIT_TOOLS: Record<string, { mustExist: boolean; preview?: (args: string, before: string | null) => string | undefined }> = {
   edit_file: { mustExist: true },
-  write_file: { mustExist: false, preview: (args) => streamedString(args, "content")?.value },
+  // A write's content arrives in a burst just before its proposal: a preview would only race it.
+  write_file: { mustExist: false },
   [EDIT_SELECTION]: { mustExist: true, preview: (args, before) => (before === null ? undefined : inlineEditPreview(args, before)) },
 };
 /** How often a diff's preview follows the streamed arguments (each one reloads the right side). */
@@ -47,9 +48,8 @@ export interface EarlyDiffOptions {
  * Opens an edit's diff while the model still writes the call. A model streams an edit's
  * arguments for seconds, and `file_path` comes first: as soon as it has, the file is read and
  * the gate opens its diff (`SessionGate.prepare`), so opening the editor is not on the way
- * between the model's last chunk and the diff the person reviews. Where the arguments tell the
- * new text as it comes (write_file's content, an inline edit's answer), the diff's right side
- * follows them. A call that ends without asking (its edit failed, the run stopped) closes it again.
+ * between the model's last chunk and the diff the person reviews. An inline edit's answer, which
+ * the model writes for seconds, is shown on the diff's right side as it comes. A call that ends without asking (its edit failed, the run stopped) closes it again.
  */
 export class EarlyDiffs {
   private readonly calls = new Map<string, { toolName: string; args: string; opened: boolean; before?: string | null; timer?: ReturnType<typeof setTimeout> }>();
