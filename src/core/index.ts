@@ -57,3 +57,8 @@ export { commitMessagePrompt, usesConventionalCommits, subjectOf, STYLE_EXAMPLES
 export { cleanCommitMessage } from "./commitMessage/cleanMessage";
 export { writeCommitMessage, type CommitMessageResult, type WriteCommitMessageOptions } from "./commitMessage/writeCommitMessage";
 export { readRepositoryChanges, readUntrackedFiles, recentSubjects, type RepositoryChanges } from "./commitMessage/repositoryChanges";
+export { createInlineEditAgent } from "./inlineEdit/inlineEditAgent";
+export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } from "./inlineEdit/prompt";
+export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
+export { inlineEditPreview } from "./inlineEdit/streamedArgs";
+export { linesLabel } from "./inlineEdit/selectedLines";

@@ -58,6 +58,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.view?.visible ?? false;
   }
 
+  /** Shows the view; once it has been resolved in this window, without taking the focus. */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
   /** The badge on the view's icon (undefined removes it). */
   setBadge(badge: vscode.ViewBadge | undefined): void {
     if (this.view) this.view.badge = badge;

@@ -20,6 +20,7 @@ import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
 import { registerCommitMessage } from "./editor/commitMessage";
+import { registerEditSelection } from "./editor/editSelection";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -145,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     registerReviewCommands(gate),
     registerContextCommands({ view, tasks: () => tasks }),
     registerCommitMessage({ models, log }),
+    registerEditSelection({ start: (text, o) => tasks.startTask(text, o), showChat: () => view.reveal(), log }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),

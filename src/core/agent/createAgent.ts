@@ -37,8 +37,8 @@ export interface AgentOptions {
   workspaceRoot: string;
   /** The file backend; the six file tools are built over it. */
   backend?: BackendProtocol;
-  /** Replaces the file tools built from `backend`. */
-  fileTools?: readonly Tool[];
+  /** Replaces the file tools built from `backend` (a function gets the backend writes go through: the checkpointing one). */
+  fileTools?: readonly Tool[] | ((backend: BackendProtocol) => readonly Tool[]);
   /** Extra tools. */
   tools?: readonly Tool[];
   /** Extra middleware, inside the built-in ones. */
@@ -130,7 +130,8 @@ export function createAgent(options: AgentOptions): Agent {
 function buildAgent(options: AgentOptions, internal: Internal): Agent {
   const isSubagent = internal.subagentType !== undefined;
   const isSecret = secretFileMatcher(options.secretFiles);
-  const fileTools = options.fileTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []);
+  const ownTools = options.fileTools;
+  const fileTools = typeof ownTools === "function" ? (options.backend ? ownTools(options.backend) : []) : (ownTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []));
   const subagentSpecs = isSubagent
     ? []
     : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? [])];

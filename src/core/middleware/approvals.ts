@@ -94,11 +94,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
 
       switch (decision.type) {
         case "reject":
-          return toolError(
-            `The person rejected this ${call.name} call. ${reason ? `Their reason: ${reason}` : "No reason was given."} ` +
-              `Do not repeat it unchanged; adapt, or ask the person what they want.`,
-            { rejected: true },
-          );
+          return toolError(rejectionText(call.name, reason), { rejected: true });
         case "approve":
           if (proposal) call.proposal = proposal;
           return next(call);
@@ -121,7 +117,7 @@ async function runEdited(
     const result = await next(call);
     if (result.isError || decision.content === proposal.after) return result;
     const diff = compactDiff(proposal.path, proposal.after, decision.content);
-    return { ...result, content: `${result.content}\n\nThe person changed your proposed content before approving it (diff from your version to what was written):\n${diff}` };
+    return { ...result, content: `${result.content}\n\n${PERSON_CHANGED} (diff from your version to what was written):\n${diff}` };
   }
   if (decision.args) {
     const parsed = call.tool.schema.safeParse(decision.args);
@@ -139,6 +135,21 @@ async function runEdited(
   }
   if (proposal) call.proposal = proposal;
   return next(call);
+}
+
+/** How an approved edit's result says that the person changed the proposal first. */
+export const PERSON_CHANGED = "The person changed your proposed content before approving it";
+const REJECTED = /^The person rejected this \S+ call\. (?:Their reason: ([\s\S]*?) |No reason was given\. )Do not repeat it unchanged/;
+
+/** A rejected call's result, as the model reads it. */
+function rejectionText(toolName: string, reason: string | undefined): string {
+  return `The person rejected this ${toolName} call. ${reason ? `Their reason: ${reason}` : "No reason was given."} Do not repeat it unchanged; adapt, or ask the person what they want.`;
+}
+
+/** Whether a tool result is a rejection, and the person's reason if they gave one. */
+export function readRejection(content: string): { reason?: string } | undefined {
+  const m = REJECTED.exec(content);
+  return m ? (m[1] ? { reason: m[1] } : {}) : undefined;
 }
 
 /** Asks the gate, settling as a rejection if the run is cancelled or the gate fails. */

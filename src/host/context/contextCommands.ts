@@ -8,7 +8,8 @@ import { fileAttachment, selectionAttachment, type AttachResult } from "./editor
 import { ADD_SELECTION_COMMAND, EXPLAIN_COMMAND, FathomCodeActions, FIX_COMMAND } from "./fathomCodeActions";
 import { problemEntry, workspaceProblems } from "./problems";
 import { TerminalHistory } from "./terminalHistory";
-import { notInWorkspace, virtualPathOf } from "./workspacePaths";
+import { virtualPathOf } from "../review/workspaceUris";
+import { notInWorkspace } from "./workspacePaths";
 
 /** Lines around a diagnostic sent with "Fix with Fathom". */
 const FIX_CONTEXT_LINES = 8;

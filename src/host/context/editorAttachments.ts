@@ -1,6 +1,7 @@
 import type * as vscode from "vscode";
 import { secretFileMatcher, type Attachment } from "../../core";
-import { notInWorkspace, virtualPathOf } from "./workspacePaths";
+import { virtualPathOf } from "../review/workspaceUris";
+import { notInWorkspace } from "./workspacePaths";
 
 export type AttachResult = { attachment: Attachment } | { refused: string };
 

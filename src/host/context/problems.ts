@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ProblemEntry, Severity } from "./contextText";
-import { virtualPathOf } from "./workspacePaths";
+import { virtualPathOf } from "../review/workspaceUris";
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Severity> = {
   [vscode.DiagnosticSeverity.Error]: "error",

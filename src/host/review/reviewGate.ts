@@ -2,7 +2,8 @@ import * as vscode from "vscode";
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "../../core/approval";
 import type { FileChangeProposal } from "../../core/tools/tool";
 import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
-import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts, sameAsEditorText } from "./reviewText";
+import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts } from "./reviewText";
+import { approvedDecision } from "./approvedText";
 import { openDocument } from "./workspaceUris";
 import { ProposalDrafts } from "./proposalDrafts";
 import { RealLanguageOnUse } from "./realLanguageOnUse";
@@ -54,6 +55,8 @@ interface Prepared extends DiffSides {
   path: string;
   before: string;
   opened: Promise<boolean>;
+  /** The edit's preview was shown (and scrolled to). */
+  previewed?: boolean;
 }
 
 const hasSides = (entry: Pending): entry is Pending & DiffSides => entry.beforeUri !== undefined && entry.afterUri !== undefined;
@@ -213,6 +216,16 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     early.opened = this.openSides(early, path, proposalTitle(path, before === null) + (taskTitle ? ` · ${taskTitle}` : ""), true);
   }
 
+  /** The edit as the model writes it, on a prepared diff's right side (never over the person's typing); the first scrolls to it. */
+  previewPrepared(id: string, after: string): void {
+    const early = this.prepared.get(id);
+    if (!early || openDocument(early.afterUri)?.isDirty || this.fs.text(early.afterUri) === after) return;
+    this.fs.set(early.afterUri, after, false);
+    if (early.previewed) return;
+    early.previewed = true;
+    void early.opened.then((open) => open && revealChange(early.afterUri, early.before, this.fs.text(early.afterUri) ?? after));
+  }
+
   /** The chat shows the request's card: its open diff takes the proposal now. */
   cardShown(id: string): void {
     this.cardWaits.shown(id);
@@ -311,21 +324,8 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
 
   /** What the person approves: the right side as it is now. */
   private approval(entry: Pending): ApprovalDecision {
-    const proposal = entry.proposal;
-    if (!proposal || !entry.afterUri) return { type: "approve" };
-    const stored = this.fs.text(entry.afterUri) ?? proposal.after;
-    const doc = openDocument(entry.afterUri);
-    let text = stored;
-    if (doc) {
-      const current = doc.getText();
-      const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
-      // The editor hides the BOM and normalises mixed line endings; that alone is no change.
-      if (sameAsEditorText(proposal.after, current, eol)) text = proposal.after;
-      // Not changed since its last save: what is stored (a diff opened early may not have reloaded the proposal yet).
-      else if (!doc.isDirty) text = stored;
-      else text = (hasBom(stored) ? BOM : "") + current;
-    }
-    return text === proposal.after ? { type: "approve" } : { type: "edit", content: text };
+    if (!entry.proposal || !entry.afterUri) return { type: "approve" };
+    return approvedDecision(entry.proposal, this.fs.text(entry.afterUri), openDocument(entry.afterUri));
   }
 
   private finish(id: string, decision: ApprovalDecision, by: ReviewSource): boolean {

@@ -27,3 +27,21 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key || (uri.scheme === "file" && d.uri.scheme === "file" && d.uri.fsPath === uri.fsPath));
 }
+
+/**
+ * The agent's virtual path of a file in the workspace (`/src/a.ts`; with several folders
+ * `/<folder name>/src/a.ts`, as the core's backends route them), or undefined outside it.
+ */
+export function virtualPathOf(uri: vscode.Uri, folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): string | undefined {
+  if (uri.scheme !== "file") return undefined;
+  const base = (f: vscode.WorkspaceFolder) => f.uri.path.replace(/\/+$/, "");
+  // The innermost folder holding it (a folder may be nested in another).
+  const path = uri.path.replace(/\/+$/, "");
+  const folder = folders
+    .filter((f) => f.uri.scheme === "file" && (path === base(f) || path.startsWith(`${base(f)}/`)))
+    .sort((a, b) => base(b).length - base(a).length)[0];
+  if (!folder) return undefined;
+  const relative = path.slice(base(folder).length + 1);
+  if (folders.length > 1) return relative ? `/${folder.name}/${relative}` : `/${folder.name}`;
+  return `/${relative}`;
+}

@@ -1,4 +1,4 @@
-import type { Attachment, BackendProtocol, CheckpointStore } from "../../core";
+import type { Attachment, BackendProtocol, CheckpointStore, InlineEditRequest } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
@@ -75,8 +75,8 @@ export class ChatSession {
    * `worktree`: a new task runs in a git worktree of its own (undefined: the person's default).
    * Ignored for a task that has started: it stays where it began.
    */
-  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[] } = {}): Promise<void> {
-    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}) };
+  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[]; inlineEdit?: InlineEditRequest } = {}): Promise<void> {
+    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}) };
     await this.ready;
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
@@ -262,7 +262,7 @@ export class ChatSession {
       return;
     }
     const { state, askAgain, interruptedNotice } = reopened(saved, this.now());
-    Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, root: await this.env.taskRoot?.(saved.id) });
+    Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, inlineEdit: saved.inlineEdit, root: await this.env.taskRoot?.(saved.id) });
     this.resetTo(state);
     if (interruptedNotice) this.reducer.notice("warning", interruptedNotice);
     await this.env.store.setOpenTask(saved.id);
@@ -345,7 +345,7 @@ export class ChatSession {
   private resetTo(state: ChatState): void {
     const keep = this.state;
     Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
-    if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined });
+    if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
     this.reducer = this.newReducer(state);
     this.postState();
   }
@@ -360,7 +360,7 @@ export class ChatSession {
     if (this.disposed || !this.state.taskId) return;
     const live = this.running?.live;
     const runState = live ? structuredClone(live) : this.task.runState;
-    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now() }, runState);
+    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now(), inlineEdit: this.task.inlineEdit }, runState);
     void this.env.store.save(structuredClone(task));
   }
 

@@ -1,4 +1,4 @@
-import { alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
+import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
 import type { Banner, ChatState, HostToWebviewChat, Proposal, SentAttachment, ToolItem, TranscriptItem } from "../../protocol";
 import { applyMessage, findItem, openToolItems } from "./chatState";
 import { proposalView } from "./proposalView";
@@ -202,8 +202,8 @@ export class ChatStateReducer {
           ...(event.proposal ? { proposal: proposalView(event.proposal, "pending") } : {}),
           ...(command !== undefined ? { exec: { command, output: "" }, alwaysAllow: alwaysAllowRules(command)?.join(", ") ?? null } : {}),
           ...(event.why ? { approvalReason: event.why } : {}),
-          // Leaving the sandbox or reading a secret is asked each time.
-          ...(event.why ? { alwaysAllow: null } : {}),
+          // Leaving the sandbox or reading a secret is asked each time; an inline edit is a task of one edit.
+          ...(event.why || event.toolName === EDIT_SELECTION ? { alwaysAllow: null } : {}),
         });
         return;
       }

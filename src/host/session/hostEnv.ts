@@ -5,6 +5,7 @@ import {
   CompositeBackend,
   FilesystemBackend,
   createAgent,
+  createInlineEditAgent,
   type BackendProtocol,
   type DoneReason,
   type Executor,
@@ -125,14 +126,16 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const toUri = inWorktree ? worktreeUris(root) : undefined;
       const backend = new EditorAwareBackend(inWorktree ? new FilesystemBackend({ rootDir: root }) : fileBackend(), { log: o.channel, ...(toUri ? { toUri } : {}) });
       const middleware: Middleware[] = [editFeedbackMiddleware({ log: o.log, ...(toUri ? { toUri } : {}) }), ...options.middleware];
+      const checkpointed = { store: checkpoints, taskId: options.taskId, onError: (m: string) => o.log.warn(m) };
+      void checkpoints.prune(options.taskId).catch((e: unknown) => o.log.warn(`Checkpoints: could not prune: ${String(e)}`));
+      // An inline edit needs no terminal, sandbox or MCP servers: it only proposes one file's change.
+      if (options.inlineEdit) return createInlineEditAgent({ ...options, middleware, workspaceRoot: root, backend, checkpoints: checkpointed }, options.inlineEdit);
       const inner = o.terminals ? o.terminals.for(options.taskId, options.title) : o.executor;
       const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox, options.taskId, inner) : inner;
       // MCP servers start with the first task that could use them (never at activation).
       const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
-      const checkpointed = { store: checkpoints, taskId: options.taskId, onError: (m: string) => o.log.warn(m) };
-      void checkpoints.prune(options.taskId).catch((e: unknown) => o.log.warn(`Checkpoints: could not prune: ${String(e)}`));
       return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
     },
   };

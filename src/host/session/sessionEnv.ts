@@ -1,4 +1,4 @@
-import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, ModelList, Middleware } from "../../core";
+import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -31,6 +31,8 @@ export interface SessionEnv {
     executeTimeoutMs: number;
     middleware: Middleware[];
     systemPrompt?: string;
+    /** The run is this inline edit (Edit Selection): its agent has the one edit tool and asks the model with no tools. */
+    inlineEdit?: InlineEditRequest;
   }): Agent | Promise<Agent>;
   isTrusted(): boolean;
   /** The workspace's checkpoints (absent: no Restore). */

@@ -36,6 +36,8 @@ export interface SessionGate extends ApprovalGate {
   cardShown?(toolCallId: string): void;
   /** Opens the diff of an edit the model is still writing, under the id its request will have (`before` null: a new file). */
   prepare?(id: string, path: string, before: string | null, taskTitle?: string): void;
+  /** Shows on a prepared diff's right side the edit as far as the model has written it (the whole file's text). */
+  previewPrepared?(id: string, after: string): void;
   /** Closes a prepared diff no request came for. */
   drop?(id: string): void;
 }

@@ -1,4 +1,4 @@
-import type { ApplyResult, Attachment, WorktreeSupport } from "../../core";
+import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport } from "../../core";
 import type { ChatState, OpenTaskView, ParallelView, WorktreeView } from "../../protocol";
 import type { Logger } from "../log";
 import type { ChatSession } from "./chatSession";
@@ -94,12 +94,13 @@ export class TaskManager {
   /**
    * Starts a task from outside the chat (a quick fix, an inline edit): in a new task (beside a
    * running one, or in place of a finished one), or added to the shown task (queued while it
-   * runs). The chat shows it. Returns the session it went to.
+   * runs). The chat shows it. Returns the session it went to. An inline edit (`inlineEdit`) works on
+   * the person's own file, never in a worktree.
    */
-  async startTask(text: string, options: { attachments?: Attachment[]; where: "new" | "current" }): Promise<ChatSession> {
+  async startTask(text: string, options: { attachments?: Attachment[]; where: "new" | "current"; inlineEdit?: InlineEditRequest }): Promise<ChatSession> {
     if (options.where === "new" && this.shown.state.taskId !== null) await this.newTask();
     const session = this.shown;
-    await session.send(text, undefined, options.attachments?.length ? { attachments: options.attachments } : {});
+    await session.send(text, undefined, { ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}) });
     return session;
   }
 

@@ -1,4 +1,4 @@
-import type { RunState } from "../../core";
+import type { InlineEditRequest, RunState } from "../../core";
 import type { ChatState, TaskStatus, TranscriptItem } from "../../protocol";
 import { initialChatState, openToolItems } from "./chatState";
 import type { SavedTask } from "./taskStore";
@@ -10,7 +10,7 @@ export function taskTitle(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line || "Untitled task";
 }
 
-export function toSavedTask(state: ChatState, meta: { id: string; createdAt: number; now: number }, runState: RunState | null): SavedTask {
+export function toSavedTask(state: ChatState, meta: { id: string; createdAt: number; now: number; inlineEdit?: InlineEditRequest | undefined }, runState: RunState | null): SavedTask {
   return {
     version: 1,
     id: meta.id,
@@ -24,6 +24,7 @@ export function toSavedTask(state: ChatState, meta: { id: string; createdAt: num
     usage: state.usage,
     alwaysAllowed: state.alwaysAllowed,
     runState,
+    ...(meta.inlineEdit ? { inlineEdit: meta.inlineEdit } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
+import { SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type InlineEditRequest, type RunState } from "../../core";
 import type { AttachedImage, ChatState, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
@@ -22,6 +22,8 @@ export interface OpenTask {
   askAgain: string[];
   /** The person's choice for a new task: its own worktree, or the shared folder. */
   wantWorktree: boolean | undefined;
+  /** The inline edit the latest message asked for: its runs (a resume, a retry) are that edit's. */
+  inlineEdit?: InlineEditRequest;
 }
 
 /** What a person's message carries besides its text. */
@@ -29,6 +31,8 @@ export interface MessageExtras {
   images?: AttachedImage[];
   /** Chips: a selection, files, a terminal's output, problems. */
   attachments?: Attachment[];
+  /** Edit Selection: the message is an inline edit of these lines (no tools; the answer is reviewed as a diff). */
+  inlineEdit?: InlineEditRequest;
 }
 
 /** What a run needs of the chat session it belongs to. */
@@ -118,6 +122,7 @@ export class TaskRun {
     const images = attached?.length && model.acceptsImages ? attached : undefined;
     if (attached?.length && !images) reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
     if ((input || images || attachments) && appendUser) {
+      task.inlineEdit = extras.inlineEdit;
       const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
       await env.checkpoints
         ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
@@ -146,7 +151,8 @@ export class TaskRun {
       this.owner.saves.flush();
       return;
     }
-    const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? task.wantWorktree : undefined }) : {};
+    // An inline edit changes the file the person has open, never a copy in a worktree.
+    const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? (task.inlineEdit ? false : task.wantWorktree) : undefined }) : {};
     if ("error" in place) {
       reducer.setBanner({ level: "error", message: place.error, retryable: false });
       this.owner.setStatus("failed");
@@ -154,8 +160,8 @@ export class TaskRun {
       return;
     }
     task.root = place.root;
-    const agent = await env.createAgent(
-      agentOptions({
+    const agent = await env.createAgent({
+      ...agentOptions({
         env,
         setup,
         restricted,
@@ -165,8 +171,9 @@ export class TaskRun {
         onLiveState: (live) => (this.live = live),
         onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
       }),
-    );
-    env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}`);
+      ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
+    });
+    env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}${task.inlineEdit ? " (inline edit)" : ""}`);
     this.live = undefined;
     const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
     // Resuming after a reload: what waited for the person is asked again (with their draft edits).

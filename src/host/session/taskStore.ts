@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { parseRunState, type RunState } from "../../core";
+import { InlineEditRequestSchema, parseRunState, type InlineEditRequest, type RunState } from "../../core";
 import type { TaskStatus, TaskSummary, TodoItem, TranscriptItem, UsageView } from "../../protocol";
 
 /**
@@ -26,6 +26,8 @@ export interface SavedTask {
   alwaysAllowed: string[];
   /** What the core needs to continue; null before the first step. */
   runState: RunState | null;
+  /** The inline edit (Edit Selection) its latest message asked for: a resume or retry runs that edit. */
+  inlineEdit?: InlineEditRequest;
 }
 
 interface TaskIndex {
@@ -74,6 +76,11 @@ export class TaskStore {
       if (task.runState) {
         const parsed = parseRunState(task.runState);
         task.runState = "state" in parsed ? parsed.state : null;
+      }
+      if (task.inlineEdit !== undefined) {
+        const edit = InlineEditRequestSchema.safeParse(task.inlineEdit);
+        if (edit.success) task.inlineEdit = edit.data;
+        else delete task.inlineEdit;
       }
       return task;
     } catch (err) {

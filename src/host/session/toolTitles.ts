@@ -1,3 +1,5 @@
+import { linesLabel } from "../../core";
+
 /**
  * A tool call in words, for the card's title: "Reading /src/app.ts", "Running `npm test`".
  * `args` may be partial or missing while the call streams; the title then says less.
@@ -32,6 +34,11 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
       return path ? `Writing ${path}` : "Writing a file";
     case "edit_file":
       return path ? `Editing ${path}` : "Editing a file";
+    case "edit_selection": {
+      const [start, end] = [args.start_line, args.end_line];
+      const lines = typeof start === "number" && typeof end === "number" ? linesLabel(start, end) : "the selected lines";
+      return path ? `Editing ${lines} of ${path}` : "Editing the selection";
+    }
     case "glob": {
       const pattern = str(args, "pattern");
       return pattern ? `Finding files matching ${code(pattern)}${path && path !== "/" ? ` in ${path}` : ""}` : "Finding files";

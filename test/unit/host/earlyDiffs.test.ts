@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
-import { EarlyDiffs, streamedFilePath, type EarlyDiffOptions } from "../../../src/host/session/earlyDiffs";
+import { EarlyDiffs, PREVIEW_MS, streamedFilePath, type EarlyDiffOptions } from "../../../src/host/session/earlyDiffs";
 import type { SessionGate } from "../../../src/host/session/sessionGate";
 
 function harness(files: Record<string, string | null>, overrides: Partial<EarlyDiffOptions> = {}) {
@@ -13,6 +13,7 @@ function harness(files: Record<string, string | null>, overrides: Partial<EarlyD
     request: () => Promise.resolve({ type: "approve" }),
     decide: () => undefined,
     prepare: (id, path, before, title) => calls.push(`prepare ${id} ${path} ${JSON.stringify(before)} ${title}`),
+    previewPrepared: (id, after) => calls.push(`preview ${id} ${JSON.stringify(after)}`),
     drop: (id) => calls.push(`drop ${id}`),
   };
   const early = new EarlyDiffs({
@@ -105,5 +106,29 @@ describe("EarlyDiffs", () => {
     await tick();
     g.early.onEvent({ type: "done", reason: "cancelled" } as AgentEvent);
     assert.deepEqual(g.calls, ['prepare task1::c2 /b.txt "b" Fix it', "drop task1::c2"]);
+  });
+
+  it("the right side follows an inline edit's answer as it streams, at most every 100 ms, until the call ends", async () => {
+    const h = harness({ "/a.js": "one\ntwo\nthree\n", "/new.txt": null });
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    h.early.onEvent({ type: "tool_call_started", toolCallId: "i1", toolName: "edit_selection" });
+    const piece = (delta: string) => h.early.onEvent({ type: "tool_call_arguments", toolCallId: "i1", delta });
+    piece('{"file_path":"/a.js","start_line":2,"end_line":2,"file_version":"f","answer":"');
+    await tick();
+    assert.deepEqual(h.calls, ['prepare task1::i1 /a.js "one\\ntwo\\nthree\\n" Fix it'], "the diff opens before the answer");
+    piece("```js\\nTW");
+    piece("O\\n");
+    await wait(PREVIEW_MS + 50);
+    piece("2\\n```");
+    await wait(PREVIEW_MS + 50);
+    assert.deepEqual(h.calls.slice(1), ['preview task1::i1 "one\\nTWO\\nthree\\n"', 'preview task1::i1 "one\\nTWO\\n2\\nthree\\n"'], "one preview per interval, fence held back");
+    piece('"}');
+    h.finished("i1", "edit_selection");
+    await wait(PREVIEW_MS + 50);
+    assert.equal(h.calls.at(-1), "drop task1::i1", "nothing after the call ended");
+
+    h.stream("w1", "write_file", { file_path: "/new.txt", content: "hello world" }, 4);
+    await wait(PREVIEW_MS + 50);
+    assert.equal(h.calls.at(-1), "prepare task1::w1 /new.txt null Fix it", "write_file's content is not previewed");
   });
 });

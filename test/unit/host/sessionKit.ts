@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel } from "../../../src/core";
+import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, createInlineEditAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel } from "../../../src/core";
 import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
@@ -93,8 +93,10 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
       return { settings: s, ...(o.apiKey ? { apiKey: o.apiKey } : {}), problem: setupProblemFor(s, Boolean(o.apiKey)) };
     },
     createModel: (): ChatModel => model,
-    createAgent: (opts) =>
-      createAgent({ ...opts, workspaceRoot: root, backend: backend(), executor: new ChildProcessExecutor(), ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}) }),
+    createAgent: (opts) => {
+      const base = { ...opts, workspaceRoot: root, backend: backend(), ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}) };
+      return opts.inlineEdit ? createInlineEditAgent(base, opts.inlineEdit) : createAgent({ ...base, executor: new ChildProcessExecutor() });
+    },
     ...(checkpoints
       ? {
           checkpoints,

@@ -93,6 +93,40 @@ suite("Diff opened while the model writes", function () {
     await until("the diff and the group it split off to close", () => diffTabs().length === 0 && vscode.window.tabGroups.all.length === groups - 1);
   });
 
+  test("a prepared diff's right side follows the edit as the model writes it, scrolled to it, never over the person's typing; the proposal then fills it in", async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `line ${i}`);
+    const before = lines.join("\n") + "\n";
+    const file = `${dir}/streamed.txt`;
+    gate.prepare("task1::p1", file, before);
+    const tab = await until("the prepared diff", () => diffTabs()[0]);
+    const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
+    const doc = await vscode.workspace.openTextDocument(afterUri);
+    const editor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
+    await until("the right side's editor", editor);
+    const partly = before.replace("line 250\n", "LINE 250\n");
+    gate.previewPrepared("task1::p1", partly);
+    await until("the preview on the right", () => doc.getText() === partly);
+    await until("line 251 in view", () => editor()?.visibleRanges.some((r) => r.start.line <= 250 && r.end.line >= 250));
+    const more = partly.replace("line 251\n", "LINE 251\n");
+    gate.previewPrepared("task1::p1", more);
+    await until("the next preview", () => doc.getText() === more);
+    // The person types on the right side: a preview no longer replaces it.
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(afterUri, new vscode.Position(0, 0), "mine\n");
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    gate.previewPrepared("task1::p1", more.replace("line 252\n", "LINE 252\n"));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(doc.getText(), "mine\n" + more);
+    const proposal = more.replace("line 252\n", "LINE 252\n");
+    const decided = gate.request(request("p1", file, before, proposal), new AbortController().signal);
+    await until("the proposal in the open diff", () => doc.getText() === proposal);
+    gate.previewPrepared("task1::p1", before);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(doc.getText(), proposal, "a preview after the request changes nothing");
+    gate.decide("task1::p1", { type: "approve" });
+    assert.deepEqual(await decided, { type: "approve" });
+  });
+
   test("a change far down the file is scrolled into view when the proposal comes", async () => {
     const lines = Array.from({ length: 300 }, (_, i) => `line ${i}`);
     const file = `${dir}/long.txt`;

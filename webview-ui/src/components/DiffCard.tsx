@@ -20,10 +20,12 @@ interface Props {
   toolName: string;
   proposal: Proposal;
   status: ToolStatus;
+  /** null: no "Always allow" (a task of one edit). */
+  alwaysAllow?: string | null | undefined;
 }
 
 /** A proposed edit: the diff, its +/− counts, how it ended, and the approval bar while pending. */
-export function DiffCard({ toolCallId, toolName, proposal, status }: Props) {
+export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }: Props) {
   const outcome = OUTCOME[proposal.outcome];
   const waiting = status === "awaiting_approval" && proposal.outcome === "pending";
   return (
@@ -62,7 +64,7 @@ export function DiffCard({ toolCallId, toolName, proposal, status }: Props) {
           </button>
         ) : null}
       </div>
-      {waiting ? <ApprovalBar toolCallId={toolCallId} toolName={toolName} /> : null}
+      {waiting ? <ApprovalBar toolCallId={toolCallId} toolName={toolName} {...(alwaysAllow === null ? { alwaysAllow } : {})} /> : null}
     </section>
   );
 }

@@ -15,6 +15,7 @@ const TOOL_ICONS: Record<string, string> = {
   read_file: "file",
   write_file: "new-file",
   edit_file: "edit",
+  edit_selection: "edit",
   glob: "search",
   grep: "search",
   execute: "terminal",
@@ -82,7 +83,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </div>
       ) : null}
       {item.exec ? <ExecOutput exec={item.exec} running={item.status === "running"} /> : null}
-      {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} /> : null}
+      {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} alwaysAllow={item.alwaysAllow} /> : null}
       {item.status === "awaiting_approval" && !item.proposal ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} alwaysAllow={item.alwaysAllow} reason={item.approvalReason} /> : null}
       {item.children?.length ? (
         <div className="subagent" role="group" aria-label="Subagent activity">
