@@ -19,6 +19,9 @@ import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
+import { isDemoWindow } from "./demo/demoFolders";
+import { createDemoModelSetup } from "./demo/demoModelSetup";
+import { registerTryDemo } from "./demo/tryDemo";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -63,7 +66,9 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
 
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
-  const models = createModelSetup({ context, keys, log, vscodeModels });
+  // A folder "Try the Demo Task" made plays the bundled recording instead of the person's model.
+  const demo = isDemoWindow(context.globalState, (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString())));
+  const models = demo ? createDemoModelSetup({ context, log }) : createModelSetup({ context, keys, log, vscodeModels });
 
   const attention = new AttentionNotifier({
     view,
@@ -88,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
@@ -143,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),
     registerContextCommands({ view, tasks: () => tasks }),
+    registerTryDemo({ context, log, demo }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
