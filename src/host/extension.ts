@@ -22,6 +22,7 @@ import { registerContextCommands } from "./context/contextCommands";
 import { isDemoWindow } from "./demo/demoFolders";
 import { createDemoModelSetup } from "./demo/demoModelSetup";
 import { registerTryDemo } from "./demo/tryDemo";
+import { registerGettingStarted } from "./welcome/gettingStarted";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -149,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     registerReviewCommands(gate),
     registerContextCommands({ view, tasks: () => tasks }),
     registerTryDemo({ context, log, demo }),
+    registerGettingStarted({ context, view, vscodeModels, lm, log, demo }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),

@@ -26,7 +26,7 @@ suite('Fathom extension', () => {
   test('registers its commands', async () => {
     await fathom().activate();
     const all = new Set(await vscode.commands.getCommands(true));
-    const expected = ['fathom.newTask', 'fathom.cancel', 'fathom.setApiKey', 'fathom.showLog', 'fathom.openSettings', 'fathom.openMcpConfig', 'fathom.tryDemo'];
+    const expected = ['fathom.newTask', 'fathom.cancel', 'fathom.setApiKey', 'fathom.showLog', 'fathom.openSettings', 'fathom.openMcpConfig', 'fathom.tryDemo', 'fathom.getStarted', 'fathom.useVscodeModels'];
     const missing = expected.filter((c) => !all.has(c));
     assert.deepEqual(missing, [], `commands not registered: ${missing.join(', ')}`);
   });
