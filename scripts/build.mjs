@@ -1,8 +1,8 @@
 // One build for every bundle: the extension host (Node, CommonJS, `vscode` external), the chat
 // webview (browser), the core's public API (+ .d.ts) and the headless CLI.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, readdirSync, rmSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, statSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -92,6 +92,19 @@ function copySandboxHelpers() {
   }
 }
 
+/**
+ * "Fathom: Try the Demo Task" (src/host/demo): the sample project and the demo's recording. The
+ * recording repeats the system prompt and tools in each of its requests: brotli takes its
+ * 470 KB to about 12 KB (gzip: 37 KB).
+ */
+function copyDemo() {
+  const out = path.join(dist, "demo");
+  mkdirSync(out, { recursive: true });
+  cpSync(path.join(root, "test/fixtures/sample-workspace"), path.join(out, "sample-workspace"), { recursive: true });
+  const cassette = readFileSync(path.join(root, "test/fixtures/demo/cassette.jsonl"));
+  writeFileSync(path.join(out, "cassette.jsonl.br"), brotliCompressSync(cassette, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: cassette.length } }));
+}
+
 function printSizes() {
   for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
     const bytes = statSync(path.join(dist, file)).size;
@@ -110,6 +123,7 @@ if (watch) {
   await Promise.all(builds.map((options) => esbuild.build(options)));
   if (!only) emitCoreTypes();
   if (!only) copySandboxHelpers();
+  if (!only) copyDemo();
   console.log(`Built ${builds.length} bundles in ${Date.now() - started} ms${production ? " (production)" : ""}:`);
   printSizes();
 }

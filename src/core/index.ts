@@ -46,6 +46,7 @@ export { CheckpointStore, type Checkpoint, type FileRestore, type RestorePlan, t
 export { readCassette, parseCassette, formatCassette, CassetteError, WORKSPACE_PLACEHOLDER, type Cassette, type CassetteHeader, type RecordedExchange } from "./replay/cassette";
 export { CassetteRecorder, type CassetteRecorderOptions } from "./replay/cassetteRecorder";
 export { CassettePlayer, type CassettePlayerOptions, type Divergence } from "./replay/cassettePlayer";
+export { createDemoPlayer, afterEndExchange, AFTER_END_SESSION, DEMO_RULES, type DemoPlayerOptions } from "./replay/demoPlayer";
 export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type WorktreeSupport } from "./worktrees/taskWorktrees";
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";

@@ -92,6 +92,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.visibility.fire();
       }),
     );
+    // Resolving it is showing it.
+    this.visibility.fire();
   }
 
   /** Validates and handles one message from the webview (public so tests can drive the real path). */

@@ -21,6 +21,10 @@ import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
 import { registerCommitMessage } from "./editor/commitMessage";
 import { registerEditSelection } from "./editor/editSelection";
+import { isDemoWindow } from "./demo/demoFolders";
+import { createDemoModelSetup } from "./demo/demoModelSetup";
+import { registerTryDemo } from "./demo/tryDemo";
+import { registerGettingStarted } from "./welcome/gettingStarted";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -65,7 +69,9 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
 
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
-  const models = createModelSetup({ context, keys, log, vscodeModels });
+  // A folder "Try the Demo Task" made plays the bundled recording instead of the person's model.
+  const demo = isDemoWindow(context.globalState, (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString())));
+  const models = demo ? createDemoModelSetup({ context, log }) : createModelSetup({ context, keys, log, vscodeModels });
 
   const attention = new AttentionNotifier({
     view,
@@ -90,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
@@ -147,6 +153,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     registerContextCommands({ view, tasks: () => tasks }),
     registerCommitMessage({ models, log }),
     registerEditSelection({ start: (text, o) => tasks.startTask(text, o), showChat: () => view.reveal(), log }),
+    registerTryDemo({ context, log, demo }),
+    registerGettingStarted({ context, view, vscodeModels, lm, log, demo }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
       webviewOptions: { retainContextWhenHidden: false },
     }),

@@ -16,6 +16,10 @@ async function main(): Promise<number> {
   const resultFile = path.join(root, 'results.jsonl');
   try {
     const workspace = copySampleWorkspace(path.join(root, 'workspace'));
+    // As in code-server's tests: Fathom's Get Started walkthrough does not open by itself mid-suite.
+    const userData = path.join(root, 'user-data');
+    fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.welcomePage.walkthroughs.openOnInstall': false }, null, 2));
     let exitCode: number;
     try {
       exitCode = await runTests({
@@ -29,7 +33,7 @@ async function main(): Promise<number> {
           '--disable-workspace-trust',
           '--skip-welcome',
           '--skip-release-notes',
-          `--user-data-dir=${path.join(root, 'user-data')}`,
+          `--user-data-dir=${userData}`,
         ],
       });
     } catch (err) {

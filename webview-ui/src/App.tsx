@@ -34,7 +34,7 @@ export function App() {
   let body;
   if (!connected) body = <EmptyState connecting />;
   else if (chat.setupProblem && chat.items.length === 0) body = <SetupView problem={chat.setupProblem} />;
-  else if (chat.items.length === 0) body = <EmptyState connecting={false} />;
+  else if (chat.items.length === 0) body = <EmptyState connecting={false} demo={chat.demo} />;
   // A new `state` starts a fresh list (keyed), so its first paint starts at the end.
   else body = <Transcript key={generation} items={chat.items} status={chat.status} prepended={prepended} />;
 

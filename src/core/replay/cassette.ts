@@ -10,6 +10,7 @@
  * folder replays in another (evals copy each scenario to a fresh temporary folder).
  */
 import { readFileSync } from "node:fs";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 export const CASSETTE_VERSION = 1;
 export const WORKSPACE_PLACEHOLDER = "{{workspace}}";
@@ -161,11 +162,15 @@ export function replaceInEvents(events: readonly RecordedEvent[], replace: (text
 
 export class CassetteError extends Error {}
 
-/** Reads a cassette. Throws a CassetteError naming the file and line of what is wrong. */
+/**
+ * Reads a cassette: plain, gzipped (`.gz`) or brotli-compressed (`.br`, how the extension ships
+ * the demo's). Throws a CassetteError naming the file and line of what is wrong.
+ */
 export function readCassette(file: string): Cassette {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    const bytes = readFileSync(file);
+    text = (file.endsWith(".gz") ? gunzipSync(bytes) : file.endsWith(".br") ? brotliDecompressSync(bytes) : bytes).toString("utf8");
   } catch (error) {
     throw new CassetteError(`cannot read the recording ${file}: ${(error as Error).message}`);
   }

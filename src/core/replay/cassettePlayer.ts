@@ -8,7 +8,8 @@
  * answers, which is the next one in a straight replay, a retry's second answer after its
  * first, and the right branch of a cassette that merges several runs. When none matches, the
  * replay has diverged: the player keeps a readable report of the first difference against the
- * closest recorded request and answers 400, which ends the run (the SDKs do not retry it).
+ * closest recorded request and answers 400, which ends the run (the SDKs do not retry it), or
+ * plays `offRecord` when given (the demo, ./demoPlayer.ts).
  */
 import { realpathSync } from "node:fs";
 import { WORKSPACE_PLACEHOLDER, eventText, replaceInEvents, replaceInJson, replacer, type Cassette, type RecordedExchange } from "./cassette";
@@ -23,6 +24,13 @@ export interface CassettePlayerOptions {
   workspaceRoot?: string;
   /** "recorded": events arrive with their recorded timing (the demo); default "instant". */
   pace?: "instant" | "recorded";
+  /**
+   * Played to a request the recording has no answer for, instead of the 400 that stops a
+   * replay (the demo's closing note: the person may ask anything once it has played).
+   */
+  offRecord?: RecordedExchange;
+  /** Told of every request the recording has no answer for (the demo logs them). */
+  onDivergence?: (divergence: Divergence) => void;
 }
 
 export interface Divergence {
@@ -106,6 +114,7 @@ export class CassettePlayer {
     }
     const divergence = this.diverged(request, now);
     this.divergence ??= divergence;
+    this.options.onDivergence?.(divergence);
     return { divergence };
   }
 
@@ -158,8 +167,9 @@ export class CassettePlayer {
     }
     const path = new URL(request.url).pathname;
     const found = this.match(path, body);
-    if ("divergence" in found) return divergenceResponse(path, found.divergence);
-    const { exchange } = found;
+    const offRecord = this.options.offRecord;
+    if ("divergence" in found && !offRecord) return divergenceResponse(path, found.divergence);
+    const exchange = "exchange" in found ? found.exchange : offRecord!;
     if (exchange.error || !exchange.response) {
       throw Object.assign(new TypeError(`fetch failed (as recorded: ${exchange.error?.message ?? "no response"})`), { cause: { code: exchange.error?.code } });
     }

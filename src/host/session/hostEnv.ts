@@ -50,6 +50,8 @@ export interface HostEnvOptions {
   slots?: SessionEnv["slots"];
   /** The window's settings, key and model choice (one for all its tasks and one-shot requests). */
   models?: ModelSetup;
+  /** The window plays the demo's recording ("Fathom: Try the Demo Task"): the chat says so. */
+  demo?: boolean;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -112,7 +114,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
     // `npm run demo` starts VS Code with FATHOM_DEMO=1; the extension host inherits it.
-    demo: process.env.FATHOM_DEMO === "1",
+    demo: o.demo === true || process.env.FATHOM_DEMO === "1",
     ...(o.models ?? createModelSetup(o)),
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),

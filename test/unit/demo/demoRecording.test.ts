@@ -67,13 +67,26 @@ test("demo: approving everything fixes the bug, the tests pass, the final answer
   assert.deepEqual(ofType(events, "tool_call_finished").filter((e) => e.isError).map((e) => e.toolName), []);
 });
 
-test("demo: any first message starts it; a follow-up after the end gets the closing note", async () => {
+test("demo: any first message starts it; a follow-up after the end gets the closing note, and so does the next", async () => {
   const { done, agent, player } = await play(() => ({ type: "approve" }), "hello?");
   assert.equal(done.finalText, finalStep);
   assert.equal(player.divergence, undefined);
   const again = await collect(agent, "and now?", { state: done.state });
   assert.equal(again.done.finalText, recording.afterEnd.text);
+  assert.equal(player.divergence, undefined, "the first follow-up is recorded");
+  // Further on the conversation has left the recording: the recorded note answers anyway.
+  const third = await collect(agent, "and then?", { state: again.done.state });
+  assert.equal(third.done.reason, "completed", third.done.message);
+  assert.equal(third.done.finalText, recording.afterEnd.text);
   assert.match(player.divergence!.what, /the agent sent more than the recording has/);
+});
+
+test("demo: a follow-up after a rejection (not recorded) gets the closing note", async () => {
+  const { done, agent, player } = await play((request) => (request.toolName === "edit_file" ? { type: "reject" } : { type: "approve" }));
+  assert.equal(done.finalText, recording.onRejected.edit_file!.text);
+  const again = await collect(agent, "why not?", { state: done.state });
+  assert.equal(again.done.finalText, recording.afterEnd.text);
+  assert.ok(player.divergence, "a conversation the recording does not have");
 });
 
 test("demo: a reload asks again and gets the same answers (a request may be answered twice)", async () => {

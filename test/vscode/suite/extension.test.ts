@@ -23,10 +23,14 @@ suite('Fathom extension', () => {
     assert.equal(ext.isActive, true);
   });
 
-  test('registers its commands', async () => {
+  test('registers every command package.json contributes (menus and keys name only those)', async () => {
     await fathom().activate();
     const all = new Set(await vscode.commands.getCommands(true));
-    const expected = ['fathom.newTask', 'fathom.cancel', 'fathom.setApiKey', 'fathom.showLog', 'fathom.openSettings', 'fathom.openMcpConfig'];
+    const contributes = fathom().packageJSON.contributes as { commands: { command: string }[]; menus: Record<string, { command?: string }[]>; keybindings: { command: string }[] };
+    const expected = contributes.commands.map((c) => c.command);
+    assert.ok(expected.includes('fathom.addSelectionToChat') && expected.includes('fathom.editSelection') && expected.includes('fathom.generateCommitMessage'));
+    const named = [...Object.values(contributes.menus).flat().map((m) => m.command), ...contributes.keybindings.map((k) => k.command)].filter((c): c is string => typeof c === 'string' && c.startsWith('fathom.') && c !== 'fathom.chat.focus');
+    assert.deepEqual(named.filter((c) => !expected.includes(c)), [], 'a menu or key names a command package.json does not contribute');
     const missing = expected.filter((c) => !all.has(c));
     assert.deepEqual(missing, [], `commands not registered: ${missing.join(', ')}`);
   });
