@@ -70,8 +70,17 @@ export function writeUserSettings(userDataDir: string, extra: Record<string, unk
   } catch {
     // missing or not plain JSON: start over
   }
-  fs.writeFileSync(file, JSON.stringify({ ...quietSettings, ...existing, ...extra }, null, 2));
+  const settings = { ...quietSettings, ...existing, ...extra };
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  // Machine-scoped settings: the extension host of a remote window (code-server) reads them from
+  // Machine/settings.json, not from the user's settings the workbench reads.
+  const machine = Object.fromEntries(Object.entries(settings).filter(([key]) => MACHINE_SCOPED.has(key)));
+  fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
 }
+
+/** The quiet settings VS Code registers as machine-scoped. */
+const MACHINE_SCOPED = new Set(['workbench.welcomePage.walkthroughs.openOnInstall']);
 
 /** A port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
