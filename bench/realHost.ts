@@ -19,6 +19,7 @@ import { LoadSampler, p50p95, stepGaps } from "./latencyStats";
 import { armInputStamps, armTextWatch, setFathomLogLevelDebug, textShownAt } from "./hostWatchers";
 import { EditSamples } from "./editSamples";
 import { Figures } from "./figures";
+import { markdownAnswer, streamedAnswer } from "./sseTurns";
 import { runningExtensionsActivationMs } from "./vscodeFigures";
 import { measureChips } from "./chipsHost";
 import { activationMs, fathomLog } from "./hostLogs";
@@ -109,9 +110,11 @@ export async function runRealHostBench(): Promise<void> {
     const enterSamples: number[] = [];
     const textSamples: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
-      const answer = `Hello ${i + 1}! What shall we work on?`;
+      // A markdown answer of ~1,500 characters streamed at 24 characters every 15 ms; the watch is for its end.
+      const body = markdownAnswer(`Hello ${i + 1}`);
+      const answer = `The end of answer ${i + 1}.`;
       const before = server.requests.length;
-      server.push({ text: answer, chunkDelayMs: 15 });
+      server.push(streamedAnswer(`${body}\n\n${answer}`));
       await armTextWatch(chat, answer);
       await pressEnter(i === 0 ? "hello" : `hello again (${i + 1})`);
       const request = await until("the message's request", () => server.requests[before], 60_000, 10);

@@ -18,21 +18,7 @@ const only = flagValue("--only");
 const root = path.resolve(import.meta.dirname, "..");
 const dist = path.resolve(flagValue("--outdir") ?? path.join(root, "dist"));
 
-// zod ships error messages in ~50 languages and re-exports them all; Fathom's messages are
-// English, so bundles get only the English locale (about 70 KB less gzipped per bundle).
-const zodEnglishOnly = {
-  name: "zod-english-only",
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: path.join(path.dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
-      resolveDir: path.dirname(args.path),
-      loader: "js",
-    }));
-  },
-};
+import { LAZY_LIBRARIES, lazyLibraries, zodEnglishOnly } from "./esbuildPlugins.mjs";
 
 const common = {
   plugins: [zodEnglishOnly],
@@ -48,8 +34,17 @@ const common = {
 const importMetaShim = 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;';
 const nodeTarget = { ...common, platform: "node", format: "cjs", target: "node20", define: { "import.meta.url": "__importMetaUrl" }, banner: { js: importMetaShim } };
 
+// A bundle in dist/vendor/ finds the sandbox's seccomp helper where the one in dist/ does.
+const vendorMetaShim = 'const __importMetaUrl = require("url").pathToFileURL(require("path").join(__dirname, "..", "extension.js")).href;';
+
 const builds = [
-  { ...nodeTarget, entryPoints: { extension: "src/host/extension.ts" }, external: ["vscode"], outdir: dist },
+  { ...nodeTarget, plugins: [...common.plugins, lazyLibraries], entryPoints: { extension: "src/host/extension.ts" }, external: ["vscode"], outdir: dist },
+  {
+    ...nodeTarget,
+    banner: { js: vendorMetaShim },
+    entryPoints: Object.fromEntries(LAZY_LIBRARIES.map((name) => [`vendor/${name}`, `src/core/vendor/${name}.ts`])),
+    outdir: dist,
+  },
   { ...nodeTarget, entryPoints: { core: "src/core/index.ts" }, outdir: dist },
   {
     ...nodeTarget,
@@ -69,7 +64,7 @@ const builds = [
     define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
   },
 ]
-  .filter((options) => !only || only in options.entryPoints)
+  .filter((options) => !only || only in options.entryPoints || (only === "extension" && Object.keys(options.entryPoints)[0]?.startsWith("vendor/")))
   .filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
 
 function emitCoreTypes() {

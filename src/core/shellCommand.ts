@@ -1,4 +1,5 @@
-import { forEachChild, parse, type Command, type SyntaxNode, type Word } from "unbash";
+import type { Command, SyntaxNode, Word } from "unbash";
+import { shellLib } from "./vendor/libraries";
 import { codeInArguments } from "./codeInArguments";
 
 /**
@@ -59,7 +60,7 @@ function visitScript(source: string, out: CommandAnalysis, depth: number): void 
     out.unreadable.push("commands nested too deep to check");
     return;
   }
-  const script = parse(source);
+  const script = shellLib().parse(source);
   if (script.errors?.length) out.notSimple.push(`it does not parse (${script.errors[0]!.message})`);
   visitNode(script, out, depth, true);
 }
@@ -69,11 +70,11 @@ function visitNode(node: SyntaxNode, out: CommandAnalysis, depth: number, top: b
   switch (node.type) {
     case "Script":
     case "AndOr":
-      forEachChild(node, (child) => visitNode(child, out, depth, top));
+      shellLib().forEachChild(node, (child) => visitNode(child, out, depth, top));
       return;
     case "Statement":
       if (node.background) out.notSimple.push("it runs something in the background (&)");
-      forEachChild(node, (child) => visitNode(child, out, depth, top));
+      shellLib().forEachChild(node, (child) => visitNode(child, out, depth, top));
       return;
     case "Pipeline": {
       if (node.prefixes.length > 0) out.notSimple.push("it has a pipeline prefix (time or !)");
@@ -92,17 +93,17 @@ function visitNode(node: SyntaxNode, out: CommandAnalysis, depth: number, top: b
       return;
     case "CommandExpansion":
       out.notSimple.push("it has a command substitution ($(…) or backticks)");
-      forEachChild(node, (child) => visitNode(child, out, depth + 1, false));
+      shellLib().forEachChild(node, (child) => visitNode(child, out, depth + 1, false));
       return;
     case "ProcessSubstitution":
       out.notSimple.push("it has a process substitution (<(…) or >(…))");
-      forEachChild(node, (child) => visitNode(child, out, depth + 1, false));
+      shellLib().forEachChild(node, (child) => visitNode(child, out, depth + 1, false));
       return;
     default:
       // Groups, subshells, loops, conditionals, functions, coproc: not a plain list, but every
       // command inside still counts for deny.
       if (top) out.notSimple.push(`it has a ${describeNode(node.type)}`);
-      forEachChild(node, (child) => visitNode(child, out, depth, false));
+      shellLib().forEachChild(node, (child) => visitNode(child, out, depth, false));
   }
 }
 
@@ -247,7 +248,7 @@ function scanWords(node: SyntaxNode, out: CommandAnalysis, depth: number): void 
     visitScript(node.text.replace(/^\$\(\(/, "").replace(/\)\)$/, ""), out, depth + 1);
     return;
   }
-  forEachChild(node, (child) => scanWords(child, out, depth));
+  shellLib().forEachChild(node, (child) => scanWords(child, out, depth));
 }
 
 function hasExpansion(word: Word): boolean {

@@ -35,6 +35,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Told when the person sends a message (before it reaches the task). */
   onSendMessage: (() => void) | undefined;
 
+  /** Told when the person starts writing a message. */
+  onComposing: (() => void) | undefined;
+
   /** The message box's chips (Add Selection / File / Terminal Output / Problems to Chat). */
   readonly chips = new ComposerChips((view) => this.post({ type: "attachments", ...view }));
 
@@ -123,6 +126,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.onSendMessage?.();
         this.chips.clear();
         return session.send(message.text, message.images, { ...(message.worktree !== undefined ? { worktree: message.worktree } : {}), ...(message.attachments?.length ? { attachments: message.attachments } : {}) });
+      case "composing":
+        return this.onComposing?.();
       case "listModels":
         return session.listModels(message.requestId);
       case "setModel":

@@ -19,6 +19,7 @@ import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
+import { FirstTaskWarmUp } from "./firstTaskWarmUp";
 import { registerCommitMessage } from "./editor/commitMessage";
 import { registerEditSelection } from "./editor/editSelection";
 import { isDemoWindow } from "./demo/demoFolders";
@@ -134,6 +135,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   view.mcpResources = (query) => mcp.matchResources(query);
   // A task's first diff need not start the window's diff worker.
   view.onSendMessage = () => void gate.warmUp.warm();
+  const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), log });
+  view.onComposing = () => warmUp.composing();
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
   const refresh = () => tasks.forEach((s) => void s.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`)));
@@ -150,7 +153,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     terminals,
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),
-    registerContextCommands({ view, tasks: () => tasks }),
+    registerContextCommands({ view, tasks: () => tasks, log }),
     registerCommitMessage({ models, log }),
     registerEditSelection({ start: (text, o) => tasks.startTask(text, o), showChat: () => view.reveal(), log }),
     registerTryDemo({ context, log, demo }),

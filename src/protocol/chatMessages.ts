@@ -79,6 +79,8 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
       attachments: z.array(AttachmentSchema).max(MAX_CHIPS).optional(),
     })
     .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, { message: "a message needs text, an image or an attachment", path: ["text"] }),
+  /** The person started writing a message: the host gets the first task's needs ready. */
+  z.object({ type: z.literal("composing") }),
   /** Chips: the `@problems` pick in the mention picker (the host answers with `attachments`). */
   z.object({ type: z.literal("attachProblems") }),
   /** A chip's × : the host's list drops it. */

@@ -13,6 +13,7 @@ import { runCleanups, withTimeout } from './harness/cleanup.js';
 import { runE2ETest, type E2ETest, type TestResult } from './harness/e2e.js';
 import { runInHostSuite } from './harness/inHost.js';
 import { ensureCodeServer, packageFathom, repoRoot } from './harness/paths.js';
+import { vsixOverBudget } from '../support/bundleBudget.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -53,6 +54,11 @@ async function main(): Promise<void> {
     step = 'package Fathom';
     const fathomVsix = await withTimeout('packaging Fathom', 10 * 60_000, packageFathom());
     console.log(`[harness] Fathom: ${path.relative(repoRoot, fathomVsix) || fathomVsix} (ready after ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    // The vsix just packaged stays within its budget (a given FATHOM_VSIX is someone else's build).
+    if (!process.env.FATHOM_VSIX && !grep) {
+      const over = vsixOverBudget(fathomVsix, fs.statSync(fathomVsix).size);
+      record({ name: `[budget] the vsix (${(fs.statSync(fathomVsix).size / 1024).toFixed(0)} KB) is within bench/budgets.json`, ok: over === undefined, ms: 0, ...(over ? { error: over } : {}) });
+    }
 
     if (!flag('--e2e-only')) {
       step = 'build the in-host suite and its runner extension';

@@ -77,7 +77,9 @@ export type WarningCode =
   /** Tool calls written in the model's text were run. */
   | "text_tool_calls"
   /** The server has no native tool calling, or refused stream_options: Fathom adapted. */
-  | "model_adapted";
+  | "model_adapted"
+  /** The model's final answer was not the end: a check found more to do (errors after its last edit). */
+  | "continued";
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -116,7 +116,14 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     state.messages.push(calls.length ? message : { role: "assistant", content: message.content });
     ctx.recordUsage(turn.usage);
 
-    if (calls.length === 0) return { stop: { reason: "completed" }, finalText: message.content };
+    if (calls.length === 0) {
+      const more = await continuation(config.middleware, ctx);
+      if (signal.aborted) return { stop: cancelled(), finalText: "" };
+      if (!more) return { stop: { reason: "completed" }, finalText: message.content };
+      state.messages.push({ role: "user", content: more.text });
+      emit({ type: "warning", code: "continued", message: more.note });
+      continue;
+    }
 
     const overCap = ctx.budget.exhausted();
     if (overCap?.reason === "spend_cap") {
@@ -144,6 +151,15 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
       };
     }
   }
+}
+
+/** The first middleware that asks to go on after the model's final answer, and with what. */
+async function continuation(middleware: readonly Middleware[], ctx: RunContext): Promise<{ text: string; note: string } | undefined> {
+  for (const mw of middleware) {
+    const more = await mw.beforeFinish?.(ctx);
+    if (more?.text.trim()) return more;
+  }
+  return undefined;
 }
 
 async function systemPromptFor(config: LoopConfig, ctx: RunContext): Promise<string> {

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
-import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { sandboxLib } from "../vendor/libraries";
 import { shellQuote } from "../shellCommand";
 import { sandboxTag } from "./sandboxLeftovers";
 import { protectedInWorkspace } from "./workspaceProtection";
@@ -50,8 +51,8 @@ function namespacesRefused(): string | null {
 export function sandboxUnavailable(): string | undefined {
   // The library has a Windows backend whose helper Fathom does not ship; commands there are asked.
   if (process.platform === "win32") return "The OS sandbox does not run on Windows yet.";
-  if (!SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
-  const check = SandboxManager.checkDependencies();
+  if (!sandboxLib().SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
+  const check = sandboxLib().SandboxManager.checkDependencies();
   if (check.errors.length > 0) {
     const missing = check.errors.join("; ");
     return process.platform === "linux"
@@ -153,7 +154,7 @@ export class CommandSandbox {
       mkdirSync(this.tempDir, { recursive: true, mode: 0o700 });
       ensureHelperExecutable();
       const ask = this.options.askDomain;
-      await SandboxManager.initialize(
+      await sandboxLib().SandboxManager.initialize(
         this.config(),
         ask ? async ({ host, port }) => ((await ask(host, port)) ? true : { allow: false as const, reason: `${host} was not allowed by the person` }) : undefined,
       );
@@ -169,7 +170,7 @@ export class CommandSandbox {
     // The private temp folder is the command's TMPDIR (the library's own default is not writable here).
     const tmp = shellQuote(this.tempDir);
     const tag = sandboxTag(id);
-    const wrapped = await SandboxManager.wrapWithSandbox(
+    const wrapped = await sandboxLib().SandboxManager.wrapWithSandbox(
       `export TMPDIR=${tmp} TMP=${tmp} TEMP=${tmp} ${tag}\n${command}`,
       undefined,
       { filesystem: { ...base.filesystem, allowWrite: [cwd, this.tempDir], denyWrite: protectedInWorkspace(cwd) } },
@@ -181,13 +182,13 @@ export class CommandSandbox {
 
   /** What the sandbox refused while `id` ran (connections it blocked), one line each. */
   refusals(id: string): string[] {
-    const annotated = SandboxManager.annotateStderrWithSandboxFailures(id, "");
+    const annotated = sandboxLib().SandboxManager.annotateStderrWithSandboxFailures(id, "");
     const block = /<sandbox_violations>([\s\S]*?)<\/sandbox_violations>/.exec(annotated)?.[1] ?? "";
     return block.split("\n").map((l) => l.trim()).filter(Boolean);
   }
 
   async dispose(): Promise<void> {
-    if (this.ready) await SandboxManager.reset().catch(() => undefined);
+    if (this.ready) await sandboxLib().SandboxManager.reset().catch(() => undefined);
     this.ready = undefined;
   }
 }

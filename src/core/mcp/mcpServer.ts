@@ -1,16 +1,9 @@
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Resource as McpResourceInfo,
-  type Tool as McpToolInfo,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Resource as McpResourceInfo, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { mcpLib } from "../vendor/libraries";
 import { z } from "zod";
 import { describeServer, redactSecrets, type McpServerConfig } from "./config";
 import { withLoginShellPath } from "./loginShellPath";
@@ -95,12 +88,12 @@ export class McpServer {
     let client: Client | undefined;
     try {
       client = await withTimeout(this.connectTransport((c) => (client = c)), timeout, `did not answer within ${Math.round(timeout / 1000)} s`);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler(mcpLib().mcpTypes.ToolListChangedNotificationSchema, async () => {
         await this.refreshTools().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh tools: ${String(e)}`));
         this.options.onToolsChanged?.();
         this.options.onStateChange?.();
       });
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+      client.setNotificationHandler(mcpLib().mcpTypes.ResourceListChangedNotificationSchema, async () => {
         await this.refreshResources().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh resources: ${String(e)}`));
       });
       this.client = client;
@@ -122,7 +115,7 @@ export class McpServer {
   }
 
   private newClient(): Client {
-    return new Client({ name: "fathom", version: "0.1.0" }, { capabilities: {} });
+    return new (mcpLib().Client)({ name: "fathom", version: "0.1.0" }, { capabilities: {} });
   }
 
   /** Connects over the configured transport; `using` is told each client tried (to close it on a timeout). */
@@ -136,11 +129,11 @@ export class McpServer {
     const url = new URL(this.config.url ?? "");
     const requestInit = { headers: this.config.headers };
     if (this.config.transport === "sse") {
-      await client.connect(new SSEClientTransport(url, { requestInit }));
+      await client.connect(new (mcpLib().SSEClientTransport)(url, { requestInit }));
       return client;
     }
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+      await client.connect(new (mcpLib().StreamableHTTPClientTransport)(url, { requestInit }));
       return client;
     } catch (error) {
       // Older servers speak only the 2024 HTTP+SSE transport; a client connects only once.
@@ -148,7 +141,7 @@ export class McpServer {
       await client.close().catch(() => undefined);
       const sse = this.newClient();
       using(sse);
-      await sse.connect(new SSEClientTransport(url, { requestInit }));
+      await sse.connect(new (mcpLib().SSEClientTransport)(url, { requestInit }));
       return sse;
     }
   }
@@ -160,7 +153,7 @@ export class McpServer {
     Object.assign(env, this.config.env);
     const command = this.config.command ?? "";
     const spawn = this.options.wrapCommand ? await this.options.wrapCommand(command, this.config.args) : { command, args: this.config.args };
-    const transport = (this.stdio = new StdioClientTransport({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd || this.options.cwd ? { cwd: this.config.cwd || this.options.cwd } : {}), stderr: "pipe" }));
+    const transport = (this.stdio = new (mcpLib().StdioClientTransport)({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd || this.options.cwd ? { cwd: this.config.cwd || this.options.cwd } : {}), stderr: "pipe" }));
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(this.redact(line.trimEnd()));
       this.stderr.splice(0, Math.max(0, this.stderr.length - STDERR_LINES));

@@ -1,5 +1,6 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import { ToolSchema, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { Ajv, ValidateFunction } from "ajv";
+import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { mcpLib } from "../vendor/libraries";
 
 /**
  * What MCP servers say about their tools, checked one tool at a time. The SDK's own
@@ -15,7 +16,7 @@ export const EMPTY_PARAMETERS = { type: "object", properties: {} } as const;
 // (2020-12 ones included), strict enough to catch what the model APIs refuse.
 // Made when first needed: activation pays nothing for it.
 let instance: Ajv | undefined;
-const validator = (): Ajv => (instance ??= new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }));
+const validator = (): Ajv => (instance ??= new (mcpLib().Ajv)({ strict: false, allErrors: true, validateFormats: false, logger: false }));
 
 export interface ListedTools {
   tools: McpToolInfo[];
@@ -29,7 +30,7 @@ export interface ListedTools {
 export function readToolList(entries: readonly unknown[]): ListedTools {
   const out: ListedTools = { tools: [], schemaProblems: new Map(), skipped: [] };
   for (const entry of entries) {
-    const parsed = ToolSchema.safeParse(entry);
+    const parsed = mcpLib().mcpTypes.ToolSchema.safeParse(entry);
     if (parsed.success) {
       const problem = inputSchemaProblem(parsed.data.inputSchema);
       if (problem) out.schemaProblems.set(parsed.data.name, problem);
@@ -41,7 +42,7 @@ export function readToolList(entries: readonly unknown[]): ListedTools {
       out.skipped.push(`an entry without a name (${JSON.stringify(entry)?.slice(0, 120)})`);
       continue;
     }
-    const annotations = ToolSchema.shape.annotations.safeParse(raw.annotations);
+    const annotations = mcpLib().mcpTypes.ToolSchema.shape.annotations.safeParse(raw.annotations);
     out.tools.push({
       name: raw.name,
       ...(typeof raw.description === "string" ? { description: raw.description } : {}),

@@ -17,6 +17,14 @@ export interface Middleware {
   beforeModel?(ctx: RunContext): void | Promise<void>;
   wrapModelCall?(call: ModelCall, ctx: RunContext, next: (call: ModelCall) => Promise<ModelTurn>): Promise<ModelTurn>;
   wrapToolCall?(call: ToolCallRequest, ctx: RunContext, next: (call: ToolCallRequest) => Promise<ToolResult>): Promise<ToolResult>;
+  /**
+   * The model answered without calling a tool. Return `text` to go on: it is added as a message
+   * to the model (say in it what it comes from), `note` tells the person why, and the loop
+   * continues; nothing ends the run. Runs in list order; the first answer wins. A check that
+   * finds something to fix after the model's last step (errors a late language server reports)
+   * uses it.
+   */
+  beforeFinish?(ctx: RunContext): Promise<{ text: string; note: string } | undefined> | { text: string; note: string } | undefined;
 }
 
 /** What middleware can see and do during a run. */

@@ -4,7 +4,8 @@
  * turns, so each turn reads the previous turn's prefix from the cache (4 breakpoints,
  * the API's maximum).
  */
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+import { anthropicLib } from "../vendor/libraries";
 import type {
   Base64ImageSource,
   ContentBlockParam,
@@ -146,7 +147,9 @@ export class AnthropicModel implements ChatModel {
   readonly contextWindow: number;
   private readonly thinkingBudget: number | undefined;
   readonly baseUrl: string;
-  private readonly client: Anthropic;
+  /** Made at the first request: the client library loads only then (vendor/libraries.ts). */
+  private clientInstance: Anthropic | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof Anthropic>[0];
   private readonly ctx: ErrorContext;
   private readonly retry: Partial<RetryOptions>;
   private readonly hasKey: boolean;
@@ -162,7 +165,7 @@ export class AnthropicModel implements ChatModel {
     this.retry = opts.retry ?? {};
     this.hasKey = !!opts.apiKey;
     this.ctx = { provider: "anthropic", model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
-    this.client = new Anthropic({
+    this.clientOptions = {
       // Always explicit, so the SDK never goes looking for credentials on disk.
       apiKey: opts.apiKey || "no-key",
       baseURL: this.baseUrl,
@@ -173,7 +176,11 @@ export class AnthropicModel implements ChatModel {
       logLevel: "off",
       openTelemetry: false,
       dangerouslyAllowBrowser: true, // runs in the extension host, not a web page
-    });
+    };
+  }
+
+  private get client(): Anthropic {
+    return (this.clientInstance ??= new (anthropicLib().Anthropic)(this.clientOptions));
   }
 
   costOf(usage: Usage): number | undefined {

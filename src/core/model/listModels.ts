@@ -5,8 +5,8 @@
  * comes from the person's overrides, then the built-in table. A server that cannot list models
  * gives an error to show, never an exception: the person can still type a model id.
  */
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
+import type Anthropic from "@anthropic-ai/sdk";
+import { anthropicLib, openaiLib } from "../vendor/libraries";
 import { ANTHROPIC_BASE_URL } from "./anthropicModel";
 import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, type Provider } from "./createModel";
 import { classify } from "./errors";
@@ -84,7 +84,7 @@ function enrich(models: ListedModel[], overrides: ModelOverrides | undefined): L
 }
 
 async function openaiModels(opts: ListModelsOptions, baseUrl: string, signal: AbortSignal): Promise<ListedModel[]> {
-  const client = new OpenAI({ apiKey: opts.apiKey || "no-key", baseURL: baseUrl.replace(/\/+$/, ""), maxRetries: 0, fetch: opts.fetch, logLevel: "off", dangerouslyAllowBrowser: true });
+  const client = new (openaiLib().OpenAI)({ apiKey: opts.apiKey || "no-key", baseURL: baseUrl.replace(/\/+$/, ""), maxRetries: 0, fetch: opts.fetch, logLevel: "off", dangerouslyAllowBrowser: true });
   const out: ListedModel[] = [];
   for await (const model of client.models.list({ signal })) {
     // OpenRouter adds context_length and per-token prices; LM Studio and others may add a context length.
@@ -103,7 +103,7 @@ async function openaiModels(opts: ListModelsOptions, baseUrl: string, signal: Ab
 
 async function anthropicModels(opts: ListModelsOptions, signal: AbortSignal): Promise<ModelList> {
   const baseURL = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
-  const client = new Anthropic({ apiKey: opts.apiKey || "no-key", baseURL, maxRetries: 0, fetch: opts.fetch, logLevel: "off", openTelemetry: false, dangerouslyAllowBrowser: true });
+  const client = new (anthropicLib().Anthropic)({ apiKey: opts.apiKey || "no-key", baseURL, maxRetries: 0, fetch: opts.fetch, logLevel: "off", openTelemetry: false, dangerouslyAllowBrowser: true });
   const models: ListedModel[] = [];
   for await (const info of client.models.list({ limit: 100 }, { signal })) {
     const extra = info as Partial<Anthropic.ModelInfo>;

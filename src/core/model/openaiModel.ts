@@ -2,7 +2,7 @@
  * ChatModel over OpenAI's chat completions API (streaming), with the official `openai`
  * client. Also serves OpenAI-compatible servers (Ollama, LM Studio, vLLM, OpenRouter).
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPart,
@@ -16,6 +16,7 @@ import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelT
 import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { requestChars, TurnAccumulator } from "./turnAccumulator";
+import { openaiLib } from "../vendor/libraries";
 import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ToolSpec, type Usage } from "./types";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -114,7 +115,9 @@ export class OpenAIModel implements ChatModel {
   /** Cleared when the server refuses `stream_options` (some older OpenAI-compatible servers do). */
   private includeUsage = true;
   readonly baseUrl: string;
-  private readonly client: OpenAI;
+  /** Made at the first request: the client library loads only then (vendor/libraries.ts). */
+  private clientInstance: OpenAI | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
   private readonly ctx: ErrorContext;
   private readonly retry: Partial<RetryOptions>;
 
@@ -127,7 +130,7 @@ export class OpenAIModel implements ChatModel {
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
     this.ctx = { provider: opts.provider, model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
-    this.client = new OpenAI({
+    this.clientOptions = {
       // Local servers need no key, but the client insists on one.
       apiKey: opts.apiKey || "no-key",
       baseURL: this.baseUrl,
@@ -137,7 +140,11 @@ export class OpenAIModel implements ChatModel {
       defaultHeaders: opts.defaultHeaders,
       logLevel: "off",
       dangerouslyAllowBrowser: true, // runs in the extension host, not a web page
-    });
+    };
+  }
+
+  private get client(): OpenAI {
+    return (this.clientInstance ??= new (openaiLib().OpenAI)(this.clientOptions));
   }
 
   costOf(usage: Usage): number | undefined {

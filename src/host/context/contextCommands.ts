@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
 import type { Attachment } from "../../core";
 import type { ChatViewProvider } from "../chatViewProvider";
+import { latency } from "../latency";
+import type { Logger } from "../log";
 import { readSettings } from "../settings";
 import type { TaskManager } from "../session/taskManager";
 import { problemsAttachment, problemLine, type ProblemEntry } from "./contextText";
@@ -17,6 +19,7 @@ const FIX_CONTEXT_LINES = 8;
 interface ContextDeps {
   view: ChatViewProvider;
   tasks: () => TaskManager;
+  log: Logger;
 }
 
 /**
@@ -25,7 +28,7 @@ interface ContextDeps {
  * lightbulb. Every entry point ends in the same chat, task, approvals and sandbox as a typed
  * message.
  */
-export function registerContextCommands({ view, tasks }: ContextDeps): vscode.Disposable {
+export function registerContextCommands({ view, tasks, log }: ContextDeps): vscode.Disposable {
   const terminals = new TerminalHistory();
   const secretFiles = () => readSettings(vscode.workspace.getConfiguration("fathom")).secretFiles;
   const showChat = () => vscode.commands.executeCommand("fathom.chat.focus");
@@ -35,6 +38,7 @@ export function registerContextCommands({ view, tasks }: ContextDeps): vscode.Di
     const refused = results.flatMap((r) => ("refused" in r ? [r.refused] : []));
     if (added.length) view.chips.add(added);
     if (refused.length) view.chips.refuse(refused.join(" "));
+    latency(log, "chip", "posted");
     await showChat();
   };
   const addProblems = async () => attach([problemsResult(workspaceProblems())]);
@@ -51,6 +55,7 @@ export function registerContextCommands({ view, tasks }: ContextDeps): vscode.Di
       await showChat();
     }),
     vscode.commands.registerCommand(ADD_SELECTION_COMMAND, async (uri?: unknown, range?: unknown) => {
+      latency(log, "chip", "command");
       const editor = editorFor(uri);
       if (!editor) return attach([{ refused: "Open a file in the editor (and select some lines) first." }]);
       const chosen = range instanceof vscode.Range ? new vscode.Selection(range.start, range.end) : editor.selection;

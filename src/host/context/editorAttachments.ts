@@ -1,5 +1,5 @@
 import type * as vscode from "vscode";
-import { secretFileMatcher, type Attachment } from "../../core";
+import { secretFileMatcher, type Attachment, type SecretFileMatcher } from "../../core";
 import { virtualPathOf } from "../review/workspaceUris";
 import { notInWorkspace } from "./workspacePaths";
 
@@ -31,9 +31,17 @@ export function fileAttachment(uri: vscode.Uri, secretFiles: readonly string[]):
   return secret ? { refused: secret } : { attachment: { kind: "file", path: at } };
 }
 
+/** The matcher for the person's list, made once per list (it compiles some thirty globs). */
+let cached: { key: string; matcher: SecretFileMatcher } | undefined;
+function matcherFor(secretFiles: readonly string[]): SecretFileMatcher {
+  const key = secretFiles.join("\n");
+  if (cached?.key !== key) cached = { key, matcher: secretFileMatcher(secretFiles) };
+  return cached.matcher;
+}
+
 /** A secret file (`.env`, keys) is never attached by a command: reading it needs the person's yes, asked by the agent's read. */
 export function secretRefusal(virtualPath: string, secretFiles: readonly string[]): string | undefined {
-  const match = secretFileMatcher(secretFiles)(virtualPath);
+  const match = matcherFor(secretFiles)(virtualPath);
   if (!match) return undefined;
   return `${virtualPath.replace(/^\//, "")} may hold secrets (it matches ${match}), so Fathom does not attach it. Ask Fathom to read it instead: it asks you before reading such a file.`;
 }

@@ -73,7 +73,12 @@ export class EditorAwareBackend implements BackendProtocol {
     return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : { error: `${path} cannot be deleted here.` };
   }
 
+  /** Open editors still reloading an earlier write, by path. */
+  private readonly following = new Map<string, Promise<unknown>>();
+
   async commitChange(path: string, before: string | null, after: string): Promise<WriteResult> {
+    // A second write waits for the editor to show the first, so each is an Undo step of its own.
+    await this.following.get(path);
     const uri = this.toUri(path);
     const doc = uri ? openDocument(uri) : undefined;
     if (!uri || !doc || doc.isClosed) return this.inner.commitChange(path, before, after);
@@ -93,11 +98,15 @@ export class EditorAwareBackend implements BackendProtocol {
     const result = await this.inner.commitChange(path, before, after);
     mark("on disk");
     if ("error" in result) return result;
-    // The editor follows before the tool answers, so what the model and the person see next agree.
-    if (!(await documentFollows(doc, after, FOLLOW_MS))) {
-      this.options.log.info(`write ${path}: on disk; the open editor had not reloaded it after ${FOLLOW_MS} ms`);
-    }
-    mark("editor reloaded");
+    // The editor reloads the file meanwhile (VS Code's file watcher): the tool answers now, so the
+    // model's next request does not wait on the window. A later write or restore still refuses
+    // an editor the person has typed into (isDirty), reloaded or not.
+    const follows = documentFollows(doc, after, FOLLOW_MS).then((followed) => {
+      if (!followed) this.options.log.info(`write ${path}: on disk; the open editor had not reloaded it after ${FOLLOW_MS} ms`);
+      mark("editor reloaded");
+      if (this.following.get(path) === follows) this.following.delete(path);
+    });
+    this.following.set(path, follows);
     return result;
   }
 }

@@ -252,7 +252,7 @@ export class ChatStateReducer {
             this.notice("info", `${TEXT_CALLS_NOTICE}. ${event.message}`);
           }
         } else {
-          this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" ? "info" : "warning", event.message, scope.parentId);
+          this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" || event.code === "continued" ? "info" : "warning", event.message, scope.parentId);
         }
         return;
       case "error":

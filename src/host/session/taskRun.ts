@@ -95,9 +95,11 @@ export class TaskRun {
 
   private async run(input: string, appendUser: boolean, extras: MessageExtras): Promise<void> {
     const { env, state, task } = this.owner;
+    const mark = (step: string) => latency(env.log, "message", step);
     const attached = extras.images;
     const attachments = extras.attachments?.length ? uniqueAttachments(extras.attachments) : undefined;
     const setup = await env.readSetup();
+    mark("setup read");
     if (setup.problem) {
       Object.assign(state, { setupProblem: setup.problem });
       this.owner.postState();
@@ -128,6 +130,7 @@ export class TaskRun {
         ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
         .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
     }
+    mark("message checkpointed");
     reducer.setBanner(null);
     this.owner.setStatus("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
     void env.store.setOpenTask(state.taskId);
@@ -135,6 +138,7 @@ export class TaskRun {
     this.owner.postHistory();
     // Past the window's limit of tasks at once, it waits for one to end.
     const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    mark("slot taken");
     try {
       await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}) }, isNew);
     } finally {
@@ -160,6 +164,7 @@ export class TaskRun {
       return;
     }
     task.root = place.root;
+    latency(env.log, "message", "placed");
     const agent = await env.createAgent({
       ...agentOptions({
         env,
@@ -173,6 +178,7 @@ export class TaskRun {
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
     });
+    latency(env.log, "message", "agent made");
     env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}${task.inlineEdit ? " (inline edit)" : ""}`);
     this.live = undefined;
     const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));

@@ -43,6 +43,11 @@ export class HostSandbox implements vscode.Disposable {
     return "on";
   }
 
+  /** Checks the sandbox's tools and makes it for these settings, ahead of a task that will need it. */
+  warm(settings: SandboxSettings): void {
+    if (settings.enabled && !this.problem) this.ensure(settings);
+  }
+
   /** The sandbox itself (for MCP stdio servers), or undefined when it is off or cannot run. */
   sandboxFor(settings: SandboxSettings): CommandSandbox | undefined {
     return this.state(settings) === "on" ? this.ensure(settings).sandbox : undefined;

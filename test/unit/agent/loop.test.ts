@@ -300,3 +300,34 @@ test("tool call ids are unique across the task even when the model repeats or om
   const newId = ofType(again.events, "tool_call_finished")[0]!.toolCallId;
   assert.ok(!ids.includes(newId), `resumed id ${newId} collides`);
 });
+
+test("beforeFinish: a middleware that finds more to do after the final answer continues the run once, with its text and a note", async () => {
+  let pending = true;
+  const model = new FakeModel([{ text: "All done." }, { text: "Fixed the error too." }]);
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    generalPurposeSubagent: false,
+    middleware: [
+      {
+        name: "lateCheck",
+        async beforeFinish() {
+          if (!pending) return undefined;
+          pending = false;
+          return { text: "[Fathom] The editor reports an error in /a.ts.", note: "An error came in after the answer." };
+        },
+      },
+    ],
+  });
+  const { events, done } = await collect(agent, "do it");
+  assert.equal(done.reason, "completed");
+  assert.equal(done.finalText, "Fixed the error too.");
+  assert.equal(model.requests.length, 2);
+  assert.deepEqual(model.requests[1]!.messages.slice(-2), [
+    { role: "assistant", content: "All done." },
+    { role: "user", content: "[Fathom] The editor reports an error in /a.ts." },
+  ]);
+  assert.deepEqual(ofType(events, "warning").map((w) => [w.code, w.message]), [["continued", "An error came in after the answer."]]);
+  assertWellFormed(done.state.messages);
+});

@@ -84,6 +84,14 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     return () => clearTimeout(timer);
   }, [mention]);
 
+  // Says once in a while that the person is writing, so the host gets a first task's needs ready.
+  const composingSaidAt = useRef(0);
+  const composing = () => {
+    if (running || Date.now() - composingSaidAt.current < 20_000) return;
+    composingSaidAt.current = Date.now();
+    postToHost({ type: "composing" });
+  };
+
   const updateMention = (value: string, caret: number) => {
     const match = MENTION_BEFORE_CARET.exec(value.slice(0, caret));
     if (!match) return setMention(null);
@@ -245,7 +253,9 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
         placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file or @problems"}
         rows={3}
         value={text}
+        onFocus={composing}
         onChange={(event) => {
+          composing();
           setText(event.target.value);
           setRecall(null);
           updateMention(event.target.value, event.target.selectionStart);
