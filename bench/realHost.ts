@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { countTokens } from "gpt-tokenizer";
 import { startScriptedModelServer, type ScriptedModelServer } from "../test/support/scriptedModelServer";
-import { openChat, send, until } from "../test/vscode/harness/chat";
+import { openChat, until } from "../test/vscode/harness/chat";
 import { runCleanups } from "../test/vscode/harness/cleanup";
 import { ensureCodeServer, packageFathom, testOutputDir } from "../test/vscode/harness/paths";
 import { startSession, type Session } from "../test/vscode/harness/workspace";
@@ -106,6 +106,28 @@ export async function runRealHostBench(): Promise<void> {
       await message.press("Enter");
     };
 
+    // The window's first task, written as a person writes it (the box focused, the text typed, a
+    // moment, Enter), is a 200-step task: extension-host memory before and after it.
+    const before = pid ? rssBytes(pid) : NaN;
+    for (let i = 0; i < LONG_TASK_STEPS - 1; i++) {
+      server.push({ text: `Step ${i + 1}: reading more.`, toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }] });
+    }
+    server.push({ text: `All ${LONG_TASK_STEPS} steps done.` });
+    const longStart = Date.now();
+    await message.click();
+    await message.fill("Read slugify.js 200 times.");
+    await new Promise((r) => setTimeout(r, 1500));
+    await message.press("Enter");
+    const firstRequest = await until("the first task's request", () => server.requests[0], 60_000, 5);
+    const firstTask = firstRequest.receivedAt! - ((await chat.evaluate("window.__enterAt")) as number[])[0]!;
+    // The answer may be scrolled out of the (virtualized) transcript: wait for the script to be played and the task to end.
+    await until("the long task's last answer", () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined, 600_000, 200);
+    await chat.getByRole("button", { name: "Send" }).waitFor({ state: "visible", timeout: 60_000 });
+    const longMs = Date.now() - longStart;
+    await new Promise((r) => setTimeout(r, 3000));
+    const after = pid ? rssBytes(pid) : NaN;
+    await chat.getByRole("button", { name: "New task" }).click();
+
     // The first request of the task "hello", Enter → request, and the answer's last chunk → its text on screen.
     const enterSamples: number[] = [];
     const textSamples: number[] = [];
@@ -121,10 +143,10 @@ export async function runRealHostBench(): Promise<void> {
       const shownAt = await textShownAt(chat);
       const lastChunk = await until("the answer's last chunk", () => request.lastChunkAt, 10_000, 10);
       textSamples.push(shownAt - lastChunk);
-      const enterAt = ((await chat.evaluate("window.__enterAt")) as number[])[i]!;
+      const enterAt = ((await chat.evaluate("window.__enterAt")) as number[])[i + 1]!;
       enterSamples.push(request.receivedAt! - enterAt);
     }
-    const hello = server.requests[0]!;
+    const hello = server.requests[LONG_TASK_STEPS]!;
     // Chips: Ctrl+' → chip on screen, and a "hello" with one 10-line chip (in a task of its own).
     await chat.getByRole("button", { name: "New task" }).click();
     // (An older Fathom without chips, measured for a before/after table, has none to measure.)
@@ -178,20 +200,6 @@ export async function runRealHostBench(): Promise<void> {
     for (const { held, file, next, kind } of planned) await edits.measure(held, file, next, kind);
     await chat.getByText("Done proposing.").waitFor({ state: "visible", timeout: 60_000 });
 
-    // Extension-host memory around a 200-step task.
-    const before = pid ? rssBytes(pid) : NaN;
-    await chat.getByRole("button", { name: "New task" }).click();
-    for (let i = 0; i < LONG_TASK_STEPS - 1; i++) {
-      server.push({ text: `Step ${i + 1}: reading more.`, toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }] });
-    }
-    server.push({ text: `All ${LONG_TASK_STEPS} steps done.` });
-    const longStart = Date.now();
-    await send(chat, "Read slugify.js 200 times.");
-    // The answer may be scrolled out of the (virtualized) transcript: wait for the script to be played and the task to end.
-    await until("the long task's last answer", () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined, 600_000, 200);
-    await chat.getByRole("button", { name: "Send" }).waitFor({ state: "visible", timeout: 60_000 });
-    const longMs = Date.now() - longStart;
-    const after = pid ? rssBytes(pid) : NaN;
     const machine = load.stop();
 
     const mib = (bytes: number) => bytes / 1048576;
@@ -209,12 +217,13 @@ export async function runRealHostBench(): Promise<void> {
     figures.samples("Approve → next request: a plain text file (no language server)", edits.approveToRequest.txt, { target: "≤ 250 ms", limit: 250 });
     figures.samples("Approve → next request: a TypeScript file, no new error", edits.approveToRequest.ts, { target: "≤ 400 ms", limit: 400 });
     figures.samples("Approve → next request: a JavaScript file", edits.approveToRequest.js);
-    figures.single("Enter on the window's first task → first request", enterSamples[0] ?? NaN, "ms", { target: "≤ 100 ms", limit: 100 });
-    figures.samples("Enter → request (later messages)", enterSamples.slice(1), { target: "≤ 100 ms", limit: 100 });
+    figures.single("Enter on the window's first task → first request", firstTask, "ms", { target: "≤ 100 ms", limit: 100 });
+    figures.samples("Enter → request (later tasks and messages)", enterSamples, { target: "≤ 100 ms", limit: 100 });
     figures.samples("Ctrl+' in the editor → the chip in the message box", chips.addToShown, { target: "≤ 50 ms", limit: 50 });
     figures.single("extension-host RSS idle over the host before Fathom activated", mib(idle - emptyHost), "MiB", { target: "≤ 15 MiB", limit: 15 });
-    figures.single(`extension-host RSS after a ${LONG_TASK_STEPS}-step task over the host before Fathom (${(longMs / 1000).toFixed(0)} s)`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
+    figures.single(`extension-host RSS after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
     figures.single("  … grown during the task", mib(after - before), "MiB");
+    line(`the ${LONG_TASK_STEPS}-step task took`, `${(longMs / 1000).toFixed(1)} s`);
     figures.single('first request for "hello" (JSON body)', hello.rawBody.length, "chars");
     figures.single('first request for "hello" (gpt-tokenizer o200k)', countTokens(hello.rawBody), "tokens");
     figures.single('first request for "hello" with one 10-line chip', chips.requestTokens, "tokens");

@@ -143,14 +143,31 @@ async function showBeside(uri: vscode.Uri): Promise<vscode.TextDocument | undefi
   const groups = vscode.window.tabGroups.all;
   const proposals = groups.find((g) => g.tabs.length > 0 && g.tabs.every(isProposalTab));
   const empty = groups.find((g) => g.tabs.length === 0);
+  const shownBefore = new Set(groups.flatMap((g) => g.tabs.filter(isProposalTab).map(tabKey)));
   try {
     const viewColumn = proposals?.viewColumn ?? empty?.viewColumn ?? vscode.ViewColumn.Beside;
     const editor = await vscode.window.showTextDocument(uri, { preserveFocus: true, preview: true, viewColumn });
+    await uncover(shownBefore);
     return editor.document;
   } catch {
     return undefined;
   }
 }
+
+/**
+ * The file is shown while the model goes on: a proposal's diff that opened meanwhile in the same
+ * group (the next edit, opened early) must stay in front of it, where the person looks.
+ */
+async function uncover(shownBefore: Set<string>): Promise<void> {
+  for (const group of vscode.window.tabGroups.all) {
+    const covered = group.tabs.find((t) => isProposalTab(t) && !shownBefore.has(tabKey(t)) && !t.isActive);
+    if (!covered || !(covered.input instanceof vscode.TabInputTextDiff)) continue;
+    const { original, modified } = covered.input;
+    await vscode.commands.executeCommand("vscode.diff", original, modified, covered.label, { preserveFocus: true, preview: false, viewColumn: group.viewColumn });
+  }
+}
+
+const tabKey = (tab: vscode.Tab): string => (tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified.toString() : "");
 
 /** The file's error diagnostics as the model is told about them. */
 export function errorsOf(uri: vscode.Uri): DiagnosticFact[] {

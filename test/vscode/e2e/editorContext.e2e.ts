@@ -31,6 +31,20 @@ async function selectLines(page: Page, from: number, to: number): Promise<void> 
   for (let i = from; i <= to; i += 1) await page.keyboard.press('Shift+ArrowDown');
 }
 
+/**
+ * Picks an item of the context menu just opened: hovered (which selects it in VS Code's menus)
+ * and Enter, after a moment (a click right as the menu opens can be taken for the right-click's
+ * release and ignored), then waits for the menu to close.
+ */
+async function pickMenuItem(page: Page, label: string): Promise<void> {
+  const item = page.locator('.context-view .monaco-menu .action-label').filter({ hasText: label }).first();
+  await item.waitFor({ state: 'visible', timeout: 15_000 });
+  await page.waitForTimeout(300);
+  await item.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
 const chipList = (chat: Frame) => chat.getByRole('list', { name: /^Attached to the next message/ });
 
 export const tests: E2ETest[] = [
@@ -63,7 +77,7 @@ export const tests: E2ETest[] = [
         const readme = page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: 'README.md' }).first();
         await readme.waitFor({ state: 'visible', timeout: 15_000 });
         await readme.click({ button: 'right' });
-        await page.locator('.context-view .monaco-menu .action-label').filter({ hasText: 'Add File to Fathom Chat' }).first().click();
+        await pickMenuItem(page, 'Add File to Fathom Chat');
         chat = await openChat(page);
         chips = chipList(chat);
         await chips.getByRole('button', { name: 'README.md', exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
@@ -113,7 +127,7 @@ export const tests: E2ETest[] = [
         await until('the command output', async () => (await terminalText()).includes('boom from node'), 30_000);
         await page.waitForTimeout(500);
         await terminal.click({ button: 'right' });
-        await page.locator('.context-view .monaco-menu .action-label').filter({ hasText: 'Add Terminal Output to Fathom Chat' }).first().click();
+        await pickMenuItem(page, 'Add Terminal Output to Fathom Chat');
         const chip = chipList(chat).getByText(/^Terminal: node -e .* \(exit 3\)$/);
         await chip.waitFor({ state: 'visible', timeout: 15_000 });
         await ctx.screenshot('e2e-chips-terminal');

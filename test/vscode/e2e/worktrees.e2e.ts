@@ -137,8 +137,8 @@ export const tests: E2ETest[] = [
         await chat.getByRole('button', { name: 'Approve' }).first().click({ timeout: 60_000 });
         await chat.getByText('Written after the reload.').waitFor({ state: 'visible', timeout: 60_000 });
         const worktree = new TaskWorktrees({ repoDir: dir, worktreesDir: path.join(ctx.session.root, 'unused') });
-        const [listed] = await worktree.list();
-        assert.equal(listed?.state, 'done');
+        // The task ends once the editor's check of its last write is in (a moment after its answer shows).
+        const listed = await until('the worktree recorded as done', async () => (await worktree.list()).find((w) => w.state === 'done'), 15_000);
         assert.equal(fs.readFileSync(path.join(listed.root, 'NOTES.md'), 'utf8'), 'after the reload\n', 'the resumed task wrote in its worktree');
         assert.equal(fs.existsSync(path.join(dir, 'NOTES.md')), false);
         await review.getByRole('button', { name: 'NOTES.md, added: open its diff' }).waitFor({ state: 'visible', timeout: 30_000 });
