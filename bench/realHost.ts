@@ -124,7 +124,10 @@ export async function runRealHostBench(): Promise<void> {
     await until("the long task's last answer", () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined, 600_000, 200);
     await chat.getByRole("button", { name: "Send" }).waitFor({ state: "visible", timeout: 60_000 });
     const longMs = Date.now() - longStart;
+    // Right after the task, the heap still holds its garbage; V8 gives memory back once the host is idle.
     await new Promise((r) => setTimeout(r, 3000));
+    const afterSoon = pid ? rssBytes(pid) : NaN;
+    await new Promise((r) => setTimeout(r, 17_000));
     const after = pid ? rssBytes(pid) : NaN;
     await chat.getByRole("button", { name: "New task" }).click();
 
@@ -221,8 +224,9 @@ export async function runRealHostBench(): Promise<void> {
     figures.samples("Enter → request (later tasks and messages)", enterSamples, { target: "≤ 100 ms", limit: 100 });
     figures.samples("Ctrl+' in the editor → the chip in the message box", chips.addToShown, { target: "≤ 50 ms", limit: 50 });
     figures.single("extension-host RSS idle over the host before Fathom activated", mib(idle - emptyHost), "MiB", { target: "≤ 15 MiB", limit: 15 });
-    figures.single(`extension-host RSS after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
-    figures.single("  … grown during the task", mib(after - before), "MiB");
+    figures.single(`extension-host RSS 20 s after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
+    figures.single("  … 3 s after it", mib(afterSoon - emptyHost), "MiB");
+    figures.single("  … grown during the task (measured 3 s after it)", mib(afterSoon - before), "MiB");
     line(`the ${LONG_TASK_STEPS}-step task took`, `${(longMs / 1000).toFixed(1)} s`);
     figures.single('first request for "hello" (JSON body)', hello.rawBody.length, "chars");
     figures.single('first request for "hello" (gpt-tokenizer o200k)', countTokens(hello.rawBody), "tokens");

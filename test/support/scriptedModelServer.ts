@@ -112,6 +112,8 @@ export interface ScriptedModelServer {
   baseUrlAnthropic: string;
   /** Every model request received, in order, including ones answered with faults (control endpoints are not recorded). */
   requests: RecordedRequest[];
+  /** Requests that are not model calls (a client's preconnect, an unknown route), answered 404. */
+  others: RecordedRequest[];
   push(...turns: ScriptedTurn[]): void;
   /** The server's departures from OpenAI's API; change it at any time. */
   dialect: Dialect;
@@ -148,6 +150,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 export async function startScriptedModelServer(initial: ScriptedTurn[] = [], options: StartOptions = {}): Promise<ScriptedModelServer> {
   const queue: ScriptedTurn[] = [...initial];
   const requests: RecordedRequest[] = [];
+  const others: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let played = 0;
   const state = { dialect: options.dialect ?? {} };
@@ -189,11 +192,12 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
       body = undefined;
     }
     const record: RecordedRequest = { wire, method: req.method ?? "", path, headers, body, rawBody, receivedAt: Date.now() };
-    requests.push(record);
-
+    // Model requests only: a preconnect (HEAD) or a stray request is kept apart.
     if (wire === "other") {
+      others.push(record);
       return sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
     }
+    requests.push(record);
     if (body === undefined) return sendJson(res, 400, errorBody(wire, 400, "scripted model server: request body is not JSON"));
     const refusal = dialectRefusal(state.dialect, wire, record.body);
     if (refusal) return sendJson(res, 400, errorBody(wire, 400, refusal));
@@ -296,6 +300,7 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     baseUrlOpenAI: `${url}/v1`,
     baseUrlAnthropic: url,
     requests,
+    others,
     push: (...turns) => void queue.push(...turns),
     get dialect() {
       return state.dialect;

@@ -358,10 +358,9 @@ export class ChatSession {
 
   private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;
-    const live = this.running?.live;
-    const runState = live ? structuredClone(live) : this.task.runState;
-    const task = toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now(), inlineEdit: this.task.inlineEdit }, runState);
-    void this.env.store.save(structuredClone(task));
+    // The store serializes it at once: no copy of the (growing) state is made per save.
+    const runState = this.running?.live ?? this.task.runState;
+    void this.env.store.save(toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now(), inlineEdit: this.task.inlineEdit }, runState));
   }
 
   private postHistory(): void {

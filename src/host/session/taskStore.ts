@@ -89,13 +89,15 @@ export class TaskStore {
   }
 
   /** Saves the task and its line in the history. Resolves when both are on disk. */
+  /** Saves the task as it is now: it is serialized before anything is awaited, so the caller may go on changing it (no copy needed). */
   async save(task: SavedTask): Promise<void> {
-    const index = await this.readIndex();
+    const json = JSON.stringify(task);
     const summary: TaskSummary = { id: task.id, title: task.title, status: task.status, updatedAt: task.updatedAt };
-    const at = index.tasks.findIndex((t) => t.id === task.id);
+    const index = await this.readIndex();
+    const at = index.tasks.findIndex((t) => t.id === summary.id);
     if (at >= 0) index.tasks[at] = summary;
     else index.tasks.push(summary);
-    await Promise.all([this.write(this.taskFile(task.id), JSON.stringify(task)), this.writeIndex()]);
+    await Promise.all([this.write(this.taskFile(summary.id), json), this.writeIndex()]);
   }
 
   async setOpenTask(id: string | null): Promise<void> {

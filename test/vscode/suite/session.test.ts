@@ -75,6 +75,17 @@ suite('Chat session (scripted model)', function () {
     assert.ok(state.history.some((t) => t.id === state.taskId && t.status === 'completed'));
   });
 
+  test('writing a message gets the first task ready: a connection to the model server is opened, without credentials', async () => {
+    await fathom.keys.set('openai-compatible', KEY, new URL(server.baseUrlOpenAI).origin);
+    server.others.length = 0;
+    fathom.view.receive({ type: 'composing' });
+    await until('the preconnect', () => server.others.some((r) => r.method === 'HEAD'), 10_000);
+    const preconnect = server.others.find((r) => r.method === 'HEAD')!;
+    assert.equal(preconnect.path, '/');
+    assert.equal(preconnect.headers.authorization, undefined, 'no key goes with it');
+    assert.equal(server.requests.length, 0, 'no model request');
+  });
+
   test('an invalid webview message is dropped, not run', async () => {
     fathom.view.receive({ type: 'sendMessage', text: 42 });
     fathom.view.receive({ type: 'runCommand', command: 'workbench.action.quit' });

@@ -9,6 +9,16 @@ import { restoreOlder, type Restore } from "./restoreState";
  * animation frame, so a model streaming hundreds of tokens a second costs one render per frame,
  * not one per token. Asks the host for the whole state on every (re)load.
  */
+/**
+ * Messages the person waits on are rendered at once, not at the next frame: a whole state (the
+ * first paint after a reload), chips (one message per command), and the end of a step or of an
+ * answer (its last text came just before, in the same batch). Streaming updates wait for a frame.
+ */
+function paintsNow(message: ChatAction): boolean {
+  if (message.type === "state" || message.type === "attachments" || message.type === "status") return true;
+  return message.type === "itemUpdated" && message.item.kind === "assistant" && !message.item.streaming;
+}
+
 export function useChatState(): ViewState {
   const [view, setView] = useState<ViewState>(emptyView);
 
@@ -52,8 +62,7 @@ export function useChatState(): ViewState {
         });
         restore = current;
       }
-      // A whole state is shown at once (first paint after a reload); the rest waits for a frame.
-      if (message.type === "state") flush();
+      if (paintsNow(message)) flush();
       else schedule();
     });
     postToHost({ type: "ready" });
