@@ -40,7 +40,7 @@ async function once(): Promise<void> {
 }
 
 (async () => {
-  for (let i = 0; i < 2; i++) await once();
+  for (let i = 0; i < 5; i++) await once();
   await runCleanups();
 })().catch((e: unknown) => {
   console.error(e);

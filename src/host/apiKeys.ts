@@ -38,7 +38,7 @@ export class ApiKeyStore {
    * the base URL it goes to is a user-level setting a workspace cannot change, so it is not bound.
    */
   async get(provider: KeyedProvider): Promise<ProviderKey | undefined> {
-    const raw = await this.secrets.get(secretName(provider));
+    const raw = await this.stored(secretName(provider));
     if (raw) {
       const parsed = parseStored(raw);
       if (parsed) return { ...parsed, source: "stored" };
@@ -51,19 +51,45 @@ export class ApiKeyStore {
     return env ? { key: env, origins: [], source: "env" } : undefined;
   }
 
+  /**
+   * Secret storage answers through the window (a round trip on the way to every request): what
+   * it holds is kept here, and forgotten when it changes (here, another window, or the person).
+   */
+  private readonly cache = new Map<string, Promise<string | undefined>>();
+  private watching: { dispose(): void } | undefined;
+
+  private stored(name: string): Promise<string | undefined> {
+    this.watching ??= this.secrets.onDidChange?.((e) => this.cache.delete(e.key));
+    let value = this.cache.get(name);
+    if (!value) {
+      value = Promise.resolve(this.secrets.get(name)).catch((error: unknown) => {
+        this.cache.delete(name);
+        throw error;
+      });
+      if (this.watching) this.cache.set(name, value);
+    }
+    return value;
+  }
+
   async set(provider: KeyedProvider, key: string, origin: string): Promise<void> {
+    this.cache.delete(secretName(provider));
     await this.secrets.store(secretName(provider), JSON.stringify({ key, origins: [origin] }));
+    this.cache.delete(secretName(provider));
   }
 
   /** Records the person's "yes" to sending the stored key to `origin` too. */
   async allowOrigin(provider: KeyedProvider, origin: string): Promise<void> {
     const current = await this.get(provider);
     if (!current || current.source !== "stored" || current.origins.includes(origin)) return;
+    this.cache.delete(secretName(provider));
     await this.secrets.store(secretName(provider), JSON.stringify({ key: current.key, origins: [...current.origins, origin] }));
+    this.cache.delete(secretName(provider));
   }
 
   async clear(provider: KeyedProvider): Promise<void> {
+    this.cache.delete(secretName(provider));
     await this.secrets.delete(secretName(provider));
+    this.cache.delete(secretName(provider));
   }
 }
 

@@ -135,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   view.mcpResources = (query) => mcp.matchResources(query);
   // A task's first diff need not start the window's diff worker.
   view.onSendMessage = () => void gate.warmUp.warm();
-  const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), log });
+  const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), readSetup: () => models.readSetup(), log });
   view.onComposing = () => warmUp.composing();
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);

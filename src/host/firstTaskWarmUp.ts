@@ -9,7 +9,8 @@ import type { HostSandbox } from "./terminal/hostSandbox";
  * What a window's first task needs before its first request, done while the person writes the
  * message rather than after Enter, and never at activation: the model's client library, a
  * connection to the model's server (a HEAD of its origin without credentials, as a browser's
- * preconnect: the first request then finds the connection, and its TLS, open), the agent's own
+ * preconnect: the first request then finds the connection, and its TLS, open), the API key out
+ * of secret storage, the agent's own
  * first-use costs (a throwaway agent is made and dropped), the OS sandbox's check of its tools (it
  * runs `which` and friends) and its set-up, the diff editor's worker. Each step yields to the
  * event loop, so the window's messages are not held up.
@@ -17,7 +18,7 @@ import type { HostSandbox } from "./terminal/hostSandbox";
 export class FirstTaskWarmUp {
   private doneFor: string | undefined;
 
-  constructor(private readonly o: { sandbox: HostSandbox; warmDiffs: () => void; log: Logger }) {}
+  constructor(private readonly o: { sandbox: HostSandbox; warmDiffs: () => void; readSetup: () => Promise<unknown>; log: Logger }) {}
 
   /** The person started writing a message (the webview says so once in a while). */
   composing(): void {
@@ -29,6 +30,8 @@ export class FirstTaskWarmUp {
     this.doneFor = key;
     const started = Date.now();
     const steps = [
+      // The settings and the key (secret storage is a round trip through the window; kept after).
+      () => void this.o.readSetup().catch(() => undefined),
       () => preloadModelLibraries(settings.provider),
       () => createAgent({ model: IDLE_MODEL, workspaceRoot: "/", backend: new StateBackend(), rules: false }),
       () => this.o.sandbox.warm(settings.sandbox),
