@@ -21,7 +21,7 @@ export { normalizeVirtualPath } from "./backends/pathGuard";
 export { findRipgrep } from "./backends/search/ripgrep";
 export { createFileTools, type FileToolsOptions } from "./tools/fileTools";
 export { createAgent, runToEnd, DEFAULT_MAX_STEPS, type Agent, type AgentOptions, type RunOptions } from "./agent/createAgent";
-export { newRunState, parseRunState, emptyUsage, type AgentEvent, type AgentEventType, type DoneReason, type RunState, type Todo, type TodoStatus, type WarningCode } from "./agent/events";
+export { newRunState, parseRunState, emptyUsage, type AgentEvent, type AgentEventType, type DoneReason, type RunState, type TaskMode, type Todo, type TodoStatus, type WarningCode } from "./agent/events";
 export { baseSystemPrompt } from "./agent/systemPrompt";
 export { toJsonSchema, toolSpecOf } from "./agent/jsonSchema";
 export * from "./approval";
@@ -63,3 +63,7 @@ export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } f
 export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
 export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";
+export { NO_ONE_CAN_ANSWER, noOneToAsk, type QuestionAnswer, type QuestionAsker, type QuestionRequest } from "./question";
+export { ASK_USER, MAX_QUESTIONS_IN_A_ROW } from "./middleware/askUser";
+export { MAX_PLAN_CHARS, changesNothing, planTodos, startPlan } from "./middleware/planMode";
+export { SteeringInbox } from "./agent/steering";

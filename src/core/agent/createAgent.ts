@@ -16,15 +16,19 @@ import { rulesMiddleware } from "../middleware/rules";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
+import { askUserMiddleware } from "../middleware/askUser";
+import { planModeMiddleware } from "../middleware/planMode";
+import { noOneToAsk, type QuestionAsker } from "../question";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
-import { newRunState, parseRunState, type AgentEvent, type RunState } from "./events";
+import { newRunState, parseRunState, type AgentEvent, type RunState, type TaskMode } from "./events";
 import { toolSpecOf } from "./jsonSchema";
 import { runLoop, type LoopConfig } from "./loop";
+import type { SteeringInbox } from "./steering";
 import { baseSystemPrompt } from "./systemPrompt";
 import { TaskBudget } from "./taskBudget";
 
@@ -48,6 +52,8 @@ export interface AgentOptions {
   executeTimeoutMs?: number;
   /** Who approves calls the policy marks "ask". Default: approve everything (tests, --yes). */
   approvalGate?: ApprovalGate;
+  /** Who answers `ask_user` (default: nobody; the model is told to decide and say what it assumed). */
+  questions?: QuestionAsker;
   /** Default: read and other tools auto; edit and execute ask. */
   approvalPolicy?: ApprovalPolicy;
   /** Allow/deny patterns for `execute`; deny wins even over auto-approve. */
@@ -98,6 +104,10 @@ export interface RunOptions {
    * unanswered calls are answered as not completed.
    */
   askAgain?: readonly string[];
+  /** Messages the person sends while this run works ("Send now"): the model reads them at its next step. */
+  steering?: SteeringInbox;
+  /** "plan": only tools that change nothing, ending with a plan; "act": everything. Default: the state's mode (act). */
+  mode?: TaskMode;
 }
 
 export interface Agent {
@@ -138,7 +148,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
 
   const subagentSystem = (spec: SubagentSpec) => [options.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget) => {
+  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, mode?: TaskMode) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(
@@ -147,9 +157,10 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       );
       childCache.set(spec.name, child);
     }
-    return child.run(description, { signal, budget });
+    return child.run(description, { signal, budget, ...(mode ? { mode } : {}) });
   };
 
+  const toolMap = new Map<string, Tool>();
   const middleware: Middleware[] = [
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
@@ -158,6 +169,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       isSecret,
     }),
     todosMiddleware(),
+    askUserMiddleware(options.questions ?? noOneToAsk),
+    planModeMiddleware(() => toolMap),
     filesystemMiddleware({
       fileTools,
       workspaceRoot: options.workspaceRoot,
@@ -179,7 +192,6 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     const allowed = new Set(internal.allowedTools);
     tools = tools.filter((t) => allowed.has(t.name));
   }
-  const toolMap = new Map<string, Tool>();
   for (const tool of tools) {
     if (toolMap.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
     toolMap.set(tool.name, tool);
@@ -226,6 +238,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       } else {
         state = newRunState();
       }
+      if (runOptions.mode) state.mode = runOptions.mode;
       const images = runOptions.images?.length ? { images: runOptions.images } : {};
       const attachments = runOptions.attachments?.length ? { attachments: uniqueAttachments(runOptions.attachments) } : {};
       if (input.trim() !== "" || images.images || attachments.attachments) state.messages.push({ role: "user", content: input, ...images, ...attachments });
@@ -233,7 +246,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
       // Asked again only when nothing came after the calls (no results, no new message).
       const askAgain = input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
-      void runLoop(askAgain?.length ? { ...config, askAgain } : config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
+      const runConfig = { ...config, ...(askAgain?.length ? { askAgain } : {}), ...(runOptions.steering ? { steering: runOptions.steering } : {}) };
+      void runLoop(runConfig, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();
       });
