@@ -162,6 +162,8 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
 
   const toolMap = new Map<string, Tool>();
   const middleware: Middleware[] = [
+    // Outermost: a call Plan mode refuses is never asked about.
+    planModeMiddleware(() => toolMap),
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
@@ -170,7 +172,6 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     }),
     todosMiddleware(),
     askUserMiddleware(options.questions ?? noOneToAsk),
-    planModeMiddleware(() => toolMap),
     filesystemMiddleware({
       fileTools,
       workspaceRoot: options.workspaceRoot,

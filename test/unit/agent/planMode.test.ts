@@ -30,7 +30,10 @@ test("a plan-mode request offers only the tools that change nothing; an act requ
 test("a write the model makes up in plan mode is refused with a message, and nothing runs", async () => {
   const log: string[] = [];
   const model = new FakeModel([{ toolCalls: [{ name: "change", arguments: { text: "x" } }] }, { text: PLAN }]);
-  const { done } = await collect(createAgent({ ...base, model, tools: [echoTool("change", "edit", 0, log)] }), "go", { mode: "plan" });
+  const gateAsked: string[] = [];
+  const approvalGate = { request: async (r: { toolName: string }) => (gateAsked.push(r.toolName), { type: "approve" as const }) };
+  const { done } = await collect(createAgent({ ...base, model, approvalGate, tools: [echoTool("change", "edit", 0, log)] }), "go", { mode: "plan" });
+  assert.deepEqual(gateAsked, [], "never asked about");
   assert.deepEqual(log, []);
   const result = done.state.messages.find((m) => m.role === "tool")!;
   assert.equal(result.isError, true);
