@@ -45,7 +45,11 @@ function cliOnTerminal(args: string[]) {
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   child.stdout.on("data", (d: Buffer) => {
     output += d.toString();
-    for (const w of [...waiters]) if (w.pattern.test(output)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (!w.pattern.test(output)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   });
   const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
