@@ -1,4 +1,4 @@
-import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware } from "../../core";
+import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -33,6 +33,8 @@ export interface SessionEnv {
     systemPrompt?: string;
     /** The run is this inline edit (Edit Selection): its agent has the one edit tool and asks the model with no tools. */
     inlineEdit?: InlineEditRequest;
+    /** Who answers the model's `ask_user` questions (the chat's cards). */
+    questions?: QuestionAsker;
   }): Agent | Promise<Agent>;
   isTrusted(): boolean;
   /** The workspace's checkpoints (absent: no Restore). */

@@ -37,7 +37,7 @@ export function wasInterrupted(status: TaskStatus): boolean {
 export function whereItStopped(items: readonly TranscriptItem[], runState: RunState | null): string {
   const open = openToolItems(items).at(-1);
   if (open) {
-    if (open.status === "awaiting_approval") return `while waiting for your approval of "${open.title}"`;
+    if (open.status === "awaiting_approval") return open.question ? `while waiting for your answer to "${open.question.text}"` : `while waiting for your approval of "${open.title}"`;
     return `during "${open.title}"`;
   }
   const last = items.at(-1);
@@ -59,7 +59,9 @@ export function closeInterrupted(items: TranscriptItem[], endedAt: number): void
     if (item.status === "streaming" || item.status === "running" || item.status === "awaiting_approval") {
       item.result ??=
         item.status === "awaiting_approval"
-          ? "Interrupted while waiting for your approval; nothing ran. Resume asks again."
+          ? item.question
+            ? "Interrupted while waiting for your answer. Resume asks again."
+            : "Interrupted while waiting for your approval; nothing ran. Resume asks again."
           : "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
       item.status = "cancelled";
       item.endedAt = endedAt;
@@ -87,6 +89,7 @@ export function reopened(saved: SavedTask, now: number): { state: ChatState; ask
     todos: saved.todos,
     usage: saved.usage,
     alwaysAllowed: saved.alwaysAllowed,
+    mode: saved.runState?.mode ?? "act",
   };
   if (!interrupted) return { state, askAgain };
   return { state, askAgain, interruptedNotice: `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.` };
