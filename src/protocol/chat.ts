@@ -61,6 +61,7 @@ export const PlanViewSchema = z.object({ status: z.enum(["proposed", "started"])
 
 /** Plan mode offers only tools that change nothing; act, all of them. */
 export const TaskModeSchema = z.enum(["plan", "act"]);
+export type TaskMode = z.infer<typeof TaskModeSchema>;
 
 export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
   z.object({
