@@ -44,6 +44,8 @@ function cliSandbox(opts: CliOptions): CommandSandbox | null {
 const NO_TTY_OUTSIDE_SANDBOX =
   "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
 
+const NO_TTY_WEB = "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
+
 const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
@@ -128,7 +130,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const approvals = new TerminalApprovalGate(terminal);
   const asker: ApprovalGate = interactive
     ? { request: (r, signal) => steering!.whileAsking(() => approvals.request(r, signal)) }
-    : { request: (r, signal) => (r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    : { request: (r, signal) => (r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
   // --yes is for unattended runs: questions are not asked then either.
   const terminalQuestions = new TerminalQuestionAsker(terminal);
   const questions: QuestionAsker = interactive && !opts.yes ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) } : noOneToAsk;
@@ -179,6 +181,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
     ...(gate ? { approvalGate: gate } : {}),
     questions,
+    webFetch: { allowDomains: opts.allowDomains },
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
   });

@@ -18,6 +18,7 @@ import { summarizationMiddleware, type SummarizationOptions } from "../middlewar
 import { todosMiddleware } from "../middleware/todos";
 import { askUserMiddleware } from "../middleware/askUser";
 import { planModeMiddleware } from "../middleware/planMode";
+import { webFetchMiddleware, type WebFetchOptions } from "../middleware/webFetch";
 import { noOneToAsk, type QuestionAsker } from "../question";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
 import type { Middleware } from "../middleware/types";
@@ -52,6 +53,8 @@ export interface AgentOptions {
   executeTimeoutMs?: number;
   /** Who approves calls the policy marks "ask". Default: approve everything (tests, --yes). */
   approvalGate?: ApprovalGate;
+  /** `web_fetch`'s rules (domains allowed without asking); false: no web_fetch tool. */
+  webFetch?: WebFetchOptions | false;
   /** Who answers `ask_user` (default: nobody; the model is told to decide and say what it assumed). */
   questions?: QuestionAsker;
   /** Default: read and other tools auto; edit and execute ask. */
@@ -172,6 +175,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     }),
     todosMiddleware(),
     askUserMiddleware(options.questions ?? noOneToAsk),
+    ...(options.webFetch === false ? [] : [webFetchMiddleware(options.webFetch ?? {})]),
     filesystemMiddleware({
       fileTools,
       workspaceRoot: options.workspaceRoot,

@@ -107,6 +107,8 @@ export interface RunState {
   files: Record<string, string>;
   /** "plan": only tools that change nothing are offered (absent: act). */
   mode?: TaskMode;
+  /** Web domains the person allowed `web_fetch` to read in this task (asked once each). */
+  webDomains?: string[];
   /** The plan a plan-mode run ended with, and whether the person started it. */
   plan?: { text: string; status: "proposed" | "started" };
 }

@@ -54,7 +54,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it;
       // so is every command when the sandbox should run them but cannot.
       const leavesSandbox = command !== undefined && call.args.sandbox === false;
-      const mustAskWhy = command === undefined ? undefined : leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk;
+      const mustAskWhy = command === undefined ? tool.askWhy?.(call.args, ctx.state) : leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk;
       if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;

@@ -6,7 +6,7 @@ import { toolError, type Middleware } from "./types";
 export const MAX_PLAN_CHARS = 64_000;
 const MAX_PLAN_TODOS = 30;
 /** Tools of kind "other" that change nothing; `task` runs its subagent in Plan mode too. */
-const CHANGES_NOTHING = new Set(["write_todos", "ask_user", "task"]);
+const CHANGES_NOTHING = new Set(["write_todos", "ask_user", "task", "web_fetch"]);
 
 const PLAN_PROMPT = `# Plan mode
 You are in Plan mode: look around with the read-only tools, ask the person (ask_user) what you cannot find out, and change nothing. Writing, editing and running commands are not available. End with the plan as your final answer, in markdown:

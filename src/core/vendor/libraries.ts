@@ -16,6 +16,7 @@ import type * as AnthropicLib from "./anthropicLib";
 import type * as SandboxLib from "./sandboxLib";
 import type * as ShellLib from "./shellLib";
 import type * as McpLib from "./mcpLib";
+import type * as WebPageLib from "./webPageLib";
 
 function once<T>(load: () => T): () => T {
   let value: T | undefined;
@@ -27,6 +28,7 @@ export const anthropicLib = once(() => require("./anthropicLib") as typeof Anthr
 export const sandboxLib = once(() => require("./sandboxLib") as typeof SandboxLib);
 export const shellLib = once(() => require("./shellLib") as typeof ShellLib);
 export const mcpLib = once(() => require("./mcpLib") as typeof McpLib);
+export const webPageLib = once(() => require("./webPageLib") as typeof WebPageLib);
 
 /** The libraries a model request needs, loaded ahead (off the person's path) so a first request does not wait for them. */
 export function preloadModelLibraries(provider: string): void {

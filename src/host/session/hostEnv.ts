@@ -138,7 +138,9 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
+      // The web's consent is the sandbox's: the person's allowed domains (user settings) are read without asking.
+      const webFetch = { allowDomains: options.sandbox.allowedDomains };
+      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, webFetch, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
     },
   };
 }

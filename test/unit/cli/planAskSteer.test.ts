@@ -140,3 +140,27 @@ test("steering at a terminal: a line typed while a command runs reaches the next
   assert.equal(messages.at(-1)!.content, "use tabs, not spaces");
   assert.match(run.output(), /your message reached the agent: use tabs/);
 });
+
+test("web_fetch: --allow-domain 127.0.0.1 reads a page served on loopback; without it, no terminal means it is not fetched", async () => {
+  const { createServer } = await import("node:http");
+  const page = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end("<html><head><title>Local docs</title></head><body><h1>Hello page</h1><p>Served on loopback.</p></body></html>");
+  });
+  await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(page.address() as { port: number }).port}/`;
+  try {
+    const s = await server([{ toolCalls: [{ name: "web_fetch", arguments: { url } }] }, { text: "Read it." }, { toolCalls: [{ name: "web_fetch", arguments: { url } }] }, { text: "Could not." }]);
+    const allowed = await cli(["run", "--allow-domain", "127.0.0.1", "--base-url", s.baseUrlOpenAI, "--cwd", workspace(), "read the local docs"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    const read = (s.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!;
+    assert.match(read.content, new RegExp(`^URL: ${url}`));
+    assert.match(read.content, /# Hello page/);
+    const refused = await cli(["run", "--yes", "--base-url", s.baseUrlOpenAI, "--cwd", workspace(), "read the local docs"]);
+    assert.equal(refused.code, 0, refused.stderr);
+    const result = (s.requests[3]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool")!;
+    assert.match(result.content, /No one is at a terminal to allow this domain.*--allow-domain/);
+  } finally {
+    page.close();
+  }
+});
