@@ -67,3 +67,4 @@ export { NO_ONE_CAN_ANSWER, noOneToAsk, type QuestionAnswer, type QuestionAsker,
 export { ASK_USER, MAX_QUESTIONS_IN_A_ROW } from "./middleware/askUser";
 export { MAX_PLAN_CHARS, changesNothing, planTodos, startPlan } from "./middleware/planMode";
 export { SteeringInbox } from "./agent/steering";
+export { compactConversation } from "./agent/compact";

@@ -8,6 +8,7 @@ import { ChatStateReducer } from "./chatStateReducer";
 import type { RestoreActions } from "./restoreActions";
 import { restoreActionsFor } from "./sessionRestore";
 import { markPlanStarted } from "./interactionView";
+import { compactOpenTask } from "./compactTask";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
 import { TaskRun, type MessageExtras, type OpenTask, type RunOwner } from "./taskRun";
@@ -166,6 +167,12 @@ export class ChatSession {
     this.reducer.emit({ type: "todos", todos: started.state.todos });
     this.reducer.appendUser("Start the plan");
     this.start(started.input, false, { mode: "act" });
+  }
+
+  /** `/compact`: the conversation summarized now (./compactTask.ts). */
+  async compact(): Promise<void> {
+    await this.ready;
+    return compactOpenTask(this.runOwner());
   }
 
   reject(itemId: string, reason?: string): void {
@@ -348,10 +355,6 @@ export class ChatSession {
   }
 
   private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
-
-  private save(): void {
-    this.saves.flush();
-  }
 
   private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;

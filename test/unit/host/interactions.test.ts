@@ -89,4 +89,24 @@ describe("questions, steering and plans in the chat", () => {
     assert.ok(!("error" in saved));
     assert.equal(saved.runState!.plan!.status, "started");
   });
+
+  it("/compact summarizes the conversation now and says how many tokens it freed", async () => {
+    const long = "details ".repeat(400);
+    const kit = makeKit([{ text: `First answer. ${long}` }, { text: `Second answer. ${long}` }, { text: "Summary: two questions answered." }]);
+    await kit.session.send(`first question ${long}`);
+    await kit.session.whenIdle();
+    await kit.session.send("second question");
+    await kit.session.whenIdle();
+    await sendWithCommand(kit.session, { type: "sendMessage", text: "/compact" });
+    assert.equal(kit.model.requests.length, 3);
+    assert.equal(kit.model.requests[2]!.toolNames.length, 0, "the summary request has no tools");
+    const notice = kit.session.state.items.filter((i) => i.kind === "notice").at(-1) as { text: string };
+    assert.match(notice.text, /^Summarized 3 earlier messages on request \(\/compact\)\. About [\d,]+ tokens freed\.$/);
+    const freed = Number(/About ([\d,]+) tokens/.exec(notice.text)![1]!.replace(/,/g, ""));
+    assert.ok(freed > 300, `${freed} tokens freed`);
+    await kit.store.flush();
+    const saved = await kit.store.load(kit.session.state.taskId!);
+    assert.ok(!("error" in saved));
+    assert.match(saved.runState!.messages[0]!.content, /^\[Summary of the earlier conversation/);
+  });
 });
