@@ -1,7 +1,10 @@
 // Asking, steering and planning in a real VS Code (OpenAI-compatible wire, scripted model server):
 // the model's question answered by a button; a message sent while a command runs reaches the
-// next request; a plan made in Plan mode, edited in its card and started.
+// next request; a plan made in Plan mode, edited in its card and started; a page fetched from
+// 127.0.0.1, which the person's own allowed domains name (the only way a loopback page is read).
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from '../../support/scriptedModelServer.js';
 import { openChat, send, until } from '../harness/chat.js';
 import type { E2ETest } from '../harness/e2e.js';
@@ -15,13 +18,22 @@ const PLAN = '## Goal\nA greeting.\n## Steps\n1. Write hello.txt\n2. Check it\n#
 
 export const tests: E2ETest[] = [
   {
-    name: 'Interactions: a question answered by a button, a message sent while a command runs, a plan edited and started',
+    name: 'Interactions: a question answered by a button, a message sent while a command runs, a plan edited and started, a fetched page',
+
     timeoutMs: 300_000,
-    settings: journeySettings,
+    // The person's own allowed domains name 127.0.0.1: the explicit allowance a loopback page needs.
+    settings: { ...journeySettings, 'fathom.sandbox.allowedDomains': ['127.0.0.1'] },
     async run(ctx) {
       const { page } = ctx;
       const shot = (name: string) => ctx.screenshot(`e2e-interactions-${name}`);
       const server = await startModelFor(ctx, 'openai');
+      // A docs page on loopback: fetching it needs the person's own allowance of 127.0.0.1 (set below).
+      const docs = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<html><head><title>Widget docs</title></head><body><article><h1>Widget API</h1><p>Call widget.spin() to spin the widget; it returns a promise that settles when the widget stops. This paragraph is the page\'s article.</p></article></body></html>');
+      });
+      await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
+      const docsUrl = `http://127.0.0.1:${(docs.address() as AddressInfo).port}/widget`;
       try {
         const chat = await openChat(page);
 
@@ -76,7 +88,23 @@ export const tests: E2ETest[] = [
         assert.match(messagesOf(started).at(-1)?.content ?? '', /3\. Say hello/);
         await chat.getByText('Say hello').first().waitFor({ state: 'visible', timeout: 10_000 });
         await shot('plan-started');
+
+        // A fetched page: allowed by the person's settings, so not asked; its card holds the page as text.
+        let afterFetch: RecordedRequest | undefined;
+        server.push({ toolCalls: [{ name: 'web_fetch', arguments: { url: docsUrl } }] }, (r) => ((afterFetch = r), { text: 'widget.spin() returns a promise.' }));
+        await chat.getByRole('button', { name: 'Act', exact: true }).click();
+        await send(chat, 'how does widget.spin work? read the docs');
+        const fetchCard = chat.getByRole('article', { name: /Fetching http:\/\/127\.0\.0\.1/ }).last();
+        await fetchCard.waitFor({ state: 'visible', timeout: 60_000 });
+        await chat.getByText('widget.spin() returns a promise.').waitFor({ state: 'visible', timeout: 60_000 });
+        const fetched = messagesOf(afterFetch).find((m) => m.role === 'tool')?.content ?? '';
+        assert.match(fetched, new RegExp(`^URL: ${docsUrl.replace(/[.?]/g, '\\$&')}`));
+        assert.match(fetched, /# Widget API/);
+        await fetchCard.getByRole('button', { name: /Fetching/ }).click();
+        await fetchCard.getByRole('group', { name: 'Result' }).getByText(/Widget API/).waitFor({ state: 'visible', timeout: 10_000 });
+        await shot('fetched-page');
       } finally {
+        docs.close();
         await server.close();
       }
     },

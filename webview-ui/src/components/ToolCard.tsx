@@ -22,6 +22,7 @@ const TOOL_ICONS: Record<string, string> = {
   execute: "terminal",
   write_todos: "checklist",
   ask_user: "question",
+  web_fetch: "globe",
   task: "organization",
 };
 
