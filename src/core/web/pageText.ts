@@ -1,4 +1,20 @@
+import { TextDecoder } from "node:util";
 import { webPageLib } from "../vendor/libraries";
+
+/** What is used of linkedom's elements (the core is built without the DOM's types). */
+interface PageElement {
+  textContent: string | null;
+  innerHTML: string;
+  childNodes: ArrayLike<PageElement>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  remove(): void;
+}
+interface PageDocument {
+  body: PageElement | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
 
 /**
  * A fetched body as text for the model: decoded by its charset (the header's, else an HTML
@@ -49,7 +65,7 @@ export const MAX_CONVERTED_CHARS = 200_000;
  */
 export function htmlToMarkdown(html: string, url: string): { title: string; markdown: string; cut: boolean } {
   const { parseHTML, Readability, TurndownService, gfm } = webPageLib();
-  const { document } = parseHTML(html);
+  const document = parseHTML(html).document as unknown as PageDocument;
   for (const el of Array.from(document.querySelectorAll("script, style, noscript, template, iframe, svg"))) el.remove();
   for (const a of Array.from(document.querySelectorAll("a[href]"))) a.setAttribute("href", absolute(a.getAttribute("href")!, url));
   for (const img of Array.from(document.querySelectorAll("img[src]"))) img.setAttribute("src", absolute(img.getAttribute("src")!, url));
@@ -59,7 +75,7 @@ export function htmlToMarkdown(html: string, url: string): { title: string; mark
   try {
     // Readability changes the document it reads; the body is taken before when it finds nothing.
     const fallback = document.body?.innerHTML ?? html;
-    const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
     content = article?.content?.trim() ? article.content : fallback;
   } catch {
     content = document.body?.innerHTML ?? html;
@@ -71,8 +87,8 @@ export function htmlToMarkdown(html: string, url: string): { title: string; mark
 }
 
 /** Removes the nodes past the first `budget` characters of text; returns the budget left. */
-function keepText(parent: { childNodes: ArrayLike<unknown> }, budget: number): number {
-  for (const child of Array.from(parent.childNodes) as { textContent: string | null; childNodes: ArrayLike<unknown>; remove(): void }[]) {
+function keepText(parent: PageElement, budget: number): number {
+  for (const child of Array.from(parent.childNodes)) {
     if (budget <= 0) {
       child.remove();
       continue;
