@@ -47,7 +47,7 @@ export function App() {
         <TaskList tasks={parallel.tasks} />
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
-        <WorktreeList worktrees={otherWorktrees} />
+        <WorktreeList worktrees={otherWorktrees} remote={parallel.remote} />
         <TodoList todos={chat.todos} />
         {body}
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
