@@ -1,11 +1,11 @@
 import type { BackendProtocol, FileInfo } from "../backends/protocol";
 import { parseAgentFile } from "./agentFiles";
 import { expandIncludes } from "./includes";
-import { parsePromptFile } from "./promptFiles";
+import { commandName, parsePromptFile } from "./promptFiles";
 import { parseRuleFile } from "./ruleFiles";
 import { parseSkillFile } from "./skillFiles";
 import { USER_SKILLS_ROUTE, type UserTeamFolder } from "./userFolders";
-import { emptyCatalog, type AgentFormat, type CommandFormat, type RuleFormat, type TeamCatalog, type TeamFileKind, type TeamFileProblem, type TeamFileRef } from "./types";
+import { badName, emptyCatalog, plainText, type AgentFormat, type CommandFormat, type RuleFormat, type TeamCatalog, type TeamFileKind, type TeamFileProblem, type TeamFileRef } from "./types";
 
 /** Bytes read of a rules, prompt or agent file; of a SKILL.md only its front matter is needed here. */
 const MAX_FILE_BYTES = 64 * 1024;
@@ -100,7 +100,8 @@ export async function discoverTeamFiles(o: DiscoverOptions): Promise<TeamCatalog
     const bad = problemSlot();
     jobs.push(
       cache
-        .get(`rule:${format}:${f.ref.label}:${where.folder ?? ""}`, stampOf(f.info), async () => {
+        // CLAUDE.md's imports may change without it: read it each time.
+        .get(`rule:${format}:${f.ref.label}:${where.folder ?? ""}`, format === "CLAUDE.md" ? undefined : stampOf(f.info), async () => {
           const read = await readFile(f, "rules", MAX_FILE_BYTES);
           if ("problem" in read) return { problems: [read.problem] };
           let text = read.text;
@@ -125,6 +126,8 @@ export async function discoverTeamFiles(o: DiscoverOptions): Promise<TeamCatalog
   const command = (f: Found, format: CommandFormat) => {
     const out = slot("commands");
     const bad = problemSlot();
+    const why = badName(commandName(f.name, format));
+    if (why) return void bad.push({ kind: "commands", file: plainText(f.ref.label), message: `skipped: ${why}` });
     jobs.push(
       cache
         .get(`command:${format}:${f.ref.label}`, stampOf(f.info), async () => {
@@ -185,7 +188,7 @@ export async function discoverTeamFiles(o: DiscoverOptions): Promise<TeamCatalog
 
   if (o.workspace) {
     const ws = o.workspace;
-    const wsRef = (vpath: string): TeamFileRef => ({ path: vpath, label: vpath, origin: "workspace" });
+    const wsRef = (vpath: string): TeamFileRef => ({ path: vpath, label: plainText(vpath), origin: "workspace" });
     const found = (vpath: string, info?: FileInfo): Found => ({ backend: ws, vpath, ref: wsRef(vpath), name: baseName(vpath), ...(info ? { info } : {}) });
     for (const root of o.roots ?? ["/"]) {
       await settle(
@@ -247,7 +250,7 @@ export async function discoverTeamFiles(o: DiscoverOptions): Promise<TeamCatalog
   }
 
   for (const folder of o.user ?? []) {
-    const userRef = (vpath: string): TeamFileRef => ({ label: `${folder.label}${vpath}`, origin: "user", realPath: `${folder.dir}${vpath}` });
+    const userRef = (vpath: string): TeamFileRef => ({ label: plainText(`${folder.label}${vpath}`), origin: "user", realPath: `${folder.dir}${vpath}` });
     const userFound = (vpath: string, info?: FileInfo): Found => ({ backend: folder.backend, vpath, ref: userRef(vpath), name: baseName(vpath), ...(info ? { info } : {}) });
     const label = (p: string) => `${folder.label}${p}`;
     await settle(

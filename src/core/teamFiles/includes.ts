@@ -8,17 +8,18 @@ const MAX_INCLUDES_PER_FILE = 20;
 export const MAX_INCLUDED_CHARS = 40_000;
 
 /** `@path/to/file` at the start of a line or after a space, outside code: an import (Claude's CLAUDE.md and commands). */
-const IMPORT = /(^|[ \t])@((?:\.{1,2}\/|\/)?[A-Za-z0-9_][\w.-]*(?:\/[\w.-]+)*\.[A-Za-z0-9]+)(?=$|[\s),;:!?])/gm;
+const IMPORT = /(^|[ \t])@((?:(?:\.{1,2}\/)+|\/)?[\w.][\w.-]*(?:\/[\w.-]+)*\.[A-Za-z0-9]+)(?=$|[\s),;:!?])/gm;
 
 export type ReadInclude = (virtualPath: string) => Promise<{ text: string } | { error: string }>;
 
 /**
  * Replaces `@path` imports with the files' text, read through `read` (the backend, so the path
- * guard applies: `@~/x` or `@../../etc/passwd` is refused). Paths are relative to the including
- * file (`from`); a file that includes itself, directly or by a loop, is not included again, and
+ * guard applies: nothing outside the workspace is reached). Paths are relative to the including
+ * file (`from`: CLAUDE.md's imports), or to the workspace root (`fromRoot`: a command's file
+ * references, as Claude Code reads them); a file that includes itself, directly or by a loop, is not included again, and
  * depth, count and size are capped. Each refusal is left in the text as a note the model reads.
  */
-export async function expandIncludes(text: string, from: string, read: ReadInclude, options: { budget?: number; stack?: readonly string[] } = {}): Promise<{ text: string; notes: string[] }> {
+export async function expandIncludes(text: string, from: string, read: ReadInclude, options: { budget?: number; stack?: readonly string[]; fromRoot?: boolean } = {}): Promise<{ text: string; notes: string[] }> {
   const stack = options.stack ?? [from];
   const notes: string[] = [];
   let budget = options.budget ?? MAX_INCLUDED_CHARS;
@@ -37,7 +38,8 @@ export async function expandIncludes(text: string, from: string, read: ReadInclu
       out += part.text.slice(last, start);
       last = start + 1 + m[2]!.length;
       const raw = m[2]!;
-      const target = raw.startsWith("/") ? normalizeVirtualPath(raw) : normalizeVirtualPath(posix.join(posix.dirname(from), raw));
+      const base = options.fromRoot ? "/" : posix.dirname(from);
+      const target = raw.startsWith("/") ? normalizeVirtualPath(raw) : normalizeVirtualPath(posix.join(base, raw));
       if (typeof target !== "string") {
         out += `@${raw} [not included: ${target.error.split(". ")[0]}]`;
         continue;
@@ -62,7 +64,7 @@ export async function expandIncludes(text: string, from: string, read: ReadInclu
         else out += `@${raw} [not included: ${got.error}]`;
         continue;
       }
-      const inner = await expandIncludes(got.text, target, read, { budget, stack: [...stack, target] });
+      const inner = await expandIncludes(got.text, target, read, { budget, stack: [...stack, target], ...(options.fromRoot ? { fromRoot: true } : {}) });
       notes.push(...inner.notes);
       const body = inner.text.length > budget ? `${inner.text.slice(0, budget)}\n[... ${target} cut here: imports are capped at ${MAX_INCLUDED_CHARS.toLocaleString("en-US")} characters ...]` : inner.text;
       budget -= body.length;

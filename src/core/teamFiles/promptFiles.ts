@@ -46,7 +46,7 @@ export function parsePromptFile(text: string, file: TeamFileRef, format: Command
   return { command, problems };
 }
 
-function commandName(fileName: string, format: CommandFormat): string {
+export function commandName(fileName: string, format: CommandFormat): string {
   if (format === "copilot-prompt") return fileName.replace(/\.prompt\.md$/i, "");
   return fileName.replace(/\.prompt\.md$/i, "").replace(/\.md$/i, "");
 }
@@ -129,7 +129,7 @@ export async function expandCommand(
   });
   if (!usedArgs && restLine) text = `${text}\n\n${restLine}`;
   if (o.readInclude && command.file.path && (command.format === "claude-command" || command.format === "fathom-prompt")) {
-    const included = await expandIncludes(text, command.file.path, o.readInclude);
+    const included = await expandIncludes(text, command.file.path, o.readInclude, { fromRoot: true });
     text = included.text;
     notes.push(...included.notes);
   }
