@@ -193,7 +193,7 @@ export class TaskRun {
     const askAgain = task.askAgain;
     task.askAgain = [];
     const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}) });
-    await this.play(events, this.earlyDiffs(setup, restricted));
+    await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
 
   /** Diffs opened while the model writes an edit the person will be asked about. */
@@ -213,7 +213,7 @@ export class TaskRun {
   }
 
   /** The agent's events into the view, the task's status and its saves. */
-  private async play(events: AsyncIterable<AgentEvent>, early: EarlyDiffs | undefined): Promise<void> {
+  private async play(events: AsyncIterable<AgentEvent>, early: EarlyDiffs | undefined, kinds: ReadonlyMap<string, string>): Promise<void> {
     const { env, saves } = this.owner;
     const now = env.now ?? Date.now;
     let pendingApprovals = 0;
@@ -235,7 +235,10 @@ export class TaskRun {
       if (event.type === "done") this.finish(event);
       // Saved at once, but after the card's message is on its way: the person waits for the card.
       else if (event.type === "approval_requested") saves.nextTick();
-      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") saves.flush();
+      // A call with an effect (a write, a command) is saved at once, so a resume never runs it
+      // again; the rest at most once a second (a long task re-wrote its whole file every step).
+      else if (event.type === "tool_call_finished" && kinds.get(event.toolName) !== "read") saves.flush();
+      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") saves.soon();
       // Streaming: keep what the person already saw, at most once a second.
       else saves.soon();
     }
