@@ -78,6 +78,14 @@ describe("team files in the chat session", () => {
     assert.ok(!narrowed.toolNames.includes("write_file") && !narrowed.toolNames.includes("execute"), narrowed.toolNames.join());
     assert.ok(narrowed.toolNames.includes("read_file"));
 
+    // A reloaded window keeps the task's agent (and its narrower tools) and its rules.
+    await kit.store.flush();
+    const again = kit.reopen();
+    await again.session.whenReady();
+    assert.equal(again.session.state.agent, "reviewer");
+    assert.deepEqual(again.session.state.rules, ["/AGENTS.md"]);
+    again.session.dispose();
+
     kit.session.setAgent("ghost");
     await kit.session.send("again");
     await kit.session.whenIdle();
