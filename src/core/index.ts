@@ -64,3 +64,10 @@ export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } f
 export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
 export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";
+export { discoverTeamFiles, TeamFileCache } from "./teamFiles/discovery";
+export { userTeamFolders, type UserTeamFolder } from "./teamFiles/userFolders";
+export { describeScope } from "./teamFiles/ruleFiles";
+export { runSlash, type SlashRun } from "./teamFiles/slashRun";
+export type { ToolNarrowing } from "./teamFiles/agentRuns";
+export type { EditorContext } from "./teamFiles/promptFiles";
+export { plainText, type TeamCatalog, type PromptCommand, type TeamFileRef, type TeamFileProblem } from "./teamFiles/types";

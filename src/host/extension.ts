@@ -6,7 +6,8 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chatViewProvider";
 import { Log } from "./log";
 import { ReviewGate, registerReviewCommands } from "./review";
 import { ChatSession } from "./session/chatSession";
-import { createHostEnv } from "./session/hostEnv";
+import { createHostEnv, fileBackend } from "./session/hostEnv";
+import { HostTeamFiles } from "./teamFiles/hostTeamFiles";
 import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 import { HostSandbox } from "./terminal/hostSandbox";
@@ -96,11 +97,16 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const remoteBranches = new HostRemoteBranches({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log, tell });
   const terminals = new TaskTerminals((terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }));
 
+  // Rules, prompt files, skills and custom agents: read on first use, never at activation (the demo's recording has none).
+  const teamFiles = demo ? undefined : new HostTeamFiles(log, () => (vscode.workspace.workspaceFolders?.length ? fileBackend() : undefined));
+  if (teamFiles) context.subscriptions.push(teamFiles);
+  view.teamFiles = teamFiles;
+
   let tasks: TaskManager;
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(teamFiles ? { teamFiles } : {}), ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
