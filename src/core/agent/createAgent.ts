@@ -17,6 +17,9 @@ import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
+import { hooksMiddleware, type HooksOptions } from "../middleware/hooks";
+import { memoryMiddleware } from "../middleware/memory";
+import { isMemoryPath, withMemory, type MemoryFolders } from "../memory/memoryStore";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
@@ -80,6 +83,10 @@ export interface AgentOptions {
   readMcpResource?: McpResourceReader;
   /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
   secretFiles?: readonly string[];
+  /** The person's hooks (and a workspace's they approved), run around the run and each tool call. */
+  hooks?: HooksOptions;
+  /** Memory: `/memories/` routed to these folders, its index in the prompt; writes asked unless `allowWrites`. */
+  memory?: { folders: MemoryFolders; allowWrites?: boolean };
 }
 
 export interface RunOptions {
@@ -118,7 +125,9 @@ interface Internal {
   allowedTools?: readonly string[];
 }
 
-export function createAgent(options: AgentOptions): Agent {
+export function createAgent(agentOptions: AgentOptions): Agent {
+  const { memory } = agentOptions;
+  const options = memory && agentOptions.backend ? { ...agentOptions, backend: withMemory(agentOptions.backend, memory.folders) } : agentOptions;
   const cp = options.checkpoints;
   if (!cp || !options.backend) return buildAgent(options, {});
   // Every write (the subagents' too) goes through the checkpointing backend.
@@ -151,11 +160,14 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
   };
 
   const middleware: Middleware[] = [
+    // Outermost: a hook's block comes before anyone is asked, and its ask or allow reaches the approvals.
+    ...(options.hooks?.hooks.length ? [hooksMiddleware(options.hooks)] : []),
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
       ...(options.commands ? { commands: options.commands } : {}),
       isSecret,
+      ...(options.memory ? { memory: { isMemoryPath, allowWrites: options.memory.allowWrites === true } } : {}),
     }),
     todosMiddleware(),
     filesystemMiddleware({
@@ -170,6 +182,7 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
+    ...(options.memory ? [memoryMiddleware({ folders: options.memory.folders })] : []),
     deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
     ...(options.middleware ?? []),
   ];
