@@ -63,3 +63,5 @@ export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } f
 export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
 export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";
+export { loadHooks, userHookFiles, workspaceHookFiles, hookSetKey, describeHook, type HookDefinition, type HookConfigProblem } from "./hooks/hookConfig";
+export { memoryFolders, listMemories, removeMemory, clearMemories, memoryFileOf, type MemoryFile, type MemoryFolders } from "./memory/memoryStore";

@@ -7,6 +7,7 @@ import { HistoryList } from "./components/HistoryList";
 import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
 import { McpServersList } from "./components/McpServersList";
+import { MemoriesList } from "./components/MemoriesList";
 import { QueuedList } from "./components/QueuedList";
 import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
@@ -47,6 +48,7 @@ export function App() {
         <TaskList tasks={parallel.tasks} />
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
+        <MemoriesList />
         <WorktreeList worktrees={otherWorktrees} />
         <TodoList todos={chat.todos} />
         {body}

@@ -120,6 +120,9 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ queued: message.queued });
     case "mcpServers":
       return withChat({ mcpServers: message.servers });
+    case "memories":
+      // The Memories list keeps its own state (./components/MemoriesList.tsx).
+      return view;
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
