@@ -11,17 +11,17 @@ import type { E2ETest } from '../harness/e2e.js';
 import { memoryFolders } from '../../../src/core/memory/memoryStore.js';
 
 const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'fathom-e2e-hooks-xdg-'));
-const dataHome = fs.mkdtempSync(path.join(os.tmpdir(), 'fathom-e2e-hooks-data-'));
 
 export const tests: E2ETest[] = [
   {
     name: 'Hooks and memory: a hook\'s line in the transcript; the Memories list with delete',
-    env: { XDG_CONFIG_HOME: configHome, XDG_DATA_HOME: dataHome },
+    env: { XDG_CONFIG_HOME: configHome },
     async run(ctx) {
       const hooksFile = path.join(configHome, 'fathom', 'hooks.json');
       fs.mkdirSync(path.dirname(hooksFile), { recursive: true });
       fs.writeFileSync(hooksFile, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'echo "Writes are frozen today" >&2; exit 2' }] }] } }));
-      const folders = memoryFolders(ctx.session.workspaceDir, { XDG_DATA_HOME: dataHome });
+      // The harness gives code-server (and so Fathom) an XDG_DATA_HOME of the session's own.
+      const folders = memoryFolders(ctx.session.workspaceDir, { XDG_DATA_HOME: path.join(ctx.session.root, 'xdg-data') });
       fs.mkdirSync(folders.project, { recursive: true });
       fs.mkdirSync(folders.user, { recursive: true });
       fs.writeFileSync(path.join(folders.project, 'style.md'), 'Use tabs for indentation\n');
