@@ -57,6 +57,21 @@ export interface MemoryFile {
   modifiedMs: number;
 }
 
+/** Shapes of secrets memory must never hold: provider keys, tokens, private keys. */
+const SECRET_SHAPES: readonly [RegExp, string][] = [
+  [/\b(?:sk-ant|sk-proj|sk)-[A-Za-z0-9_-]{16,}/, "an API key"],
+  [/\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}/, "a GitHub token"],
+  [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key"],
+  [/\bxox[abpr]-[A-Za-z0-9-]{10,}/, "a Slack token"],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a private key"],
+  [/\bBearer\s+[A-Za-z0-9._~+/-]{20,}/, "a bearer token"],
+];
+
+/** What kind of secret `text` seems to hold, if any. */
+export function secretIn(text: string): string | undefined {
+  return SECRET_SHAPES.find(([shape]) => shape.test(text))?.[1];
+}
+
 /** A memory folder's backend: a filesystem backend whose writes keep to the size caps. */
 class CappedMemoryBackend extends FilesystemBackend {
   constructor(
@@ -67,6 +82,8 @@ class CappedMemoryBackend extends FilesystemBackend {
   }
 
   private check(change: PreparedChange): PreparedChange | { error: string } {
+    const secret = secretIn(change.after);
+    if (secret) return { error: `Not written: the text holds what looks like ${secret}, and memory must never hold keys, passwords or tokens (every later task reads it). Leave the secret out.` };
     const bytes = Buffer.byteLength(change.after, "utf8");
     if (bytes > MAX_MEMORY_FILE_BYTES) {
       return { error: `Not written: a memory file holds at most ${MAX_MEMORY_FILE_BYTES / 1024} KB (this would be ${Math.ceil(bytes / 1024)} KB). Keep memories short: one fact per line, or split it into files.` };

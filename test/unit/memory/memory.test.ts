@@ -53,6 +53,16 @@ test("caps: a memory file over 16 KB and memory over 256 KB in all are refused, 
   assert.match((await backend.edit("/memories/m0.md", "y", "yy", true)).error ?? "", /at most 16 KB|read it first/);
 });
 
+test("a memory that holds what looks like a key or token is refused, saying why", async () => {
+  const { root, folders } = setup();
+  const backend = withMemory(new FilesystemBackend({ rootDir: root }), folders);
+  for (const secret of ["sk-proj-abcdefghijklmnopqrstuv", "ghp_abcdefghijklmnopqrstuvwxyz0123", "AKIAABCDEFGHIJKLMNOP", "-----BEGIN OPENSSH PRIVATE KEY-----"]) {
+    assert.match((await backend.write("/memories/keys.md", `The deploy key is ${secret}\n`)).error ?? "", /looks like .*memory must never hold keys, passwords or tokens/, secret);
+  }
+  assert.equal(existsSync(path.join(folders.project, "keys.md")), false);
+  assert.equal((await backend.write("/memories/ok.md", "Ask for skipped tests (sk- prefix is a task name)\n")).error, undefined);
+});
+
 test("the index: path and first line within a budget; a 50 MB file planted by hand costs its first bytes and is said", () => {
   const { folders } = setup();
   mkdirSync(folders.project, { recursive: true });
