@@ -3,6 +3,7 @@ export const RUN_USAGE = `Usage: fathom run [options] "<prompt>"
        fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
        fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+                  [--shard I/N] | fathom eval merge FILE...   (fathom eval --help)
        fathom models [--provider NAME] [--base-url URL] [--json]
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
        fathom memories [--json] | fathom memories rm PATH | fathom memories clear [--yes]

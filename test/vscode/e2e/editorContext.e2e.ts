@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { openChat, runCommand, until, withScriptedModel as withModel } from '../harness/chat.js';
+import { focusedQuickPickRow, openChat, runCommand, until, withScriptedModel as withModel } from '../harness/chat.js';
 import type { E2ETest } from '../harness/e2e.js';
 
 /** Opens a workspace file with Quick Open and waits for its editor. */
@@ -15,7 +15,7 @@ async function openFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor({ timeout: 15_000 });
+  await focusedQuickPickRow(page, name).waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active').filter({ hasText: name }).waitFor({ state: 'visible', timeout: 15_000 });
   await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
