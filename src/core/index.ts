@@ -64,4 +64,4 @@ export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
 export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";
 export { loadHooks, userHookFiles, workspaceHookFiles, hookSetKey, describeHook, type HookDefinition, type HookConfigProblem } from "./hooks/hookConfig";
-export { memoryFolders, listMemories, removeMemory, clearMemories, memoryFileOf, type MemoryFile, type MemoryFolders } from "./memory/memoryStore";
+export { isMemoryPath, memoryFolders, listMemories, removeMemory, clearMemories, memoryFileOf, type MemoryFile, type MemoryFolders } from "./memory/memoryStore";
