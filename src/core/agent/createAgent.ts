@@ -125,15 +125,15 @@ interface Internal {
   allowedTools?: readonly string[];
 }
 
-export function createAgent(agentOptions: AgentOptions): Agent {
-  const { memory } = agentOptions;
-  const options = memory && agentOptions.backend ? { ...agentOptions, backend: withMemory(agentOptions.backend, memory.folders) } : agentOptions;
+export function createAgent(options: AgentOptions): Agent {
+  // Memory is routed outside the checkpoints: a restore takes back workspace files, never what was remembered.
+  const remembering = (o: AgentOptions): AgentOptions => (o.memory && o.backend ? { ...o, backend: withMemory(o.backend, o.memory.folders) } : o);
   const cp = options.checkpoints;
-  if (!cp || !options.backend) return buildAgent(options, {});
+  if (!cp || !options.backend) return buildAgent(remembering(options), {});
   // Every write (the subagents' too) goes through the checkpointing backend.
   const position: CheckpointPosition = { conversationLength: 0 };
   const backend = new CheckpointingBackend(options.backend, cp.store, cp.taskId, position, cp.onError);
-  return buildAgent({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }, {});
+  return buildAgent(remembering({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }), {});
 }
 
 function buildAgent(options: AgentOptions, internal: Internal): Agent {

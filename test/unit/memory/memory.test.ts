@@ -10,6 +10,7 @@ import type { ApprovalGate, ApprovalRequest } from "../../../src/core/approval";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { clearMemories, listMemories, MAX_MEMORY_FILE_BYTES, memoryFolders, removeMemory, withMemory } from "../../../src/core/memory/memoryStore";
 import { memorySection } from "../../../src/core/middleware/memory";
+import { CheckpointStore } from "../../../src/core/checkpoints/checkpointStore";
 import { FakeModel } from "../../support/fakeModel";
 import { collect, ofType } from "../../support/agentTestKit";
 
@@ -110,6 +111,21 @@ test("a rejected memory write writes nothing; with memory writes allowed nothing
   await collect(createAgent({ model: new FakeModel([call, { text: "ok" }]), workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), approvalGate: g, memory: { folders, allowWrites: true } }), "go");
   assert.equal(g.asked.length, 0);
   assert.equal(readFileSync(path.join(folders.project, "x.md"), "utf8"), "x\n");
+});
+
+test("memory writes are not checkpoints: a task's restore takes back workspace files, never what was remembered", async () => {
+  const { root, folders, scratch } = setup();
+  const store = new CheckpointStore({ dir: path.join(scratch, "checkpoints") });
+  await store.checkpoint("t1", { kind: "message", label: "go", conversationLength: 0 });
+  const model = new FakeModel([
+    { toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "a\n" } }, { name: "write_file", arguments: { file_path: "/memories/m.md", content: "m\n" } }] },
+    { text: "ok" },
+  ]);
+  await collect(createAgent({ model, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), checkpoints: { store, taskId: "t1" }, memory: { folders, allowWrites: true } }), "go");
+  const files = (await store.checkpoints("t1")).flatMap((c) => c.files);
+  assert.ok(files.includes("/a.txt"));
+  assert.ok(!files.some((f) => f.startsWith("/memories")), JSON.stringify(files));
+  assert.equal(readFileSync(path.join(folders.project, "m.md"), "utf8"), "m\n");
 });
 
 test("remove and clear", () => {
