@@ -104,6 +104,8 @@ const CAMEL_EVENTS: Record<string, HookEvent> = {
   stop: "Stop",
 };
 
+const PLATFORM_KEY: Partial<Record<NodeJS.Platform, string>> = { linux: "linux", darwin: "osx", win32: "windows" };
+
 function dialectOf(file: string): HookDialect {
   return file.split(nodePath.sep).includes(".claude") ? "claude" : "fathom";
 }
@@ -197,7 +199,9 @@ function hookOf(
   if (typeof entry !== "object" || entry === null) return undefined;
   const e = entry as Record<string, unknown>;
   const type = e.type ?? "command";
-  const command = typeof e.command === "string" ? e.command : typeof e.bash === "string" ? e.bash : undefined;
+  // VS Code's entries may give a command per platform (`linux`, `osx`, `windows`) over `command`.
+  const own = e[PLATFORM_KEY[process.platform] ?? ""];
+  const command = typeof own === "string" ? own : typeof e.command === "string" ? e.command : typeof e.bash === "string" ? e.bash : undefined;
   if (type !== "command" || !command?.trim()) {
     problems.push({ file: at.file, message: `${at.file}: a ${at.event} hook of type "${String(type)}" was left out; Fathom runs hooks of type "command" with a "command".` });
     return undefined;

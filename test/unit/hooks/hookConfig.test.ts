@@ -23,6 +23,7 @@ test("Claude Code's settings, Fathom's hooks.json and VS Code's .github/hooks re
     ".claude/settings.json": JSON.stringify({ permissions: {}, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./check.sh", timeout: 5 }] }] } }),
     ".fathom/hooks.json": `// comments are fine\n{ "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "npm test" }] }], "PreToolUse": [{ "matcher": "execute", "failClosed": true, "hooks": [{ "type": "command", "command": "guard" }] }] } }`,
     ".github/hooks/format.json": JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: "command", bash: "prettier --write .", timeoutSec: 30 }] } }),
+    ".github/hooks/vscode.json": JSON.stringify({ hooks: { SessionStart: [{ type: "command", command: "generic", linux: "on-linux", osx: "on-mac", windows: "on-windows", timeout: 5 }] } }),
   });
   const files = workspaceHookFiles(root);
   const { hooks, problems } = loadHooks(files.map((file) => ({ file, origin: "workspace" as const })));
@@ -34,6 +35,7 @@ test("Claude Code's settings, Fathom's hooks.json and VS Code's .github/hooks re
       ["Stop", "", "npm test", 60_000, false, "fathom", "workspace"],
       ["PreToolUse", "execute", "guard", 60_000, true, "fathom", "workspace"],
       ["PostToolUse", "", "prettier --write .", 30_000, false, "fathom", "workspace"],
+      ["SessionStart", "", process.platform === "darwin" ? "on-mac" : process.platform === "win32" ? "on-windows" : "on-linux", 5000, false, "fathom", "workspace"],
     ],
   );
 });
