@@ -110,6 +110,8 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
       }
       if (decided?.decision === "ask" || decided?.decision === "allow") call.hookDecision = { decision: decided.decision, reason: decided.reason ?? `the hook "${decided.hook.command}"` };
       const result = await next(call);
+      // A call the person rejected, or a deny pattern refused, did not run: nothing to follow up.
+      if (result.details?.rejected || result.details?.denied) return preContext ? withPostHooks(result, [], preContext) : result;
       const post = await fire("PostToolUse", ctx, { tool_input: hookToolInput(call.args, options.cwd), tool_use_id: call.id, tool_response: { content: result.content, is_error: result.isError === true } }, call.name);
       return withPostHooks(result, post, preContext);
     },

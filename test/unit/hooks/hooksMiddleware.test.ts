@@ -89,6 +89,16 @@ test("a user allow never skips what must reach the person (leaving the sandbox)"
   assert.equal(gate.asked[0]!.mustAsk, true);
 });
 
+test("PostToolUse does not run for a call the person rejected", async () => {
+  const root = dir();
+  const marker = path.join(root, "..", `${path.basename(root)}-post.txt`);
+  const model = new FakeModel([{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "x" } }] }, { text: "done" }]);
+  const rejecting: ApprovalGate = { request: async () => ({ type: "reject", reason: "no" }) };
+  const { events } = await collect(agentWith(root, [hook("PostToolUse", `touch '${marker}'`)], model, rejecting as ReturnType<typeof askingGate>), "write");
+  assert.equal(existsSync(marker), false);
+  assert.deepEqual(ofType(events, "hook_ran"), []);
+});
+
 test("exit codes: other codes warn and go on; not executable and timeouts are said; failClosed refuses", async () => {
   const root = dir();
   const hooks = [
