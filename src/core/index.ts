@@ -50,6 +50,7 @@ export { createDemoPlayer, afterEndExchange, AFTER_END_SESSION, DEMO_RULES, type
 export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type WorktreeSupport } from "./worktrees/taskWorktrees";
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
+export { RemoteBranches, type RemoteBranch, type FetchOutcome } from "./worktrees/remoteBranches";
 export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";
 export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachments, MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, type Attachment } from "./attachments";
 export { parseGitDiff, addedFileDiff, type FileDiff, type FileStatus } from "./commitMessage/fileDiffs";

@@ -1,3 +1,4 @@
+import type { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
@@ -32,6 +33,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** The window's tasks at once (new, open, switch, worktree actions); without it, one session. */
   tasks: Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere"> | undefined;
+
+  /** The remotes' `fathom/*` branches (Refresh, a file's diff, Apply, Check out). */
+  remoteBranches: Pick<HostRemoteBranches, "action"> | undefined;
 
   /** Told when the person sends a message (before it reaches the task). */
   onSendMessage: (() => void) | undefined;
@@ -145,6 +149,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return this.tasks?.closeTask(message.key);
       case "worktreeAction":
         return this.tasks?.worktreeAction(message.taskId, message.action, message.path);
+      case "remoteBranchAction":
+        return this.remoteBranches?.action(message.action, message.ref, message.path);
       case "approve":
         latency(this.log, message.toolCallId, "approve received");
         return session.approve(message.toolCallId, message.alwaysAllow);

@@ -13,6 +13,7 @@ import { HostSandbox } from "./terminal/hostSandbox";
 import { TaskTerminals } from "./terminal/taskTerminals";
 import { TaskManager } from "./session/taskManager";
 import { TaskSlots } from "./session/taskSlots";
+import { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
 import { HostWorktrees } from "./worktrees/hostWorktrees";
 import { HostMcp } from "./mcp/hostMcp";
 import { HostHooks } from "./hooks/hostHooks";
@@ -94,6 +95,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const worktreeByDefault = () => userSetting<boolean>("tasks.worktree", false) === true;
   const slots = new TaskSlots(maxParallel);
   const worktrees = new HostWorktrees({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log });
+  const tell = (level: "info" | "warning", text: string) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`));
+  const remoteBranches = new HostRemoteBranches({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log, tell });
   const terminals = new TaskTerminals((terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }));
 
   let tasks: TaskManager;
@@ -123,13 +126,15 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       },
       watch: (session, o) => attention.watch(session, o),
       worktrees,
+      remote: remoteBranches,
       worktreeByDefault,
       maxParallel,
       released: (taskId) => terminals.release(taskId),
-      tell: (level, text) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`)),
+      tell,
       log,
     });
     view.tasks = tasks;
+    view.remoteBranches = remoteBranches;
     tasks.shown.setMcpServers(mcp.views());
     return tasks.shown;
   };
@@ -154,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     sandbox,
     mcp,
     worktrees,
+    remoteBranches,
     terminals,
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),

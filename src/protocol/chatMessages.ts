@@ -127,6 +127,8 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("closeTask"), key: z.string().max(200) }),
   /** A task worktree: review a file's diff, Apply, Discard, Open in a new window, or open its task here. */
   z.object({ type: z.literal("worktreeAction"), taskId: z.string().max(200), action: z.enum(["diff", "apply", "discard", "open", "openTask"]), path: z.string().max(4096).optional() }),
+  /** A remote's `fathom/*` branch: fetch the list again, review a file's diff, Apply, or check it out as a worktree. */
+  z.object({ type: z.literal("remoteBranchAction"), action: z.enum(["refresh", "diff", "apply", "checkout"]), ref: z.string().max(1024).optional(), path: z.string().max(4096).optional() }),
   /** Takes the conversation back to before this message and puts its text in the message box. */
   z.object({ type: z.literal("editMessage"), itemId: z.string() }),
 ]);

@@ -49,7 +49,7 @@ export function App() {
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
         <MemoriesList />
-        <WorktreeList worktrees={otherWorktrees} />
+        <WorktreeList worktrees={otherWorktrees} remote={parallel.remote} />
         <TodoList todos={chat.todos} />
         {body}
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
