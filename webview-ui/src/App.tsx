@@ -8,6 +8,7 @@ import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
 import { McpServersList } from "./components/McpServersList";
 import { TeamFilesList } from "./components/TeamFilesList";
+import { MemoriesList } from "./components/MemoriesList";
 import { QueuedList } from "./components/QueuedList";
 import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
@@ -49,6 +50,7 @@ export function App() {
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
         <TeamFilesList teamFiles={teamFiles} />
+        <MemoriesList />
         <WorktreeList worktrees={otherWorktrees} remote={parallel.remote} />
         <TodoList todos={chat.todos} />
         {body}

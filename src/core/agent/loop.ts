@@ -94,7 +94,10 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     const spent = ctx.budget.exhausted();
     if (spent) return { stop: spent, finalText: "" };
 
-    for (const mw of config.middleware) await mw.beforeModel?.(ctx);
+    for (const mw of config.middleware) {
+      const halt = await mw.beforeModel?.(ctx);
+      if (halt) return { stop: { reason: "error", message: halt.stop }, finalText: "" };
+    }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
     const spentMeanwhile = ctx.budget.exhausted();
     if (spentMeanwhile) return { stop: spentMeanwhile, finalText: "" };

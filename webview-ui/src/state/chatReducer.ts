@@ -128,6 +128,9 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ agent: message.agent });
     case "rules":
       return withChat({ rules: message.rules });
+    case "memories":
+      // The Memories list keeps its own state (./components/MemoriesList.tsx).
+      return view;
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
