@@ -4,82 +4,37 @@ import * as path from "node:path";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
-import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
-import { evalCommand } from "./eval/evalCommand";
-import { commitMessageMain } from "./commitMessageCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { recordTo, replayFrom, type ModelTap } from "./replayOptions";
-import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
-import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { TerminalQuestionAsker } from "./terminalQuestions";
 import { StdinSteering } from "./stdinSteering";
 import { planNextSteps, planRun } from "./planRun";
+import { parseCli, UsageError, type CliOptions } from "./runOptions";
 import { SteeringInbox } from "../core/agent/steering";
 import { noOneToAsk, type QuestionAsker } from "../core/question";
-import { WORKTREES_USAGE, WorktreeUsageError, worktreeCommand } from "./worktreeCommands";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
-import { parseCli, UsageError, type CliOptions } from "./runOptions";
 import { startMcp } from "./workspaceMcp";
+import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, NO_TTY_WEB, cliSandbox, flush } from "./runSupport";
+import { announce, cliTeamRun } from "./teamFilesCli";
+import { EXIT } from "./exitCodes";
+import { subcommand } from "./subcommands";
+import { cliHooks } from "./cliHooks";
+import { memoryFolders } from "../core/memory/memoryStore";
 
-export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+export { EXIT };
+
 export { parseCli, VSCODE_ONLY } from "./runOptions";
 
-/** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
-function cliSandbox(opts: CliOptions): CommandSandbox | null {
-  const problem = sandboxUnavailable();
-  if (problem) {
-    process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`);
-    return null;
-  }
-  return new CommandSandbox({ allowedDomains: opts.allowDomains });
-}
-
-const NO_TTY_OUTSIDE_SANDBOX =
-  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
-
-const NO_TTY_WEB = "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
-
-const NO_TTY_REASON =
-  "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
-
 export async function main(argv: readonly string[]): Promise<number> {
-  if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
-  if (argv[0] === "commit-message") return commitMessageMain(argv.slice(1));
-  if (argv[0] === "models") {
-    try {
-      return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof ModelsUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${MODELS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "worktrees" || argv[0] === "apply" || argv[0] === "discard") {
-    try {
-      return await worktreeCommand(argv[0], argv.slice(1), process.cwd(), { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof WorktreeUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${WORKTREES_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "tasks" || argv[0] === "restore") {
-    const io = { out: process.stdout, err: process.stderr, input: process.stdin };
-    try {
-      return await (argv[0] === "tasks" ? tasksCommand : restoreCommand)(argv.slice(1), process.cwd(), io);
-    } catch (error) {
-      const usage = error instanceof CommandUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${TASKS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
+  const other = await subcommand(argv);
+  if (other !== undefined) return other;
   let options: CliOptions | "help";
   try {
     options = parseCli(argv, process.env, process.cwd());
@@ -112,9 +67,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     : opts.record
       ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
       : undefined;
-  const model = createModel({
+  const makeModel = (id: string) => createModel({
     provider: opts.provider,
-    model: opts.model,
+    model: id,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
@@ -122,6 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
   });
+  const model = makeModel(opts.model);
   const interactive = process.stdin.isTTY === true && !opts.json;
   // At a terminal, a line typed while the task works goes to the model at its next step.
   const inbox = new SteeringInbox();
@@ -130,7 +86,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const approvals = new TerminalApprovalGate(terminal);
   const asker: ApprovalGate = interactive
     ? { request: (r, signal) => steering!.whileAsking(() => approvals.request(r, signal)) }
-    : { request: (r, signal) => (r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
   // --yes is for unattended runs: questions are not asked then either.
   const terminalQuestions = new TerminalQuestionAsker(terminal);
   const questions: QuestionAsker = interactive && !opts.yes ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) } : noOneToAsk;
@@ -160,6 +116,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`fathom: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
+  const backend = new FilesystemBackend({ rootDir: root });
+  const team = await cliTeamRun({ root, backend, prompt: opts.prompt, provider: opts.provider, attachments: opts.attachments, ...(opts.agent !== undefined ? { agent: opts.agent } : {}), ...(interactive ? { terminal: { input: process.stdin, output: process.stderr, onInterrupt } } : {}) });
+  if ("error" in team) {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: team.error })}\n`);
+    process.stderr.write(`fathom: ${team.error}\n`);
+    await place.finish(undefined);
+    return EXIT.usage;
+  }
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.act ? `Start the plan${opts.prompt ? `: ${opts.prompt}` : ""}` : opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   // The sandbox library write-protects shell and git files it finds in the process's working
@@ -168,12 +132,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   // protects by itself). Everything below uses absolute paths.
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
-  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const promptIo = interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined;
+  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
+  // The repository's hook files are read where the person works; hooks run in the task's folder.
+  const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model,
+    model: team.model ? makeModel(team.model) : model,
     workspaceRoot: root,
-    backend: new FilesystemBackend({ rootDir: root }),
+    backend,
+    teamFiles: team.catalog,
+    modelFor: makeModel,
+    ...(team.agent ? { agent: team.agent } : {}),
+    ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
+    memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
+    ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
@@ -189,10 +162,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
   const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
+  announce(team, opts.json, render);
+  const rules: string[] = [];
   let plan: Extract<AgentEvent, { type: "plan_proposed" }> | undefined;
-  const run = planRun({ plan: opts.plan, act: opts.act, prompt: opts.prompt, ...(saved ? { saved: saved.state } : {}) });
+  const run = planRun({ plan: opts.plan, act: opts.act, prompt: team.prompt, ...(saved ? { saved: saved.state } : {}) });
   if ("error" in run) {
     process.stderr.write(`fathom: ${run.error}\n`);
+    await place.finish(undefined);
     return EXIT.usage;
   }
   // --act: the plan's steps are the todos from the start.
@@ -200,6 +176,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   steering?.start();
   try {
     for await (const event of agent.run(run.input, { signal: controller.signal, steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+      if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
       if (event.type === "plan_proposed") {
         plan = event;
         // --json: the plan as an event of its own, with the task to start it from.
@@ -212,7 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
         await place.finish(event.reason);
         // --json callers find the task id (and its worktree) in the done event.
-        render({ ...event, taskId, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
+        render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
         if (!opts.json && plan) process.stderr.write(planNextSteps(taskId, plan.capped));
         else if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
         if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
@@ -247,10 +224,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (done.reason === "completed") return EXIT.done;
   if (done.reason === "cancelled") return EXIT.cancelled;
   return EXIT.failed;
-}
-
-function flush(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once("drain", () => resolve()) : resolve()));
 }
 
 // Entry point (the build adds the shebang). Exits explicitly so a stray handle cannot keep it alive.

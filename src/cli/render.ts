@@ -86,6 +86,11 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
       case "question_answered":
         if (event.unanswered) note(`${prefix}? not asked: ${event.unanswered}`);
         break;
+      case "hook_ran": {
+        const on = event.toolName ? ` ${event.toolName}` : "";
+        note(`${prefix}hook ${event.event}${on}: ${event.command.split("\n")[0]!.slice(0, 80)} (${event.durationMs} ms, ${event.decision})${event.message ? `: ${event.message.split("\n")[0]!.slice(0, 300)}` : ""}`);
+        break;
+      }
       case "rules_loaded":
         note(`${prefix}rules: ${event.files.join(", ")}`);
         break;

@@ -30,8 +30,12 @@ export interface CliOptions {
   allowDomains: string[];
   mcpConfigs: string[];
   allowWorkspaceMcp: boolean;
+  allowWorkspaceHooks: boolean;
+  allowMemoryWrites: boolean;
   /** A saved task to continue. */
   task?: string;
+  /** --agent NAME: run as this custom agent. */
+  agent?: string;
   prompt: string;
   /** --worktree [NAME]: run in a new git worktree of its own. */
   worktree?: { name?: string };
@@ -61,7 +65,10 @@ const RUN_OPTIONS = {
   "allow-domain": { type: "string", multiple: true },
   "mcp-config": { type: "string", multiple: true },
   "allow-workspace-mcp": { type: "boolean" },
+  "allow-workspace-hooks": { type: "boolean" },
+  "allow-memory-writes": { type: "boolean" },
   task: { type: "string" },
+  agent: { type: "string" },
   record: { type: "string" },
   replay: { type: "string" },
   json: { type: "boolean" },
@@ -82,7 +89,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models and commit-message.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
   if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
   let replay: Cassette | undefined;
@@ -134,7 +141,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     allowDomains: values["allow-domain"] ?? [],
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
+    allowWorkspaceHooks: values["allow-workspace-hooks"] === true,
+    allowMemoryWrites: values["allow-memory-writes"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(worktree ? { worktree } : {}),
     ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
     ...(replay ? { replay } : {}),
@@ -180,4 +190,3 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   }
   return options;
 }
-

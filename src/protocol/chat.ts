@@ -261,7 +261,11 @@ export const ChatStateSchema = z.object({
   /** The window's tasks at once, and the repository's task worktrees. */
   parallel: ParallelViewSchema,
   /** The open task's mode (the message box's Plan / Act switch starts from it). */
-  mode: TaskModeSchema,
+  mode: TaskModeSchema.default("act"),
+  /** The custom agent the task runs as (the Agent box; null: Fathom's own). */
+  agent: z.string().max(64).nullable().default(null),
+  /** Rules files in force for the task ("Rules (N)"), as they started to apply. */
+  rules: z.array(z.string()).default([]),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -291,5 +295,7 @@ export function initialChatState(): ChatState {
     checkpointStorage: null,
     parallel: initialParallelView(),
     mode: "act",
+    agent: null,
+    rules: [],
   };
 }

@@ -26,6 +26,8 @@ export interface LoopConfig {
   askAgain?: readonly string[];
   /** Messages the person sends while the run works, delivered at the next step boundary. */
   steering?: SteeringInbox;
+  /** A subagent's: its parent's scratch files (RunOptions.parentFiles). */
+  parentFiles?: Readonly<Record<string, string>>;
 }
 
 interface Stop {
@@ -59,6 +61,7 @@ export async function runLoop(
       emit({ type: "usage", usage, total: { ...state.usage }, costUsd: state.costUsd });
     },
     ...(config.subagentType ? { subagentType: config.subagentType } : {}),
+    ...(config.parentFiles ? { parentFiles: config.parentFiles } : {}),
   };
   let finalText = "";
   let stop: Stop;
@@ -95,7 +98,10 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     const spent = ctx.budget.exhausted();
     if (spent) return { stop: spent, finalText: "" };
 
-    for (const mw of config.middleware) await mw.beforeModel?.(ctx);
+    for (const mw of config.middleware) {
+      const halt = await mw.beforeModel?.(ctx);
+      if (halt) return { stop: { reason: "error", message: halt.stop }, finalText: "" };
+    }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
     const spentMeanwhile = ctx.budget.exhausted();
     if (spentMeanwhile) return { stop: spentMeanwhile, finalText: "" };

@@ -1,6 +1,6 @@
 import type { BackendProtocol } from "../backends/protocol";
 import { PERSON_CHANGED, readRejection } from "../middleware/approvals";
-import { costOf } from "../model/modelTable";
+import { WrappedModel } from "../model/wrappedModel";
 import type { ChatMessage, ChatModel, ModelRequest, ModelStreamEvent, Usage } from "../model/types";
 import type { SecretFileMatcher } from "../secretFiles";
 import { EDIT_SELECTION, type EditSelectionArgs } from "./editSelectionTool";
@@ -26,28 +26,15 @@ export interface InlineEditModelOptions {
  * first (the diff opens at once, then fills in as the answer arrives). Once that call has its
  * result, the next turn ends the run with a sentence for the person, without asking the model.
  */
-export class InlineEditModel implements ChatModel {
+export class InlineEditModel extends WrappedModel {
   constructor(
     readonly inner: ChatModel,
     private readonly o: InlineEditModelOptions,
-  ) {}
-
-  get provider() {
-    return this.inner.provider;
-  }
-  get model() {
-    return this.inner.model;
-  }
-  get contextWindow() {
-    return this.inner.contextWindow;
-  }
-  get acceptsImages() {
-    return this.inner.acceptsImages;
+  ) {
+    super();
   }
 
-  costOf(usage: Usage): number | undefined {
-    return this.inner.costOf ? this.inner.costOf(usage) : costOf(this.inner.model, usage);
-  }
+
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const last = request.messages.at(-1);

@@ -3,11 +3,17 @@
  * it starts, so a change applies from the next request (a request under way finishes on the
  * model it started with). Price, context window and images follow the current model.
  */
-import { costOf } from "./modelTable";
-import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "./types";
+import type { ChatModel, ModelRequest, ModelStreamEvent } from "./types";
+import { WrappedModel } from "./wrappedModel";
 
-export class SwitchableModel implements ChatModel {
-  constructor(private current: ChatModel) {}
+export class SwitchableModel extends WrappedModel {
+  constructor(private current: ChatModel) {
+    super();
+  }
+
+  get inner(): ChatModel {
+    return this.current;
+  }
 
   /** From the next request on, `model` answers. */
   switchTo(model: ChatModel): void {
@@ -17,22 +23,7 @@ export class SwitchableModel implements ChatModel {
   get active(): ChatModel {
     return this.current;
   }
-  get provider() {
-    return this.current.provider;
-  }
-  get model() {
-    return this.current.model;
-  }
-  get contextWindow() {
-    return this.current.contextWindow;
-  }
-  get acceptsImages() {
-    return this.current.acceptsImages;
-  }
 
-  costOf(usage: Usage): number | undefined {
-    return this.current.costOf ? this.current.costOf(usage) : costOf(this.current.model, usage);
-  }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     return this.current.stream(request);

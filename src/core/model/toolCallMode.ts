@@ -7,9 +7,9 @@
  * - `text`: tools are described in the system prompt; calls come back as `<tool_call>` text.
  * - `none`: no tools; the model only answers.
  */
-import { costOf } from "./modelTable";
+import { WrappedModel } from "./wrappedModel";
 import { extractTextToolCalls, textToolPrompt, toTextToolMessages } from "./textToolCalls";
-import { ModelError, type ChatModel, type ModelRequest, type ModelStreamEvent, type Usage } from "./types";
+import { ModelError, type ChatModel, type ModelRequest, type ModelStreamEvent } from "./types";
 
 export type ToolCallMode = "native" | "text" | "none";
 
@@ -18,32 +18,19 @@ const NO_NATIVE_TOOLS = /does not support tools|tools? (?:are|is) not supported|
 
 type Done = Extract<ModelStreamEvent, { type: "done" }>;
 
-export class ToolCallModeModel implements ChatModel {
+export class ToolCallModeModel extends WrappedModel {
   constructor(
     readonly inner: ChatModel,
     private mode: ToolCallMode,
-  ) {}
+  ) {
+    super();
+  }
 
-  get provider() {
-    return this.inner.provider;
-  }
-  get model() {
-    return this.inner.model;
-  }
-  get contextWindow() {
-    return this.inner.contextWindow;
-  }
-  get acceptsImages() {
-    return this.inner.acceptsImages;
-  }
   /** The mode in use now (`native` may have become `text`). */
   get toolCallMode(): ToolCallMode {
     return this.mode;
   }
 
-  costOf(usage: Usage): number | undefined {
-    return this.inner.costOf ? this.inner.costOf(usage) : costOf(this.inner.model, usage);
-  }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     if (this.mode !== "native" || request.tools.length === 0) return yield* this.viaText(request);

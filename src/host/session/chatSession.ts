@@ -1,4 +1,4 @@
-import { startPlan, type Attachment, type InlineEditRequest, type TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
@@ -7,7 +7,7 @@ import { findToolItem, initialChatState } from "./chatState";
 import { ChatStateReducer } from "./chatStateReducer";
 import type { RestoreActions } from "./restoreActions";
 import { restoreActionsFor } from "./sessionRestore";
-import { markPlanStarted } from "./interactionView";
+import { startPlanOf } from "./interactionView";
 import { compactOpenTask } from "./compactTask";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
@@ -160,13 +160,8 @@ export class ChatSession {
   /** Start on the Plan card `itemId` (with the person's edits): the task goes on in Act with the plan's steps as todos. */
   async startPlan(itemId: string, text: string): Promise<void> {
     await this.ready;
-    const started = this.running || !this.task.runState ? { error: "The plan can be started once the task has stopped." } : startPlan(this.task.runState, text);
-    if ("error" in started) return this.reducer.notice("info", started.error);
-    this.task.runState = started.state;
-    markPlanStarted(this.reducer, itemId, text);
-    this.reducer.emit({ type: "todos", todos: started.state.todos });
-    this.reducer.appendUser("Start the plan");
-    this.start(started.input, false, { mode: "act" });
+    const input = startPlanOf(this.runOwner(), itemId, text);
+    if (input !== undefined) this.start(input, false, { mode: "act" });
   }
 
   /** `/compact`: the conversation summarized now (./compactTask.ts). */
@@ -202,6 +197,9 @@ export class ChatSession {
   notice(level: "info" | "warning", text: string): void {
     this.reducer.notice(level, text);
   }
+
+  /** The Agent box (a name the host checked against the custom agents found): the task runs as it from its next message. */
+  setAgent = (agent: string | null): void => this.reducer.emit({ type: "agent", agent });
 
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {

@@ -88,6 +88,12 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "mode":
       state.mode = message.mode;
       return;
+    case "agent":
+      state.agent = message.agent;
+      return;
+    case "rules":
+      state.rules = message.rules;
+      return;
     case "mcpServers":
       state.mcpServers = message.servers;
       return;

@@ -1,7 +1,8 @@
-import type { AgentEvent } from "../../core";
+import { startPlan, type AgentEvent } from "../../core";
 import type { AssistantItem } from "../../protocol";
 import { findItem, findToolItem } from "./chatState";
 import type { ChatStateReducer } from "./chatStateReducer";
+import type { RunOwner } from "./taskRun";
 
 /**
  * How questions, steering and plans show in the chat (the reducer maps the other events): a
@@ -39,8 +40,22 @@ export function showInteraction(reducer: ChatStateReducer, event: AgentEvent): v
   }
 }
 
-/** The Plan card `itemId` was started: it says so (and the plan's text is the one started). */
-export function markPlanStarted(reducer: ChatStateReducer, itemId: string, text: string): void {
+/**
+ * Start on the Plan card `itemId`, with the person's edits in `text`: the task's state goes to
+ * Act with the plan's steps as todos, the card says it started. Returns the message that starts
+ * the run (undefined, with a notice, when the plan cannot start now).
+ */
+export function startPlanOf(owner: RunOwner, itemId: string, text: string): string | undefined {
+  const { reducer, task } = owner;
+  const started = owner.isRunning || !task.runState ? { error: "The plan can be started once the task has stopped." } : startPlan(task.runState, text);
+  if ("error" in started) {
+    reducer.notice("info", started.error);
+    return undefined;
+  }
+  task.runState = started.state;
   const item = findItem(reducer.state.items, itemId);
   if (item?.kind === "assistant") reducer.emit({ type: "itemUpdated", item: { ...item, text, plan: { status: "started" } } });
+  reducer.emit({ type: "todos", todos: started.state.todos });
+  reducer.appendUser("Start the plan");
+  return started.input;
 }

@@ -1,4 +1,5 @@
-import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware } from "../../core";
+import type { SessionTeamFiles } from "./teamRun";
+import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -35,7 +36,14 @@ export interface SessionEnv {
     inlineEdit?: InlineEditRequest;
     /** Who answers the model's `ask_user` questions (the chat's cards). */
     questions?: QuestionAsker;
+    /** The team files found, the custom agent the task runs as, and a prompt file's narrowing (./teamRun.ts). */
+    teamFiles?: TeamCatalog;
+    agent?: string;
+    narrowTools?: ToolNarrowing;
+    modelFor?: (model: string) => ChatModel | undefined;
   }): Agent | Promise<Agent>;
+  /** The rules, prompt files, skills and custom agents of the workspace and the person (absent: none are read). */
+  teamFiles?: SessionTeamFiles;
   isTrusted(): boolean;
   /** The workspace's checkpoints (absent: no Restore). */
   checkpoints?: CheckpointStore;

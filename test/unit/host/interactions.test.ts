@@ -5,6 +5,16 @@ import { sendWithCommand } from "../../../src/host/session/chatCommands";
 import { makeKit, until } from "./sessionKit";
 
 const PLAN = "## Goal\nA flag.\n## Steps\n1. Read main.ts\n2. Add --verbose\n## Files\n- main.ts\n## Risks\n- none";
+/** The task as saved, once it was saved waiting for the person (a save is issued a tick after the card). */
+async function savedWhileWaiting(kit: ReturnType<typeof makeKit>) {
+  for (let i = 0; ; i++) {
+    await kit.store.flush();
+    const saved = await kit.store.load(kit.session.state.taskId!);
+    if (!("error" in saved) && saved.status === "awaiting_approval") return saved;
+    if (i > 200) throw new Error(`not saved as waiting: ${JSON.stringify(saved).slice(0, 200)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 const card = (items: readonly { kind: string }[], toolName: string) => items.find((i) => i.kind === "tool" && (i as ToolItem).toolName === toolName) as ToolItem | undefined;
 
 describe("questions, steering and plans in the chat", () => {
@@ -17,9 +27,8 @@ describe("questions, steering and plans in the chat", () => {
     assert.equal(asked.title, "Asking you: Which database?");
     assert.equal(kit.model.requests.length, 1, "no request while it waits");
     // Saved while it waits: a reload finds the question.
-    await kit.store.flush();
-    const saved = await kit.store.load(kit.session.state.taskId!);
-    assert.ok(!("error" in saved) && saved.status === "awaiting_approval");
+    const saved = await savedWhileWaiting(kit);
+    assert.equal(saved.items.some((i) => i.kind === "tool" && i.question?.text === "Which database?"), true);
     kit.session.answer(asked.id, "SQLite");
     await kit.session.whenIdle();
     const answered = card(kit.session.state.items, "ask_user")!;
@@ -32,7 +41,7 @@ describe("questions, steering and plans in the chat", () => {
     const kit = makeKit([{ toolCalls: [{ id: "q1", name: "ask_user", arguments: { question: "Tabs?", choices: ["yes", "no"] } }] }]);
     await kit.session.send("format");
     await until(() => kit.session.state.status === "awaiting_approval");
-    await kit.store.flush();
+    await savedWhileWaiting(kit);
     kit.session.dispose();
     const next = kit.reopen();
     await next.session.whenReady();

@@ -1,0 +1,30 @@
+import { costOf } from "./modelTable";
+import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "./types";
+
+/**
+ * A model around another (`inner`): who it is, its window, images and price are the inner
+ * model's; a subclass changes how a turn is streamed. `inner` may be a getter (a model the
+ * person can switch while a task runs).
+ */
+export abstract class WrappedModel implements ChatModel {
+  abstract readonly inner: ChatModel;
+
+  get provider() {
+    return this.inner.provider;
+  }
+  get model() {
+    return this.inner.model;
+  }
+  get contextWindow() {
+    return this.inner.contextWindow;
+  }
+  get acceptsImages() {
+    return this.inner.acceptsImages;
+  }
+
+  costOf(usage: Usage): number | undefined {
+    return this.inner.costOf ? this.inner.costOf(usage) : costOf(this.inner.model, usage);
+  }
+
+  abstract stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
