@@ -1,6 +1,5 @@
-import { useEffect, useState } from "react";
 import type { MemoryView } from "../../../src/protocol";
-import { onHostMessage, postToHost } from "../vscodeApi";
+import { postToHost } from "../vscodeApi";
 
 const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${bytes} B`);
 
@@ -9,15 +8,7 @@ const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` :
  * from the host when the list is opened; each memory can be opened (and edited) in the editor
  * or deleted, and all of them cleared. The host asks before deleting.
  */
-export function MemoriesList() {
-  const [memories, setMemories] = useState<MemoryView[] | null>(null);
-  useEffect(
-    () =>
-      onHostMessage((message) => {
-        if (message.type === "memories") setMemories(message.memories);
-      }),
-    [],
-  );
+export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
   return (
     <details className="mcp-servers memories" onToggle={(e) => e.currentTarget.open && postToHost({ type: "memoryAction", action: "list" })}>
       <summary>
