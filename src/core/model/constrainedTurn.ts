@@ -46,7 +46,17 @@ export function constrainedRequest(request: ModelRequest, sampling: Sampling): M
  * notices was yielded, and no `done`: the caller asks again another way). `honoured`: the server
  * has held a reply to the schema before, so a reply of another shape is never `ignored`.
  */
-export async function* streamConstrained(inner: ChatModel, request: ModelRequest, sampling: Sampling, opts: { honoured?: boolean } = {}): AsyncGenerator<ModelStreamEvent, ConstrainedVerdict> {
+export async function* streamConstrained(
+  inner: ChatModel,
+  request: ModelRequest,
+  sampling: Sampling,
+  opts: { honoured?: boolean; onRead?: (exact: boolean) => void } = {},
+): AsyncGenerator<ModelStreamEvent, ConstrainedVerdict> {
+  // Said before the final `done` is yielded: a consumer stops pulling at `done`, so nothing after it runs.
+  const read = (exact: boolean): ConstrainedVerdict => {
+    opts.onRead?.(exact);
+    return { kind: "read", exact };
+  };
   const offered = new Set(request.tools.map((t) => t.name));
   const tag = Math.random().toString(36).slice(2, 8);
   const reader = new ConstrainedReader(offered, () => `call_c_${tag}`);
@@ -76,31 +86,35 @@ export async function* streamConstrained(inner: ChatModel, request: ModelRequest
     if (event.type !== "tool_call_start" && event.type !== "tool_call_delta" && event.type !== "text_reset") yield event;
   }
   if (runawayText !== undefined) {
+    const verdict = read(true);
     yield { type: "text_reset", text: runawayText };
     yield finished({ role: "assistant", content: runawayText }, done, "end_turn", reader.text);
-    return { kind: "read", exact: true };
+    return verdict;
   }
-  if (!done) return { kind: "read", exact: false };
+  if (!done) return read(false);
   // A server that answered with native calls after all: they are calls like any other.
   if (done.message.toolCalls?.length) {
+    const verdict = read(false);
     yield done;
-    return { kind: "read", exact: false };
+    return verdict;
   }
   const reply: ConstrainedReply = readConstrainedReply(reader.text, offered);
   if (reply.kind === "none") {
     if (done.stopReason === "max_tokens" || opts.honoured) {
       // Cut by the limit before any shape showed, or a server known to hold replies to the
       // schema sent something else this once: the text is all there is, as an answer.
+      const verdict = read(false);
       yield { type: "text_reset", text: reader.text };
       yield done;
-      return { kind: "read", exact: false };
+      return verdict;
     }
     return { kind: "ignored", text: reader.text };
   }
+  const verdict = read(reply.exact);
   if (reply.kind === "answer") {
     if (reply.text !== reader.answerShown) yield { type: "text_reset", text: reply.text };
     yield finished({ role: "assistant", content: reply.text }, done, done.stopReason === "max_tokens" ? "max_tokens" : "end_turn", reader.text);
-    return { kind: "read", exact: reply.exact };
+    return verdict;
   }
   const shown = reader.callShown;
   const id = shown?.id ?? `call_c_${tag}`;
@@ -110,7 +124,7 @@ export async function* streamConstrained(inner: ChatModel, request: ModelRequest
     yield { type: "tool_call_delta", index: 0, argumentsDelta: reply.arguments };
   }
   yield finished({ role: "assistant", content: "", toolCalls: [{ id, name: shown?.name ?? reply.name, arguments: reply.arguments }] }, done, "tool_use", reader.text);
-  return { kind: "read", exact: reply.exact };
+  return verdict;
 }
 
 function finished(message: Done["message"], done: Done | undefined, stopReason: string, raw: string): Done {

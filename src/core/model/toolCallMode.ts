@@ -109,11 +109,13 @@ export class ToolCallModeModel extends WrappedModel {
   private async *constrained(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     let why: string;
     try {
-      const verdict = yield* streamConstrained(this.inner, request, this.options.sampling ?? {}, { honoured: this.lessons.honoursSchema === true });
-      if (verdict.kind === "read") {
-        if (verdict.exact) this.lessons.honoursSchema = true;
-        return;
-      }
+      const verdict = yield* streamConstrained(this.inner, request, this.options.sampling ?? {}, {
+        honoured: this.lessons.honoursSchema === true,
+        onRead: (exact) => {
+          if (exact) this.lessons.honoursSchema = true;
+        },
+      });
+      if (verdict.kind === "read") return;
       why = `its reply did not follow the reply schema (response_format was ignored): "${oneLine(verdict.text).slice(0, 80)}"`;
     } catch (error) {
       if (!(error instanceof ModelError && error.kind === "bad_request" && NO_SCHEMA.test(error.message))) throw error;
