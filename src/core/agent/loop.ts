@@ -158,19 +158,21 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
       return { stop: overCap, finalText: message.content };
     }
 
-    const { outcomes, repetition } = await runner.runTurn(calls);
+    const { outcomes, repetition, reused } = await runner.runTurn(calls);
     for (const outcome of outcomes) {
       state.messages.push(outcome.message);
       if (outcome.message.isError && !outcome.rejected) consecutiveErrors++;
       else if (!outcome.message.isError) consecutiveErrors = 0;
     }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
-    if (repetition && constrained && !answerNext) {
+    if (repetition && constrained) {
       // Held to a schema, the model can be made to answer instead of being stopped.
       answerNext = true;
       emit({ type: "warning", code: "repetition", message: `${repetition} Only the final answer is offered next.` });
       continue;
     }
+    // A constrained model that repeats a call it has the result of is going round: it answers next.
+    if (reused && constrained) answerNext = true;
     if (repetition) return { stop: { reason: "repetition", message: `${repetition} Stopped to avoid a loop.` }, finalText: "" };
     if (consecutiveErrors >= config.maxConsecutiveToolErrors) {
       return {

@@ -19,6 +19,8 @@ export interface TurnOutcome {
   outcomes: CallOutcome[];
   /** Set when the repetition guard stopped a call. */
   repetition?: string;
+  /** Set when a call was answered from an identical earlier call's result (the model is going round). */
+  reused?: boolean;
 }
 
 export const CANCELLED_RESULT = "Not run: the task was cancelled before this call started.";
@@ -66,10 +68,12 @@ export class ToolRunner {
   async runTurn(calls: readonly ToolCall[]): Promise<TurnOutcome> {
     const outcomes: CallOutcome[] = new Array(calls.length);
     let repetition: string | undefined;
+    let reused = false;
     for (const batch of this.batches(calls)) {
       const run = async (index: number) => {
         const call = calls[index]!;
         const result = await this.runOne(call, calls);
+        if (result.details?.reused) reused = true;
         if (result.details?.repetitionStop) {
           const period = result.details.cyclePeriod;
           repetition =
@@ -85,7 +89,7 @@ export class ToolRunner {
       if (batch.length === 1) await run(batch[0]!);
       else await Promise.all(batch.map(run));
     }
-    return repetition ? { outcomes, repetition } : { outcomes };
+    return { outcomes, ...(repetition ? { repetition } : {}), ...(reused ? { reused } : {}) };
   }
 
   /** Groups call indexes: each side-effecting call alone, runs of concurrent-safe calls together. */

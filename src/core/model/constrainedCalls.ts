@@ -133,3 +133,13 @@ export function readConstrainedReply(text: string, offered: ReadonlySet<string>)
   exact &&= offered.has(name);
   return { kind: "call", name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}), exact };
 }
+
+/**
+ * Where an answer's text shows the model trying to close the JSON object with the wrong quote
+ * (SmolLM2-135M writes `…PURPLE-42.'}} }. This is a JSON object: {"` and fills the string up to
+ * its limit): the text before it is the answer. -1 when there is no such place.
+ */
+export function answerCloseAttempt(text: string): number {
+  const at = text.search(/['"`]\s*\}\s*\}/);
+  return at > 0 && text.slice(0, at).trim() ? at : -1;
+}

@@ -7,7 +7,7 @@
  * is the caller's to judge from the verdict; this never changes modes itself.
  */
 import { findRunaway } from "../agent/runawayOutput";
-import { constrainedToolPrompt, readConstrainedReply, toConstrainedMessages, type ConstrainedReply } from "./constrainedCalls";
+import { answerCloseAttempt, constrainedToolPrompt, readConstrainedReply, toConstrainedMessages, type ConstrainedReply } from "./constrainedCalls";
 import { ConstrainedReader } from "./constrainedReader";
 import { CONSTRAINED_MAX_TOKENS, constrainedSchema } from "./constrainedSchema";
 import type { ChatModel, ModelRequest, ModelStreamEvent, Sampling, ToolSpec } from "./types";
@@ -66,10 +66,12 @@ export async function* streamConstrained(
     if (event.type === "text_delta") {
       for (const shown of reader.push(event.text)) {
         if (shown.type === "text_delta") {
-          // An answer that loops ends as an answer (its text before the loop), not as a stop.
+          // An answer that loops, or that tries to close itself with the wrong quote, ends as an
+          // answer (its text before that), not as a stop or a page of filler up to the limit.
           const runaway = findRunaway(reader.answerShown);
-          if (runaway) {
-            runawayText = reader.answerShown.slice(0, runaway.start + runaway.unit.length).trimEnd();
+          const closeAt = answerCloseAttempt(reader.answerShown);
+          if (runaway || closeAt > 0) {
+            runawayText = reader.answerShown.slice(0, runaway ? runaway.start + runaway.unit.length : closeAt).trimEnd();
             break;
           }
         }

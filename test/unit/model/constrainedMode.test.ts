@@ -175,18 +175,14 @@ test("on the last allowed step only the answer is offered", async () => {
   assert.deepEqual(offered(server.requests[1]!.body), ["answer"]);
 });
 
-test("an identical repeated read is answered from its result with a note; a loop ends in an answer, not a stop", async () => {
+test("an identical repeated read is answered from its result with a note, and then only the answer is offered", async () => {
   const { server, dir, agent } = await setup([
     reply("read_file", { file_path: "/a.txt" }),
-    (request) => {
+    () => {
       // Changed behind the agent's back: the repeated call is not run again, so it still says "one".
       writeFileSync(path.join(dir, "a.txt"), "two\n");
-      void request;
       return reply("read_file", { file_path: "/a.txt" });
     },
-    reply("read_file", { file_path: "/a.txt" }),
-    reply("read_file", { file_path: "/a.txt" }),
-    reply("read_file", { file_path: "/a.txt" }),
     reply("answer", { text: "It says one." }),
   ]);
   writeFileSync(path.join(dir, "a.txt"), "one\n");
@@ -195,8 +191,20 @@ test("an identical repeated read is answered from its result with a note; a loop
   assert.doesNotMatch(results[0]!.content, /\[Note\]/);
   assert.match(results[1]!.content, /one[\s\S]*You made this exact call before/);
   assert.ok(results[1]!.content.includes(REUSED_NOTE));
-  assert.match(results[4]!.content, /Not run: you have made this exact call 5 times.*Now answer the person/);
   assert.equal(done.reason, "completed", done.message);
   assert.equal(done.finalText, "It says one.");
+  assert.deepEqual(offered(server.requests[2]!.body), ["answer"]);
+});
+
+test("a loop the guard stops ends in an answer, not a stop", async () => {
+  const edit = reply("edit_file", { file_path: "/a.txt", old_string: "missing", new_string: "x" });
+  const { server, dir, agent } = await setup([edit, edit, edit, edit, edit, reply("answer", { text: "I could not find it." })]);
+  writeFileSync(path.join(dir, "a.txt"), "one\n");
+  const { events, done } = await collect(agent, "change missing to x in a.txt");
+  const results = ofType(events, "tool_call_finished");
+  assert.match(results[4]!.content, /Not run: you have made this exact call 5 times.*Now answer the person/);
+  assert.ok(ofType(events, "warning").some((w) => w.code === "repetition" && /Only the final answer is offered next/.test(w.message)));
+  assert.equal(done.reason, "completed", done.message);
+  assert.equal(done.finalText, "I could not find it.");
   assert.deepEqual(offered(server.requests[5]!.body), ["answer"]);
 });
