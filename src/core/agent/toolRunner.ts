@@ -27,8 +27,7 @@ export const CANCELLED_RESULT = "Not run: the task was cancelled before this cal
 
 /** Calls whose result an identical call may be answered with while nothing is written or run (the small-model profile). */
 const REUSABLE = new Set(["ls", "read_file", "glob", "grep", "execute"]);
-export const REUSED_NOTE =
-  "[Note] You made this exact call before, and nothing has been written or run since: this is its earlier result, not a new run. Use it: answer with it, or make a different call.";
+export const REUSED_NOTE = "[Note] The same call as before: the same result. Use it.";
 
 export interface ToolRunnerOptions {
   /** The schemas the model was given, by tool (repair reads them; a failed call gets its schema back). */

@@ -10,14 +10,15 @@ import type { ChatMessage, ToolSpec } from "./types";
 
 /** One worked example per tool (only offered tools get theirs): what a request or result leads to. */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  ls: ['Person: What is in /docs? -> {"tool": "ls", "arguments": {"path": "/docs"}}'],
+  ls: ['Person: What is in the folder /docs? -> {"tool": "ls", "arguments": {"path": "/docs"}}'],
   read_file: [
-    'Person: What does /src/app.py print? -> {"tool": "read_file", "arguments": {"file_path": "/src/app.py"}}',
-    `Result of read_file: print("hi") -> {"tool": "${ANSWER_TOOL}", "arguments": {"text": "/src/app.py prints hi."}}`,
+    'Person: What does the file /src/app.py print? -> {"tool": "read_file", "arguments": {"file_path": "/src/app.py"}}',
   ],
-  execute: ['Person: Run the tests with npm test -> {"tool": "execute", "arguments": {"command": "npm test"}}'],
-  edit_file: ['Person: In /main.c replace foo with bar -> {"tool": "edit_file", "arguments": {"file_path": "/main.c", "old_string": "foo", "new_string": "bar"}}'],
-  write_file: ['Person: Make /docs/todo.md with the text: buy milk -> {"tool": "write_file", "arguments": {"file_path": "/docs/todo.md", "content": "buy milk"}}'],
+  write_file: ['Person: Create the file /docs/todo.md with the text: buy milk -> {"tool": "write_file", "arguments": {"file_path": "/docs/todo.md", "content": "buy milk"}}'],
+  edit_file: ['Person: In the file /main.c change foo to bar -> {"tool": "edit_file", "arguments": {"file_path": "/main.c", "old_string": "foo", "new_string": "bar"}}'],
+  execute: [
+    'Person: Run the command `date` -> {"tool": "execute", "arguments": {"command": "date"}}',
+  ],
 };
 
 /** The system prompt's section for a constrained model: the reply's shape, the tools, examples. */
@@ -60,6 +61,7 @@ export function replyObject(tool: string, args: unknown): string {
  */
 export function toConstrainedMessages(messages: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
+  let ask: string | undefined;
   for (const msg of messages) {
     if (msg.role === "assistant") {
       const calls = msg.toolCalls ?? [];
@@ -70,9 +72,24 @@ export function toConstrainedMessages(messages: readonly ChatMessage[]): ChatMes
       const last = out[out.length - 1];
       if (last?.role === "user" && last.content.startsWith("Result of ")) out[out.length - 1] = { ...last, content: `${last.content}\n\n${block}` };
       else out.push({ role: "user", content: block });
-    } else out.push(msg);
+    } else {
+      if (msg.role === "user") ask = msg.content;
+      out.push(msg);
+    }
   }
-  return out;
+  // A small model reads the end of its prompt most: the person's request again, after the results.
+  return out.map((m, i) => (m.role === "user" && m.content.startsWith("Result of ") && ask !== undefined && (i === out.length - 1 || out[i + 1]?.role === "assistant") ? { ...m, content: `${m.content}\n\n${reminder(ask)}` } : m));
+}
+
+/** An answer that ends in the braces the model meant to close the object with ("…PURPLE-42.}}"), without them. */
+function withoutClosingBraces(text: string): string {
+  const cut = text.replace(/\s*['"`]?\s*\}\s*\}\s*$/, "");
+  return cut.trim() ? cut : text;
+}
+
+function reminder(ask: string): string {
+  const short = ask.length > 300 ? `${ask.slice(0, 297)}...` : ask;
+  return `The person asked: ${short}\nIf the results above give it, reply with ${ANSWER_TOOL}; if not, use one more tool.`;
 }
 
 function parsedOr(args: string): unknown {
@@ -128,7 +145,7 @@ export function readConstrainedReply(text: string, offered: ReadonlySet<string>)
     const record = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
     const text = typeof args === "string" ? args : typeof record.text === "string" ? record.text : Object.values(record).find((v): v is string => typeof v === "string");
     if (text === undefined) return { kind: "none" };
-    return { kind: "answer", text, exact: exact && typeof record.text === "string" };
+    return { kind: "answer", text: withoutClosingBraces(text), exact: exact && typeof record.text === "string" };
   }
   exact &&= offered.has(name);
   return { kind: "call", name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}), exact };

@@ -33,6 +33,12 @@ export class ConstrainedReader {
     return this.answer;
   }
 
+  /** The call's arguments as streamed so far (not JSON until the reply closes). */
+  get argumentsSoFar(): string {
+    const head = HEAD.exec(this.raw);
+    return head ? this.raw.slice(head[0].length) : "";
+  }
+
   /** The call announced so far, if the reply is one. */
   get callShown(): { id: string; name: string } | undefined {
     return this.call;

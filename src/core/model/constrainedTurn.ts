@@ -62,6 +62,8 @@ export async function* streamConstrained(
   const reader = new ConstrainedReader(offered, () => `call_c_${tag}`);
   let done: Done | undefined;
   let runawayText: string | undefined;
+  /** A call whose arguments went into a loop ("This is a file. This is a file. …"): cut, never run. */
+  let loopingCall = false;
   for await (const event of inner.stream(constrainedRequest(request, sampling))) {
     if (event.type === "text_delta") {
       for (const shown of reader.push(event.text)) {
@@ -78,6 +80,10 @@ export async function* streamConstrained(
         yield shown;
       }
       if (runawayText !== undefined) break;
+      if (reader.callShown && findRunaway(reader.text)) {
+        loopingCall = true;
+        break;
+      }
       continue;
     }
     if (event.type === "done") {
@@ -91,6 +97,14 @@ export async function* streamConstrained(
     const verdict = read(true);
     yield { type: "text_reset", text: runawayText };
     yield finished({ role: "assistant", content: runawayText }, done, "end_turn", reader.text);
+    return verdict;
+  }
+  const looping = reader.callShown;
+  if (loopingCall && looping) {
+    const verdict = read(true);
+    yield { type: "notice", code: "looping_call", message: `${inner.model} wrote the same text over and over in the arguments of ${looping.name}: stopped there, and the call is not run.` };
+    // Cut mid-string, the arguments are not JSON: the call fails as malformed and writes nothing.
+    yield finished({ role: "assistant", content: "", toolCalls: [{ id: looping.id, name: looping.name, arguments: reader.argumentsSoFar }] }, done, "tool_use", reader.text);
     return verdict;
   }
   if (!done) return read(false);

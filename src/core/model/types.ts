@@ -114,7 +114,9 @@ export type ModelNoticeCode =
   /** The server refused `stream_options`: asked again without it (usage is then estimated). */
   | "no_stream_options"
   /** The server refused or ignored the reply schema of constrained mode: the next mode is used from now on. */
-  | "constrained_off";
+  | "constrained_off"
+  /** A constrained call's arguments went into a loop: cut, and the call is not run. */
+  | "looping_call";
 
 /**
  * Why a model call failed for good (after retries), as a value the UI can explain.

@@ -189,7 +189,7 @@ test("an identical repeated read is answered from its result with a note, and th
   const { events, done } = await collect(agent, "what does a.txt say?");
   const results = ofType(events, "tool_call_finished");
   assert.doesNotMatch(results[0]!.content, /\[Note\]/);
-  assert.match(results[1]!.content, /one[\s\S]*You made this exact call before/);
+  assert.match(results[1]!.content, /one[\s\S]*The same call as before/);
   assert.ok(results[1]!.content.includes(REUSED_NOTE));
   assert.equal(done.reason, "completed", done.message);
   assert.equal(done.finalText, "It says one.");
