@@ -15,6 +15,7 @@ import { McpHub } from "../src/core/mcp/mcpHub";
 import { createModel } from "../src/core/model/createModel";
 import type { ModelOverride } from "../src/core/model/modelOverrides";
 import type { Tool } from "../src/core/tools/tool";
+import { callsSent } from "../test/local-model/invariants";
 import { installLocalModel, startLocalModel, type LocalModelInstall } from "../test/local-model/localModel";
 import { startRecordingProxy, type RecordedExchange } from "../test/local-model/recordingProxy";
 import { CONFIG_AFTER, CONFIG_BEFORE, writeWorkspace } from "../test/local-model/tasks";
@@ -150,7 +151,7 @@ export async function runLocalModelBench(): Promise<void> {
             prompt_tokens_processed: sum(task.exchanges, (x) => x.timings?.prompt_n),
             completion_tokens: sum(task.exchanges, (x) => x.usage?.completion_tokens),
             total: s(task.totalMs),
-            tools: task.exchanges.flatMap((x) => x.toolCalls.map((c) => c.name)),
+            tools: callsSent(task.exchanges),
           },
         },
         null,

@@ -22,6 +22,8 @@ import { Figures } from "./figures";
 import { markdownAnswer, streamedAnswer } from "./sseTurns";
 import { runningExtensionsActivationMs } from "./vscodeFigures";
 import { measureChips } from "./chipsHost";
+import { measureHostMemory } from "./memoryProbe";
+import { buildMemoryProbeVsix } from "../test/vscode/harness/buildSuite";
 import { activationMs, fathomLog } from "./hostLogs";
 
 const LONG_TASK_STEPS = Number(process.env.FATHOM_BENCH_STEPS ?? 200);
@@ -62,6 +64,9 @@ export async function runRealHostBench(): Promise<void> {
   console.log("\n## Real VS Code (code-server + headless Chromium, scripted model)");
   const install = await ensureCodeServer();
   const vsix = await packageFathom();
+  const probeVsix = await buildMemoryProbeVsix();
+  const memoryFile = path.join(testOutputDir, "bench-memory.jsonl");
+  fs.rmSync(memoryFile, { force: true });
   const server: ScriptedModelServer = await startScriptedModelServer([]);
   let session: Session | undefined;
   const load = new LoadSampler();
@@ -69,9 +74,10 @@ export async function runRealHostBench(): Promise<void> {
   try {
     session = await startSession({
       install,
-      extensions: [vsix],
+      extensions: [vsix, probeVsix],
       name: "bench-real-host",
       settings: {
+        "fathomMemoryProbe.resultFile": memoryFile,
         "fathom.provider": "openai-compatible",
         "fathom.baseUrl": server.baseUrlOpenAI,
         "fathom.model": "gpt-4.1",
@@ -93,10 +99,12 @@ export async function runRealHostBench(): Promise<void> {
     await new Promise((r) => setTimeout(r, 5000));
     const pid = extensionHostPid(session);
     const emptyHost = pid ? rssBytes(pid) : NaN;
+    const emptyGc = await measureHostMemory(page, memoryFile);
     const chat = await openChat(page);
     const activation = await until("Fathom's activation log line", () => activationMs(session!.userDataDir), 60_000, 200);
     await new Promise((r) => setTimeout(r, 5000));
     const idle = pid ? rssBytes(pid) : NaN;
+    const idleGc = await measureHostMemory(page, memoryFile);
     const vscodeActivation = await runningExtensionsActivationMs(page).catch((e: unknown) => (console.error(`  could not read Running Extensions: ${String(e)}`), NaN));
     await armInputStamps(chat);
     const debugLog = await setFathomLogLevelDebug(page).then(() => true, (e: unknown) => (console.error(`  could not set Fathom's log to Debug: ${String(e)}`), false));
@@ -129,6 +137,7 @@ export async function runRealHostBench(): Promise<void> {
     const afterSoon = pid ? rssBytes(pid) : NaN;
     await new Promise((r) => setTimeout(r, 17_000));
     const after = pid ? rssBytes(pid) : NaN;
+    const afterGc = await measureHostMemory(page, memoryFile);
     await chat.getByRole("button", { name: "New task" }).click();
 
     // The first request of the task "hello", Enter → request, and the answer's last chunk → its text on screen.
@@ -226,6 +235,10 @@ export async function runRealHostBench(): Promise<void> {
     figures.single("extension-host RSS idle over the host before Fathom activated", mib(idle - emptyHost), "MiB", { target: "≤ 15 MiB", limit: 15 });
     figures.single(`extension-host RSS 20 s after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
     figures.single("  … 3 s after it", mib(afterSoon - emptyHost), "MiB");
+    figures.single("after a full GC: RSS idle over the host before Fathom (both collected)", mib(idleGc.rssAfter - emptyGc.rssAfter), "MiB", { target: "≤ 15 MiB", limit: 15 });
+    figures.single("after a full GC: RSS after the 200-step task over the host before Fathom", mib(afterGc.rssAfter - emptyGc.rssAfter), "MiB", { target: "≤ 40 MiB", limit: 40 });
+    figures.single("after a full GC: JS heap idle / after the task, over the host before Fathom", mib(idleGc.heapAfter - emptyGc.heapAfter), "MiB");
+    figures.single("  … after the task", mib(afterGc.heapAfter - emptyGc.heapAfter), "MiB");
     figures.single("  … grown during the task (measured 3 s after it)", mib(afterSoon - before), "MiB");
     line(`the ${LONG_TASK_STEPS}-step task took`, `${(longMs / 1000).toFixed(1)} s`);
     figures.single('first request for "hello" (JSON body)', hello.rawBody.length, "chars");

@@ -7,7 +7,6 @@ import type { AgentEvent } from "../core/agent/events";
 import { MAX_ATTACHMENTS, parseFileRange, type Attachment } from "../core/attachments";
 import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
-import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
@@ -26,6 +25,8 @@ import { WORKTREES_USAGE, WorktreeUsageError, takeWorktreeFlag, worktreeCommand 
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
 import { startMcp } from "./workspaceMcp";
+import { NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, cliSandbox, flush } from "./runSupport";
+import { announce, cliTeamRun } from "./teamFilesCli";
 
 export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -53,6 +54,8 @@ interface CliOptions {
   allowWorkspaceMcp: boolean;
   /** A saved task to continue. */
   task?: string;
+  /** --agent NAME: run as this custom agent. */
+  agent?: string;
   prompt: string;
   /** --worktree [NAME]: run in a new git worktree of its own. */
   worktree?: { name?: string };
@@ -78,6 +81,7 @@ const RUN_OPTIONS = {
   "mcp-config": { type: "string", multiple: true },
   "allow-workspace-mcp": { type: "boolean" },
   task: { type: "string" },
+  agent: { type: "string" },
   record: { type: "string" },
   replay: { type: "string" },
   json: { type: "boolean" },
@@ -145,6 +149,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(worktree ? { worktree } : {}),
     ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
     ...(replay ? { replay } : {}),
@@ -184,22 +189,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   }
   return options;
 }
-
-/** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
-function cliSandbox(opts: CliOptions): CommandSandbox | null {
-  const problem = sandboxUnavailable();
-  if (problem) {
-    process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`);
-    return null;
-  }
-  return new CommandSandbox({ allowedDomains: opts.allowDomains });
-}
-
-const NO_TTY_OUTSIDE_SANDBOX =
-  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
-
-const NO_TTY_REASON =
-  "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
@@ -264,9 +253,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     : opts.record
       ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
       : undefined;
-  const model = createModel({
+  const makeModel = (id: string) => createModel({
     provider: opts.provider,
-    model: opts.model,
+    model: id,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     ...(opts.override ? { override: opts.override } : {}),
@@ -274,6 +263,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
   });
+  const model = makeModel(opts.model);
   const interactive = process.stdin.isTTY === true && !opts.json;
   const asker: ApprovalGate = interactive
     ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
@@ -304,6 +294,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`fathom: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
+  const backend = new FilesystemBackend({ rootDir: root });
+  const team = await cliTeamRun({ root, backend, prompt: opts.prompt, provider: opts.provider, attachments: opts.attachments, ...(opts.agent !== undefined ? { agent: opts.agent } : {}), ...(interactive ? { terminal: { input: process.stdin, output: process.stderr, onInterrupt } } : {}) });
+  if ("error" in team) {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: team.error })}\n`);
+    process.stderr.write(`fathom: ${team.error}\n`);
+    await place.finish(undefined);
+    return EXIT.usage;
+  }
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   // The sandbox library write-protects shell and git files it finds in the process's working
@@ -313,11 +311,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
   const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const runModel = team.model ? makeModel(team.model) : model;
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model,
+    model: runModel,
     workspaceRoot: root,
-    backend: new FilesystemBackend({ rootDir: root }),
+    backend,
+    teamFiles: team.catalog,
+    modelFor: makeModel,
+    ...(team.agent ? { agent: team.agent } : {}),
+    ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
@@ -331,16 +334,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
   const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
+  announce(team, opts.json, render);
+  const rules: string[] = [];
   try {
-    await announceFit(model, (line) => process.stderr.write(line));
-    for await (const event of agent.run(opts.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+    await announceFit(runModel, (line) => process.stderr.write(line));
+    for await (const event of agent.run(team.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+      if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
       if (event.type === "done") {
         done = event;
         const now = Date.now();
         saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
         await place.finish(event.reason);
         // --json callers find the task id (and its worktree) in the done event.
-        render({ ...event, taskId, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
+        render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
         if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
         if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
       } else render(event);
@@ -373,10 +379,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (done.reason === "completed") return EXIT.done;
   if (done.reason === "cancelled") return EXIT.cancelled;
   return EXIT.failed;
-}
-
-function flush(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once("drain", () => resolve()) : resolve()));
 }
 
 // Entry point (the build adds the shebang). Exits explicitly so a stray handle cannot keep it alive.

@@ -1,8 +1,9 @@
 /** `fathom --help`. */
-export const RUN_USAGE = `Usage: fathom run [options] "<prompt>"
+export const RUN_USAGE = `Usage: fathom run [options] "<prompt>" | fathom run [options] "/<command> [arguments]"
        fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
        fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+                  [--shard I/N] | fathom eval merge FILE...   (fathom eval --help)
        fathom models [--provider NAME] [--base-url URL] [--json]
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
        fathom commit-message [--cwd DIR] [--all]   (a message for the staged changes; --help)
@@ -33,6 +34,9 @@ Options:
                         attach a file (or lines START to END of it, 1-based) to the prompt,
                         read under the same rules as the agent's reads (repeatable, at most 20;
                         a secret file such as .env is not attached)
+  --agent NAME          run as the custom agent NAME (.github/agents/NAME.agent.md,
+                        .claude/agents/NAME.md or your own): its instructions and model, and
+                        only the tools its list names (a list never adds a tool)
   --task ID             continue a saved task (its conversation and checkpoints; in its
                         worktree when it has one)
   --worktree [NAME]     run in a git worktree of its own, on a new branch fathom/NAME (default:
@@ -52,6 +56,13 @@ Options:
                         stops where it leaves the recording, showing the difference
   --json                print every event as one JSON line
   -h, --help            show this help
+
+A prompt that starts with /NAME runs the prompt file NAME (.github/prompts/NAME.prompt.md,
+.claude/commands/NAME.md, .clinerules/workflows/NAME.md, ~/.config/fathom/prompts/NAME.md) with
+the rest of the line as its arguments; \${input:x} is asked at the terminal or given as x=value.
+Rules (AGENTS.md in any folder, CLAUDE.md, .github/copilot-instructions.md and instructions,
+.cursor/rules, .clinerules) and skills are read as VS Code reads them; --json lists the rules
+used in "rules_loaded" events and in the done event's "rules".
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
 write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS

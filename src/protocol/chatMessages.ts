@@ -15,6 +15,7 @@ import { MAX_MESSAGE_CHARS } from "./parse";
 import { ParallelViewSchema } from "./parallel";
 import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
+import { AgentChoiceSchema, TeamFilesViewSchema } from "./teamFiles";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -57,6 +58,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
    * added nothing; `focus`: put the caret in the message box (a command brought the person here).
    */
   z.object({ type: z.literal("attachments"), attachments: z.array(AttachmentSchema).max(MAX_CHIPS), notice: z.string().optional(), focus: z.boolean().optional() }),
+  /** The team files found (after the webview asked, and again when one changes on disk). */
+  z.object({ type: z.literal("teamFiles"), teamFiles: TeamFilesViewSchema }),
+  /** The task's custom agent changed (the Agent box). */
+  z.object({ type: z.literal("agent"), agent: AgentChoiceSchema }),
+  /** Rules files in force for the task, as they start to apply. */
+  z.object({ type: z.literal("rules"), rules: z.array(z.string()) }),
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
@@ -124,6 +131,14 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("closeTask"), key: z.string().max(200) }),
   /** A task worktree: review a file's diff, Apply, Discard, Open in a new window, or open its task here. */
   z.object({ type: z.literal("worktreeAction"), taskId: z.string().max(200), action: z.enum(["diff", "apply", "discard", "open", "openTask"]), path: z.string().max(4096).optional() }),
+  /** A remote's `fathom/*` branch: fetch the list again, review a file's diff, Apply, or check it out as a worktree. */
+  z.object({ type: z.literal("remoteBranchAction"), action: z.enum(["refresh", "diff", "apply", "checkout"]), ref: z.string().max(1024).optional(), path: z.string().max(4096).optional() }),
+  /** The `/` picker, the Agent box or the Team files list needs what was found (read on first ask). */
+  z.object({ type: z.literal("listTeamFiles") }),
+  /** The Agent box: the task runs as this custom agent from its next message (null: Fathom's own). */
+  z.object({ type: z.literal("setAgent"), agent: AgentChoiceSchema }),
+  /** A rules file, prompt file, skill or agent opened in the editor, by the source the view showed. */
+  z.object({ type: z.literal("openTeamFile"), source: z.string().max(4096) }),
   /** Takes the conversation back to before this message and puts its text in the message box. */
   z.object({ type: z.literal("editMessage"), itemId: z.string() }),
 ]);

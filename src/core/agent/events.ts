@@ -59,7 +59,7 @@ export type AgentEvent =
   /** `usage` is this model call; `total` and `costUsd` are the whole run so far (subagents included). */
   | { type: "usage"; usage: Usage; total: Usage; costUsd: number }
   | { type: "warning"; code: WarningCode; message: string }
-  /** Project rules files added to the system prompt this run (virtual paths). */
+  /** Rules files that started to apply (in the system prompt, or with a file the task touched): their paths or labels. */
   | { type: "rules_loaded"; files: string[] }
   | { type: "error"; kind: ModelErrorKind | "internal"; message: string }
   /** An event from inside a subagent started by the `task` call `toolCallId`. */
@@ -79,7 +79,9 @@ export type WarningCode =
   /** The server has no native tool calling, or refused stream_options: Fathom adapted. */
   | "model_adapted"
   /** The model's final answer was not the end: a check found more to do (errors after its last edit). */
-  | "continued";
+  | "continued"
+  /** A team file (custom agent, prompt file) asked for something Fathom does not use. */
+  | "team_files";
 
 export type AgentEventType = AgentEvent["type"];
 

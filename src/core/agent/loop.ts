@@ -27,6 +27,8 @@ export interface LoopConfig {
   subagentType?: string;
   /** Tool calls of the saved state's last message to ask the person about again (RunOptions.askAgain). */
   askAgain?: readonly string[];
+  /** A subagent's: its parent's scratch files (RunOptions.parentFiles). */
+  parentFiles?: Readonly<Record<string, string>>;
 }
 
 interface Stop {
@@ -63,6 +65,7 @@ export async function runLoop(
       emit({ type: "usage", usage, total: { ...state.usage }, costUsd: state.costUsd });
     },
     ...(config.subagentType ? { subagentType: config.subagentType } : {}),
+    ...(config.parentFiles ? { parentFiles: config.parentFiles } : {}),
   };
   let finalText = "";
   let stop: Stop;

@@ -37,6 +37,8 @@ export interface RunContext {
   readonly workspaceRoot: string;
   /** Set when this run is a subagent (its `subagent_type`). */
   readonly subagentType?: string;
+  /** A subagent's: its parent's scratch files (results evicted to /large_tool_results/), which it may read. */
+  readonly parentFiles?: Readonly<Record<string, string>>;
   /**
    * Counts a model call made outside the loop (a summary, a subagent) toward the task's usage
    * and spend; `costUsd` defaults to the price of `usage` on this run's model.

@@ -16,11 +16,16 @@ export function selectionAttachment(editor: Pick<vscode.TextEditor, "document" |
   if (!at) return { refused: notInWorkspace(doc.uri) };
   const secret = secretRefusal(at, secretFiles);
   if (secret) return { refused: secret };
-  const sel = editor.selection;
-  if (sel.isEmpty) return { attachment: { kind: "file", path: at } };
-  // A selection ending at column 0 of a line does not take that line.
-  const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
-  return { attachment: { kind: "file", path: at, startLine: sel.start.line + 1, endLine: endLine + 1 } };
+  if (editor.selection.isEmpty) return { attachment: { kind: "file", path: at } };
+  return { attachment: { kind: "file", path: at, ...selectedLines(editor.selection) } };
+}
+
+/** The whole lines a selection covers, 1-based; an empty selection is the cursor's line. */
+export function selectedLines(selection: vscode.Selection): { startLine: number; endLine: number } {
+  const { start, end } = selection;
+  // Lines selected whole end at the start of the next line, which is not part of the selection.
+  const last = end.line > start.line && end.character === 0 ? end.line - 1 : end.line;
+  return { startLine: start.line + 1, endLine: last + 1 };
 }
 
 /** A file or folder from the explorer. */

@@ -4,6 +4,7 @@ import { attachmentLabel, linesLabel, MAX_SELECTED_LINES, secretFileMatcher, typ
 import type { Logger } from "../log";
 import { virtualPathOf } from "../review/workspaceUris";
 import { readSettings } from "../settings";
+import { selectedLines } from "../context/editorAttachments";
 
 export const EDIT_SELECTION_COMMAND = "fathom.editSelection";
 
@@ -27,14 +28,6 @@ export function registerEditSelection(o: EditSelectionOptions): vscode.Disposabl
       void vscode.window.showErrorMessage(`Fathom: Edit Selection failed: ${(error as Error)?.message ?? String(error)}. The log (Fathom: Show Log) has the details.`);
     }),
   );
-}
-
-/** The whole lines a selection covers, 1-based; an empty selection is the cursor's line. */
-export function selectedLines(selection: vscode.Selection): { startLine: number; endLine: number } {
-  const { start, end } = selection;
-  // Lines selected whole end at the start of the next line, which is not part of the edit.
-  const last = end.line > start.line && end.character === 0 ? end.line - 1 : end.line;
-  return { startLine: start.line + 1, endLine: last + 1 };
 }
 
 async function editSelection(o: EditSelectionOptions): Promise<void> {

@@ -241,6 +241,8 @@ export class ChatStateReducer {
         // Once per task, not on every message: the person needs to know, not to be reminded.
         const text = `Project rules loaded from ${event.files.join(", ")}.`;
         if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text === text)) this.notice("info", text);
+        const fresh = event.files.filter((f) => !this.state.rules.includes(f));
+        if (fresh.length) this.emit({ type: "rules", rules: [...this.state.rules, ...fresh] });
         return;
       }
       case "warning":

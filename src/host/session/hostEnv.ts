@@ -20,6 +20,7 @@ import type { HostMcp } from "../mcp/hostMcp";
 import { createModelSetup, type ModelSetup } from "../models/modelSetup";
 import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
+import type { SessionTeamFiles } from "./teamRun";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
 import type { HostWorktrees } from "../worktrees/hostWorktrees";
@@ -52,6 +53,8 @@ export interface HostEnvOptions {
   models?: ModelSetup;
   /** The window plays the demo's recording ("Fathom: Try the Demo Task"): the chat says so. */
   demo?: boolean;
+  /** Rules, prompt files, skills and custom agents (absent: none are read, as in the demo). */
+  teamFiles?: SessionTeamFiles;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -65,7 +68,7 @@ function workspaceRoot(): string | undefined {
 }
 
 /** The files the agent sees: one folder as `/`, several as `/<folder name>/…`. */
-function fileBackend(): BackendProtocol {
+export function fileBackend(): BackendProtocol {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length <= 1) return new FilesystemBackend({ rootDir: folders[0]!.uri.fsPath });
   const routes: Record<string, BackendProtocol> = {};
@@ -119,6 +122,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
+    ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
     ...(o.worktrees ? { placeTask: (p) => placeTask(o.worktrees!, p, o.worktreeByDefault?.() ?? false), taskEnded: (taskId, reason) => void taskEndedIn(o.worktrees!, taskId, reason) } : {}),
     async createAgent(options) {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { openChat, runCommand, until, withScriptedModel as withModel } from '../harness/chat.js';
+import { focusedQuickPickRow, openChat, runCommand, until, withScriptedModel as withModel } from '../harness/chat.js';
 import type { E2ETest } from '../harness/e2e.js';
 
 /** Opens a workspace file with Quick Open and waits for its editor. */
@@ -15,7 +15,7 @@ async function openFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor({ timeout: 15_000 });
+  await focusedQuickPickRow(page, name).waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active').filter({ hasText: name }).waitFor({ state: 'visible', timeout: 15_000 });
   await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
@@ -140,6 +140,76 @@ export const tests: E2ETest[] = [
         assert.match(sent, /exit code: 3/);
         assert.match(sent, /boom from node/);
         assert.doesNotMatch(sent, /\\u001b\[|633;/, 'escape sequences are removed');
+      });
+    },
+  },
+  {
+    name: 'editor context: the lightbulb on a selection (Add to Fathom Chat), @problems, the editor menu (Explain with Fathom), Ctrl+Shift+Backspace rejects, Ctrl+Alt+N starts a new task',
+    timeoutMs: 300_000,
+    prepare(dir) {
+      fs.writeFileSync(path.join(dir, 'src', 'typed.ts'), 'export const n: number = "not a number";\n');
+    },
+    async run(ctx) {
+      const { page } = ctx;
+      await withModel(ctx, async (server) => {
+        let chat = await openChat(page);
+        await openFile(page, 'slugify.js');
+        // The lightbulb on a selection (Ctrl+. lists quick fixes only): Add to Fathom Chat.
+        await selectLines(page, 6, 7);
+        const bulb = page.locator('.editor-group-container .monaco-editor .lightBulbWidget').first();
+        await bulb.waitFor({ state: 'visible', timeout: 30_000 });
+        await bulb.click();
+        const add = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Add to Fathom Chat' }).first();
+        await add.waitFor({ state: 'visible', timeout: 30_000 });
+        await page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Explain with Fathom' }).first().waitFor({ state: 'visible' });
+        await add.click();
+        await chipList(chat).getByRole('button', { name: 'src/slugify.js:6-7', exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
+        // @problems in the real chat: the TypeScript error of src/typed.ts (opened, so its server checks it).
+        await openFile(page, 'typed.ts');
+        await page.locator('.editor-group-container .monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
+        chat = await openChat(page);
+        const box = chat.getByRole('textbox', { name: 'Message' });
+        await box.click();
+        await box.pressSequentially('Look at @prob');
+        await chat.getByRole('option', { name: /@problems/ }).waitFor({ state: 'visible', timeout: 15_000 });
+        await box.press('Enter');
+        await chipList(chat).getByText('Problems (1 error)').waitFor({ state: 'visible', timeout: 15_000 });
+        server.push({ toolCalls: [{ name: 'write_file', arguments: { file_path: '/notes.txt', content: 'noted\n' } }] }, { text: 'Understood, I will not write it.' });
+        await box.fill('Note what you see.');
+        await box.press('Enter');
+        await until('the first request', () => server.requests[0], 30_000);
+        assert.match(server.requests[0]!.rawBody, /<file path=\\"\/src\/slugify\.js\\" lines=\\"6-7\\">/);
+        assert.match(server.requests[0]!.rawBody, /<problems label=\\"Problems \(1 error\)\\">\\n\/src\/typed\.ts:1:\d+ error 2322 \(ts\)/);
+        // The proposal's diff: Ctrl+Shift+Backspace rejects it (a reason is asked; Enter gives none).
+        const modified = page.locator('.editor-group-container .monaco-diff-editor .editor.modified').first();
+        await modified.getByText('noted').first().waitFor({ state: 'visible', timeout: 60_000 });
+        await modified.locator('.view-lines:not(.line-delete)').first().click();
+        await page.keyboard.press('Control+Shift+Backspace');
+        const reason = page.locator('.quick-input-widget input');
+        await reason.waitFor({ state: 'visible', timeout: 10_000 });
+        await reason.fill('not now');
+        await page.keyboard.press('Enter');
+        await chat.getByText('Understood, I will not write it.').waitFor({ state: 'visible', timeout: 60_000 });
+        assert.match(server.requests[1]!.rawBody, /not now/, 'the reason reached the model');
+        assert.equal(fs.existsSync(path.join(ctx.session.workspaceDir, 'notes.txt')), false);
+        // Ctrl+Alt+N: a new, empty task.
+        await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+        await page.keyboard.press('Control+Alt+N');
+        chat = await openChat(page);
+        await until('a new task', async () => (await chat.getByText('Understood, I will not write it.').count()) === 0, 15_000);
+        // The editor's context menu: Explain with Fathom starts a task with the selection.
+        server.push({ text: 'It trims dashes.' });
+        await openFile(page, 'slugify.js');
+        await selectLines(page, 6, 9);
+        // Right-clicked on the selected text, so the selection stays.
+        const selected = await page.locator('.editor-group-container .monaco-editor .selected-text').first().boundingBox();
+        assert.ok(selected, 'the selection is drawn');
+        await page.mouse.click(selected.x + Math.min(20, selected.width / 2), selected.y + selected.height / 2, { button: 'right' });
+        await pickMenuItem(page, 'Explain with Fathom');
+        await until('the explain request', () => server.requests[2], 30_000);
+        assert.match(server.requests[2]!.rawBody, /Explain what this code does[\s\S]*<file path=\\"\/src\/slugify\.js\\" lines=\\"6-9\\">/);
+        chat = await openChat(page);
+        await chat.getByText('It trims dashes.').waitFor({ state: 'visible', timeout: 30_000 });
       });
     },
   },

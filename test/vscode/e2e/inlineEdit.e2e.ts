@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openChat, until, withScriptedModel } from '../harness/chat.js';
+import { focusedQuickPickRow, openChat, until, withScriptedModel } from '../harness/chat.js';
 import type { E2ETest } from '../harness/e2e.js';
 
 const SELECTED = [
@@ -50,7 +50,7 @@ export const tests: E2ETest[] = [
         const quickInput = page.locator('.quick-input-widget input');
         await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
         await quickInput.fill('slugify.js');
-        await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'slugify.js' }).first().waitFor({ timeout: 15_000 });
+        await focusedQuickPickRow(page, 'slugify.js').waitFor({ timeout: 15_000 });
         await page.keyboard.press('Enter');
         const editor = page.locator('.editor-group-container .monaco-editor').filter({ hasText: 'export function slugify' }).first();
         await editor.waitFor({ state: 'visible', timeout: 30_000 });

@@ -8,10 +8,12 @@ import { buildDir, repoRoot } from './paths.js';
 const suiteDir = path.join(repoRoot, 'test', 'vscode', 'suite');
 const runnerSrcDir = path.join(repoRoot, 'test', 'vscode', 'runner-extension');
 const lmProviderSrcDir = path.join(repoRoot, 'test', 'vscode', 'lm-provider-extension');
+const memoryProbeSrcDir = path.join(repoRoot, 'test', 'vscode', 'memory-probe-extension');
 
 export const suiteBundle = path.join(buildDir, 'suite', 'suite.js');
 export const runnerVsix = path.join(buildDir, 'fathom-test-runner.vsix');
 export const lmProviderVsix = path.join(buildDir, 'fathom-test-lm-provider.vsix');
+export const memoryProbeVsix = path.join(buildDir, 'fathom-test-memory-probe.vsix');
 
 const common: esbuild.BuildOptions = {
   bundle: true,
@@ -76,6 +78,11 @@ export async function buildRunnerVsix(): Promise<string> {
 /** Packs test-output/build/fathom-test-lm-provider.vsix: language models that answer from a script (vscodeLm.test.ts). */
 export function buildLmProviderVsix(): Promise<string> {
   return packTestExtension(lmProviderSrcDir, 'lm-provider-extension', lmProviderVsix);
+}
+
+/** Packs test-output/build/fathom-test-memory-probe.vsix: a full GC and the host's memory, for the bench. */
+export function buildMemoryProbeVsix(): Promise<string> {
+  return packTestExtension(memoryProbeSrcDir, 'memory-probe-extension', memoryProbeVsix);
 }
 
 async function packTestExtension(srcDir: string, name: string, vsix: string, addFiles?: (stage: string) => void): Promise<string> {

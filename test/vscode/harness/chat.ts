@@ -1,7 +1,7 @@
 // Helpers for end-to-end tests that drive the Fathom chat view by accessible names.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer.js';
 import { activityBarItem, findWebviewFrame } from './browser.js';
 import { writeUserSettings } from './codeServer.js';
@@ -45,8 +45,18 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const quickInput = page.locator('.quick-input-widget input');
   await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
   await quickInput.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: 15_000 });
+  await focusedQuickPickRow(page, title).waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
+}
+
+/**
+ * The quick pick's focused row when its label is exactly `label`. Waiting for any matching row is
+ * not enough: the palette and Quick Open list recently used entries before the typed filter
+ * applies, and Enter then runs whichever of them has the focus.
+ */
+export function focusedQuickPickRow(page: Page, label: string): Locator {
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page.locator('.quick-input-list .monaco-list-row.focused').filter({ has: page.locator('.label-name').filter({ hasText: exact }) }).first();
 }
 
 export async function send(chat: Frame, text: string): Promise<void> {

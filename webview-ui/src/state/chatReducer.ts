@@ -1,4 +1,4 @@
-import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type ModelOption, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
@@ -19,6 +19,8 @@ export interface ViewState {
   models?: ModelListView | undefined;
   /** The message box's chips (the host keeps them); `notice` says why a command added nothing; `focusSeq` asks for the caret. */
   chips: { attachments: AttachmentView[]; notice?: string | undefined; focusSeq: number };
+  /** The rules, prompt files, skills and custom agents found (null until the host sent them). */
+  teamFiles?: TeamFilesView | null;
 }
 
 export interface ModelListView {
@@ -120,6 +122,12 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ queued: message.queued });
     case "mcpServers":
       return withChat({ mcpServers: message.servers });
+    case "teamFiles":
+      return { ...view, teamFiles: message.teamFiles };
+    case "agent":
+      return withChat({ agent: message.agent });
+    case "rules":
+      return withChat({ rules: message.rules });
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
