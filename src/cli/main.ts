@@ -13,23 +13,22 @@ import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
 import type { ModelOverride } from "../core/model/modelOverrides";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
-import { evalCommand } from "./eval/evalCommand";
-import { commitMessageMain } from "./commitMessageCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
-import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
-import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { MODEL_OPTIONS, announceFit, modelOverrideOf } from "./modelOptions";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
-import { WORKTREES_USAGE, WorktreeUsageError, takeWorktreeFlag, worktreeCommand } from "./worktreeCommands";
+import { takeWorktreeFlag } from "./worktreeCommands";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
 import { startMcp } from "./workspaceMcp";
-import { NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, cliSandbox, flush } from "./runSupport";
+import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, cliSandbox, flush } from "./runSupport";
 import { announce, cliTeamRun } from "./teamFilesCli";
+import { EXIT } from "./exitCodes";
+import { subcommand } from "./subcommands";
+import { cliHooks } from "./cliHooks";
+import { memoryFolders } from "../core/memory/memoryStore";
 
-export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
-
+export { EXIT };
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
@@ -52,6 +51,8 @@ interface CliOptions {
   allowDomains: string[];
   mcpConfigs: string[];
   allowWorkspaceMcp: boolean;
+  allowWorkspaceHooks: boolean;
+  allowMemoryWrites: boolean;
   /** A saved task to continue. */
   task?: string;
   /** --agent NAME: run as this custom agent. */
@@ -80,6 +81,8 @@ const RUN_OPTIONS = {
   "allow-domain": { type: "string", multiple: true },
   "mcp-config": { type: "string", multiple: true },
   "allow-workspace-mcp": { type: "boolean" },
+  "allow-workspace-hooks": { type: "boolean" },
+  "allow-memory-writes": { type: "boolean" },
   task: { type: "string" },
   agent: { type: "string" },
   record: { type: "string" },
@@ -100,7 +103,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models and commit-message.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
   if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
   let replay: Cassette | undefined;
@@ -148,6 +151,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     allowDomains: values["allow-domain"] ?? [],
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
+    allowWorkspaceHooks: values["allow-workspace-hooks"] === true,
+    allowMemoryWrites: values["allow-memory-writes"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(worktree ? { worktree } : {}),
@@ -191,36 +196,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
-  if (argv[0] === "commit-message") return commitMessageMain(argv.slice(1));
-  if (argv[0] === "models") {
-    try {
-      return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof ModelsUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${MODELS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "worktrees" || argv[0] === "apply" || argv[0] === "discard") {
-    try {
-      return await worktreeCommand(argv[0], argv.slice(1), process.cwd(), { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof WorktreeUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${WORKTREES_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "tasks" || argv[0] === "restore") {
-    const io = { out: process.stdout, err: process.stderr, input: process.stdin };
-    try {
-      return await (argv[0] === "tasks" ? tasksCommand : restoreCommand)(argv.slice(1), process.cwd(), io);
-    } catch (error) {
-      const usage = error instanceof CommandUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${TASKS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
+  const other = await subcommand(argv);
+  if (other !== undefined) return other;
   let options: CliOptions | "help";
   try {
     options = parseCli(argv, process.env, process.cwd());
@@ -267,7 +244,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interactive = process.stdin.isTTY === true && !opts.json;
   const asker: ApprovalGate = interactive
     ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
-    : { request: (r, signal) => (r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
   // --yes approves what the policy asks about, but never what must reach the person.
   const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
   const sandbox = opts.sandbox ? cliSandbox(opts) : undefined;
@@ -310,7 +287,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   // protects by itself). Everything below uses absolute paths.
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
-  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const promptIo = interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined;
+  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
+  // The repository's hook files are read where the person works; hooks run in the task's folder.
+  const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
   const runModel = team.model ? makeModel(team.model) : model;
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
@@ -321,6 +301,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     modelFor: makeModel,
     ...(team.agent ? { agent: team.agent } : {}),
     ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
+    memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
+    ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,

@@ -15,6 +15,9 @@ export function cliSandbox(opts: { allowDomains: string[] }): CommandSandbox | n
 export const NO_TTY_OUTSIDE_SANDBOX =
   "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
 
+export const NO_TTY_MEMORY =
+  "No one is at a terminal to approve a write to memory, so it was not written. The person can rerun fathom with --allow-memory-writes, or at a terminal.";
+
 export const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 

@@ -6,6 +6,7 @@ export const RUN_USAGE = `Usage: fathom run [options] "<prompt>" | fathom run [o
                   [--shard I/N] | fathom eval merge FILE...   (fathom eval --help)
        fathom models [--provider NAME] [--base-url URL] [--json]
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
+       fathom memories [--json] | fathom memories rm PATH | fathom memories clear [--yes]
        fathom commit-message [--cwd DIR] [--all]   (a message for the staged changes; --help)
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
@@ -50,6 +51,14 @@ Options:
   --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
                         (written by whoever wrote the repository: at a terminal you are
                         asked, showing what they run; otherwise off unless you pass this)
+  --allow-workspace-hooks
+                        also run the hooks of the workspace's .claude/settings*.json,
+                        .fathom/hooks.json and .github/hooks/*.json (a stranger's programs: at a
+                        terminal you are asked, showing them; they run in the OS sandbox and may
+                        block or add context, never approve a call). Your own
+                        ~/.claude/settings.json and ~/.config/fathom/hooks.json always run
+  --allow-memory-writes let the agent write /memories/ without asking (memory reaches every
+                        later task; without this each write is asked, even with --yes)
   --record FILE.jsonl   write every model request and streamed response to FILE (no keys)
   --replay FILE.jsonl   answer from a recording instead of a model (no network, no key): the
                         provider, model and (unless given) prompt are the recording's; the run

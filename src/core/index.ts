@@ -72,3 +72,5 @@ export { runSlash, type SlashRun } from "./teamFiles/slashRun";
 export type { ToolNarrowing } from "./teamFiles/agentRuns";
 export type { EditorContext } from "./teamFiles/promptFiles";
 export { plainText, type TeamCatalog, type PromptCommand, type TeamFileRef, type TeamFileProblem } from "./teamFiles/types";
+export { loadHooks, userHookFiles, workspaceHookFiles, hookSetKey, describeHook, type HookDefinition, type HookConfigProblem } from "./hooks/hookConfig";
+export { isMemoryPath, memoryFolders, listMemories, removeMemory, clearMemories, memoryFileOf, type MemoryFile, type MemoryFolders } from "./memory/memoryStore";

@@ -6,6 +6,7 @@ import {
   WebviewToHostChatSchema,
   parseMessage,
   type HostToWebviewChat,
+  type MemoryView,
   type WebviewToHostChat,
 } from "../protocol";
 import { latency } from "./latency";
@@ -61,6 +62,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
+  /** The Memories list: an action on it, answered with the list as it is after. */
+  memoryAction: ((action: "list" | "open" | "delete" | "clear", path: string | undefined) => Promise<MemoryView[]>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -224,6 +227,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (message.action === "showLog") await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
         else if (message.action === "restart") await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);
         else await vscode.commands.executeCommand("fathom.setMcpServerEnabled", message.server, message.action === "enable");
+        return;
+      case "memoryAction":
+        if (this.memoryAction) this.post({ type: "memories", memories: await this.memoryAction(message.action, message.path) });
         return;
     }
   }

@@ -17,6 +17,8 @@ import { TaskSlots } from "./session/taskSlots";
 import { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
 import { HostWorktrees } from "./worktrees/hostWorktrees";
 import { HostMcp } from "./mcp/hostMcp";
+import { HostHooks } from "./hooks/hostHooks";
+import { memoryAction } from "./memory/hostMemories";
 import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const gate = new ReviewGate({ log: channel, drafts: context.workspaceState });
   // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
   const mcp = new HostMcp({ context, log, channel });
+  const hooks = new HostHooks({ context, log });
   stopMcp = () => mcp.stop();
   const sandbox = new HostSandbox(executor, {
     log: channel,
@@ -106,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(teamFiles ? { teamFiles } : {}), ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, hooks, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(teamFiles ? { teamFiles } : {}), ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
@@ -144,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   open();
   mcp.onChange = (servers) => tasks.forEach((s) => s.setMcpServers(servers));
   view.mcpResources = (query) => mcp.matchResources(query);
+  view.memoryAction = (action, memoryPath) => memoryAction(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, action, memoryPath, log);
   // A task's first diff need not start the window's diff worker.
   view.onSendMessage = () => void gate.warmUp.warm();
   const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), readSetup: () => models.readSetup(), log });

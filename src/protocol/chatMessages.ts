@@ -16,6 +16,7 @@ import { ParallelViewSchema } from "./parallel";
 import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 import { AgentChoiceSchema, TeamFilesViewSchema } from "./teamFiles";
+import { MemoriesMessageSchema, MemoryActionSchema } from "./memories";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -43,6 +44,7 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("status"), status: TaskStatusSchema, title: z.string().optional() }),
   z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
+  MemoriesMessageSchema,
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
   /** "Storage used" under the history: sent after the history, once the size is counted. */
@@ -115,6 +117,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
   z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog", "enable", "disable"]), server: z.string() }),
+  MemoryActionSchema,
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),

@@ -5,3 +5,4 @@ export * from "./models";
 export * from "./parallel";
 export * from "./attachments";
 export * from "./teamFiles";
+export * from "./memories";

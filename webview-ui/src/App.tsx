@@ -8,6 +8,7 @@ import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
 import { McpServersList } from "./components/McpServersList";
 import { TeamFilesList } from "./components/TeamFilesList";
+import { MemoriesList } from "./components/MemoriesList";
 import { QueuedList } from "./components/QueuedList";
 import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
@@ -20,7 +21,7 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles, memories } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -49,6 +50,7 @@ export function App() {
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
         <TeamFilesList teamFiles={teamFiles} />
+        <MemoriesList memories={memories ?? null} />
         <WorktreeList worktrees={otherWorktrees} remote={parallel.remote} />
         <TodoList todos={chat.todos} />
         {body}

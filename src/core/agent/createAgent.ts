@@ -21,6 +21,9 @@ import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
+import { hooksMiddleware, type HooksOptions } from "../middleware/hooks";
+import { memoryMiddleware } from "../middleware/memory";
+import { isMemoryPath, withMemory, type MemoryFolders } from "../memory/memoryStore";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
@@ -97,6 +100,10 @@ export interface AgentOptions {
   narrowTools?: ToolNarrowing;
   /** The model for a name a team file gives (undefined: the task's model answers). */
   modelFor?: (model: string) => ChatModel | undefined;
+  /** The person's hooks (and a workspace's they approved), run around the run and each tool call. */
+  hooks?: HooksOptions;
+  /** Memory: `/memories/` routed to these folders, its index in the prompt; writes asked unless `allowWrites`. */
+  memory?: { folders: MemoryFolders; allowWrites?: boolean };
 }
 
 export interface RunOptions {
@@ -165,12 +172,14 @@ function asCustomAgent(options: AgentOptions): { options: AgentOptions; narrowin
 export function createAgent(given: AgentOptions): Agent {
   // The person's own skills are read through read-only routes of the backend, never a wider guard.
   const options = given.backend && given.teamFiles ? { ...given, backend: withUserSkills(given.backend, given.teamFiles.skills) } : given;
+  // Memory is routed outside the checkpoints: a restore takes back workspace files, never what was remembered.
+  const remembering = (o: AgentOptions): AgentOptions => (o.memory && o.backend ? { ...o, backend: withMemory(o.backend, o.memory.folders) } : o);
   const cp = options.checkpoints;
-  if (!cp || !options.backend) return buildAgent(options, {});
+  if (!cp || !options.backend) return buildAgent(remembering(options), {});
   // Every write (the subagents' too) goes through the checkpointing backend.
   const position: CheckpointPosition = { conversationLength: 0 };
   const backend = new CheckpointingBackend(options.backend, cp.store, cp.taskId, position, cp.onError);
-  return buildAgent({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }, {});
+  return buildAgent(remembering({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }), {});
 }
 
 function buildAgent(given: AgentOptions, internal: Internal): Agent {
@@ -201,11 +210,14 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
   };
 
   const middleware: Middleware[] = [
+    // Outermost: a hook's block comes before anyone is asked, and its ask or allow reaches the approvals.
+    ...(options.hooks?.hooks.length ? [hooksMiddleware(options.hooks)] : []),
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
       ...(options.commands ? { commands: options.commands } : {}),
       isSecret,
+      ...(options.memory ? { memory: { isMemoryPath, allowWrites: options.memory.allowWrites === true } } : {}),
     }),
     todosMiddleware(),
     filesystemMiddleware({
@@ -222,6 +234,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
     danglingToolCallsMiddleware(),
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
+    ...(options.memory ? [memoryMiddleware({ folders: options.memory.folders })] : []),
     deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
     ...(options.middleware ?? []),
   ];

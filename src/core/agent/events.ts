@@ -53,6 +53,8 @@ export type AgentEvent =
       proposal?: FileChangeProposal;
       /** Why it is asked although its kind may be auto-approved (a secret file, leaving the sandbox). */
       why?: string;
+      /** A write to Fathom's memory: shown as memory, its text in full. */
+      memory?: boolean;
     }
   | { type: "approval_decided"; toolCallId: string; toolName: string; decision: ApprovalDecision["type"]; reason?: string }
   | { type: "todos_changed"; todos: Todo[] }
@@ -61,6 +63,17 @@ export type AgentEvent =
   | { type: "warning"; code: WarningCode; message: string }
   /** Rules files that started to apply (in the system prompt, or with a file the task touched): their paths or labels. */
   | { type: "rules_loaded"; files: string[] }
+  /** A hook ran (./../hooks): which, how long, what it decided, and why or what went wrong. */
+  | {
+      type: "hook_ran";
+      event: "SessionStart" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "Stop";
+      command: string;
+      origin: "user" | "workspace";
+      durationMs: number;
+      decision: "block" | "ask" | "allow" | "none" | "failed";
+      toolName?: string;
+      message?: string;
+    }
   | { type: "error"; kind: ModelErrorKind | "internal"; message: string }
   /** An event from inside a subagent started by the `task` call `toolCallId`. */
   | { type: "subagent"; toolCallId: string; subagentType: string; event: AgentEvent }

@@ -118,7 +118,10 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     const spent = ctx.budget.exhausted();
     if (spent) return { stop: spent, finalText: "" };
 
-    for (const mw of config.middleware) await mw.beforeModel?.(ctx);
+    for (const mw of config.middleware) {
+      const halt = await mw.beforeModel?.(ctx);
+      if (halt) return { stop: { reason: "error", message: halt.stop }, finalText: "" };
+    }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
     const spentMeanwhile = ctx.budget.exhausted();
     if (spentMeanwhile) return { stop: spentMeanwhile, finalText: "" };

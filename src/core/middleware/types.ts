@@ -13,8 +13,11 @@ export interface Middleware {
   readonly tools?: readonly Tool[];
   /** A section of the system prompt, computed once per run. */
   systemPrompt?(ctx: RunContext): string | undefined | Promise<string | undefined>;
-  /** Runs before every model call, in list order; may rewrite `ctx.state.messages`. */
-  beforeModel?(ctx: RunContext): void | Promise<void>;
+  /**
+   * Runs before every model call, in list order; may rewrite `ctx.state.messages`. Returning
+   * `stop` ends the run there with that message for the person (a hook refused the prompt).
+   */
+  beforeModel?(ctx: RunContext): void | { stop: string } | Promise<void | { stop: string }>;
   wrapModelCall?(call: ModelCall, ctx: RunContext, next: (call: ModelCall) => Promise<ModelTurn>): Promise<ModelTurn>;
   wrapToolCall?(call: ToolCallRequest, ctx: RunContext, next: (call: ToolCallRequest) => Promise<ToolResult>): Promise<ToolResult>;
   /**
@@ -72,6 +75,8 @@ export interface ToolCallRequest {
   args: Record<string, unknown>;
   /** Edit tools: an approved change; the loop then writes it with `applyChange` instead of `run`. */
   proposal?: FileChangeProposal;
+  /** A PreToolUse hook's say: `ask` asks the person whatever the policy; `allow` (the person's own hook) skips the question, never the sandbox. */
+  hookDecision?: { decision: "ask" | "allow"; reason: string };
   /** Every call the model made in this turn (to refuse parallel calls where they make no sense). */
   readonly turn: readonly ToolCall[];
 }

@@ -10,7 +10,10 @@ import {
   type DoneReason,
   type Executor,
   type Middleware,
+  memoryFolders,
 } from "../../core";
+import type { HostHooks } from "../hooks/hostHooks";
+import { memoryWritesAllowed } from "../memory/hostMemories";
 import type { ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware, workspaceFileUri } from "../review";
@@ -55,6 +58,8 @@ export interface HostEnvOptions {
   demo?: boolean;
   /** Rules, prompt files, skills and custom agents (absent: none are read, as in the demo). */
   teamFiles?: SessionTeamFiles;
+  /** The person's hooks, and a workspace's once approved. */
+  hooks?: HostHooks;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -142,7 +147,16 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
+      const trusted = (o.isTrusted ?? (() => vscode.workspace.isTrusted))();
+      // Hooks are read where the person works and run in the task's folder; a workspace's inside the sandbox.
+      const hookSandbox = o.sandbox?.sandboxFor(options.sandbox);
+      const hooks = o.hooks ? await o.hooks.forTask(workspaceRoot()!, { trusted, sandboxed: hookSandbox !== undefined }).catch((e: unknown) => (o.log.error(`Hooks: ${String(e)}`), [])) : [];
+      const memory = { folders: memoryFolders(workspaceRoot()!), allowWrites: memoryWritesAllowed(trusted) };
+      return createAgent({
+        ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, memory,
+        ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } } : {}),
+        ...(readMcpResource ? { readMcpResource } : {}),
+      });
     },
   };
 }

@@ -69,6 +69,20 @@ export const tests: E2ETest[] = [
         assert.match(JSON.stringify(second), /E2E-REVIEWER: you review and never edit\./);
         assert.ok(tools.includes('read_file'), tools.join());
         for (const t of ['write_file', 'edit_file', 'execute']) assert.ok(!tools.includes(t), `${t} offered to the reviewer: ${tools.join()}`);
+
+        // Files written while the window is open are read again (the watcher): a new prompt file
+        // is under `/`, and an agent file that cannot be read is a problem in the Team files list.
+        const dir = ctx.session.workspaceDir;
+        fs.mkdirSync(path.join(dir, '.github', 'prompts'), { recursive: true });
+        fs.writeFileSync(path.join(dir, '.github', 'prompts', 'later.prompt.md'), '---\ndescription: Added while the window was open\n---\nLater.\n');
+        fs.mkdirSync(path.join(dir, '.claude', 'agents'), { recursive: true });
+        fs.writeFileSync(path.join(dir, '.claude', 'agents', 'broken.md'), '---\nname: [unclosed\n---\nBroken.\n');
+        chat = await openChat(page);
+        await chat.getByText(/^Team files \(\d+ found, 1 not read\)/).waitFor({ state: 'visible', timeout: 30_000 });
+        const again = chat.getByRole('textbox', { name: 'Message' });
+        await again.fill('');
+        await again.pressSequentially('/lat');
+        await chat.getByRole('listbox', { name: 'Commands' }).getByRole('option').filter({ hasText: 'Added while the window was open' }).waitFor({ state: 'visible', timeout: 30_000 });
       });
     },
   },

@@ -1,4 +1,4 @@
-import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type MemoryView, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
@@ -21,6 +21,8 @@ export interface ViewState {
   chips: { attachments: AttachmentView[]; notice?: string | undefined; focusSeq: number };
   /** The rules, prompt files, skills and custom agents found (null until the host sent them). */
   teamFiles?: TeamFilesView | null;
+  /** What Fathom remembers (null until the host sent the list, when the Memories list was opened). */
+  memories?: MemoryView[] | null;
 }
 
 export interface ModelListView {
@@ -128,6 +130,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ agent: message.agent });
     case "rules":
       return withChat({ rules: message.rules });
+    case "memories":
+      return { ...view, memories: message.memories };
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
