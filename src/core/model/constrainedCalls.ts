@@ -8,7 +8,10 @@ import { ANSWER_TOOL } from "./constrainedSchema";
 import { firstJsonObject, unfenced } from "./jsonInText";
 import type { ChatMessage, ToolSpec } from "./types";
 
-/** One worked example per tool (only offered tools get theirs): what a request or result leads to. */
+/**
+ * One worked example per tool (only offered tools get theirs): a request and the call it leads
+ * to. Calls only: SmolLM2-135M copied example answers word for word into every task.
+ */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ls: ['Person: What is in the folder /docs? -> {"tool": "ls", "arguments": {"path": "/docs"}}'],
   read_file: [
