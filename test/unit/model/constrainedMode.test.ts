@@ -5,7 +5,7 @@
 // answered from its result, and a loop ending in an answer instead of a stop.
 import { after, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { countTokens } from "gpt-tokenizer";
@@ -207,4 +207,22 @@ test("a loop the guard stops ends in an answer, not a stop", async () => {
   assert.equal(done.reason, "completed", done.message);
   assert.equal(done.finalText, "I could not find it.");
   assert.deepEqual(offered(server.requests[5]!.body), ["answer"]);
+});
+
+test("a call whose arguments loop is cut and never runs; an answer closed with the wrong quote ends there (SmolLM2-135M's replies)", async () => {
+  const looping = `{"tool":"write_file","arguments":{"file_path":"/config.ini","content":"${"This is a file. ".repeat(60)}"}}`;
+  const { dir, agent } = await setup([
+    { text: looping, chunkDelayMs: 0 },
+    { text: `{"tool":"answer","arguments":{"text":"The launch code is PURPLE-42.'}} }. This is a JSON object: {\\"\\n\\n}"}}` },
+  ]);
+  writeFileSync(path.join(dir, "config.ini"), "port = 3000\n");
+  const { events, done } = await collect(agent, "change the port");
+  const warning = ofType(events, "warning").find((w) => w.code === "model_adapted");
+  assert.match(warning!.message, /wrote the same text over and over in the arguments of write_file: stopped there, and the call is not run/);
+  const [result] = ofType(events, "tool_call_finished");
+  assert.equal(result!.isError, true);
+  assert.match(result!.content, /not valid JSON/);
+  assert.equal(readFileSync(path.join(dir, "config.ini"), "utf8"), "port = 3000\n", "nothing written");
+  assert.equal(done.reason, "completed", done.message);
+  assert.equal(done.finalText, "The launch code is PURPLE-42.");
 });
