@@ -11,6 +11,7 @@ import { DEFAULT_MODELS, createModel } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { recordTo, replayFrom, type ModelTap } from "./replayOptions";
+import { announceFit } from "./modelOptions";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { TerminalQuestionAsker } from "./terminalQuestions";
 import { StdinSteering } from "./stdinSteering";
@@ -72,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     model: id,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-    ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
+    ...(opts.override ? { override: opts.override } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
@@ -136,9 +137,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
   // The repository's hook files are read where the person works; hooks run in the task's folder.
   const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
+  const runModel = team.model ? makeModel(team.model) : model;
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model: team.model ? makeModel(team.model) : model,
+    model: runModel,
     workspaceRoot: root,
     backend,
     teamFiles: team.catalog,
@@ -175,6 +177,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (opts.act && run.state) render({ type: "todos_changed", todos: run.state.todos });
   steering?.start();
   try {
+    await announceFit(runModel, (line) => process.stderr.write(line));
     for await (const event of agent.run(run.input, { signal: controller.signal, steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
       if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
       if (event.type === "plan_proposed") {

@@ -4,7 +4,9 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MAX_ATTACHMENTS, parseFileRange, type Attachment } from "../core/attachments";
 import type { Cassette } from "../core/replay/cassette";
 import type { Provider } from "../core/model/createModel";
+import type { ModelOverride } from "../core/model/modelOverrides";
 import { REPLAY_BASE_URL, loadReplay } from "./replayOptions";
+import { MODEL_OPTIONS, modelOverrideOf } from "./modelOptions";
 import { takeWorktreeFlag } from "./worktreeCommands";
 
 /** `fathom run`'s flags, read and checked (every mistake a UsageError saying what to write). */
@@ -20,8 +22,8 @@ export interface CliOptions {
   model: string;
   baseUrl: string;
   apiKey: string;
-  tools?: "native" | "text" | "none";
-  contextWindow?: number;
+  /** --tools, --profile, --context-window, --temperature, --seed (./modelOptions.ts). */
+  override?: ModelOverride;
   maxSteps?: number;
   spendCapUsd?: number;
   yes: boolean;
@@ -56,8 +58,7 @@ const RUN_OPTIONS = {
   provider: { type: "string" },
   model: { type: "string" },
   "base-url": { type: "string" },
-  tools: { type: "string" },
-  "context-window": { type: "string" },
+  ...MODEL_OPTIONS,
   "max-steps": { type: "string" },
   "spend-cap": { type: "string" },
   yes: { type: "boolean", short: "y" },
@@ -161,15 +162,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
     options.maxSteps = n;
   }
-  if (values.tools !== undefined) {
-    if (values.tools !== "native" && values.tools !== "text" && values.tools !== "none") throw new UsageError(`--tools must be native, text or none (got "${values.tools}").`);
-    options.tools = values.tools;
-  }
-  if (values["context-window"] !== undefined) {
-    const n = Number(values["context-window"]);
-    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
-    options.contextWindow = n;
-  }
+  const modelOptions = modelOverrideOf(values);
+  if ("error" in modelOptions) throw new UsageError(modelOptions.error);
+  if (modelOptions.override) options.override = modelOptions.override;
   if (values["spend-cap"] !== undefined) {
     const n = Number(values["spend-cap"]);
     if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);

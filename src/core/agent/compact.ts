@@ -26,6 +26,7 @@ export async function compactConversation(
     signal: o.signal ?? new AbortController().signal,
     model,
     workspaceRoot: "",
+    profile: "full",
     budget: new TaskBudget(1, undefined, state.costUsd),
     recordUsage(usage, costUsd) {
       addUsage(state.usage, usage);

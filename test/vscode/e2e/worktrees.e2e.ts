@@ -153,8 +153,8 @@ export const tests: E2ETest[] = [
       await ctx.screenshot('e2e-worktrees-remote-branch');
       assert.equal(fs.existsSync(path.join(dir, 'NOTES.md')), false, 'nothing in the working tree before Apply');
       await item.getByRole('button', { name: 'Apply origin/fathom/12-add-notes to your working tree' }).click();
-      await until('NOTES.md applied', () => fs.existsSync(path.join(dir, 'NOTES.md')), 30_000);
-      assert.equal(fs.readFileSync(path.join(dir, 'NOTES.md'), 'utf8'), 'from the action\n');
+      // git apply creates the file, then writes it: wait for its text, not only for the file.
+      await until('NOTES.md applied', () => fs.existsSync(path.join(dir, 'NOTES.md')) && fs.readFileSync(path.join(dir, 'NOTES.md'), 'utf8') === 'from the action\n', 30_000);
       await page.locator('.notifications-toasts').getByText(/Applied 1 file to your working tree as uncommitted changes: NOTES\.md/).waitFor({ state: 'visible', timeout: 30_000 });
       assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'main');
     },
