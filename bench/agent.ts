@@ -8,6 +8,7 @@ import { runInNewContext } from "node:vm";
 import { z } from "zod";
 import { countTokens } from "gpt-tokenizer";
 import { createAgent, runToEnd } from "../src/core/agent/createAgent";
+import type { TaskMode } from "../src/core/agent/events";
 import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import type { ChatModel, ModelRequest, ModelStreamEvent } from "../src/core/model/types";
@@ -76,10 +77,10 @@ export async function loopRun(steps: number, dir: string): Promise<{ ms: number;
 }
 
 /** System prompt as sent (all middleware sections) plus all built-in tool schemas, in tokens. */
-export async function measurePrompt(dir: string): Promise<{ tokens: number; systemTokens: number; toolTokens: number; tools: string[] }> {
+export async function measurePrompt(dir: string, mode: TaskMode = "act"): Promise<{ tokens: number; systemTokens: number; toolTokens: number; tools: string[] }> {
   const model = new InstantModel(1);
   const agent = createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), executor: new ChildProcessExecutor() });
-  await runToEnd(agent, "x");
+  await runToEnd(agent, "x", { mode });
   const request = model.lastRequest!;
   const systemTokens = countTokens(request.system);
   const toolTokens = countTokens(JSON.stringify(request.tools));
@@ -109,6 +110,8 @@ export async function runAgentBench(): Promise<void> {
     console.log(
       `  prompt size: ${prompt.tokens} tokens (system ${prompt.systemTokens} + tool schemas ${prompt.toolTokens}; o200k tokenizer; budget ${PROMPT_TOKEN_BUDGET}) for ${prompt.tools.join(", ")}`,
     );
+    const plan = await measurePrompt(dir, "plan");
+    console.log(`  plan mode's first request: ${plan.tokens} tokens (system ${plan.systemTokens} + tool schemas ${plan.toolTokens}) for ${plan.tools.join(", ")}; act's: ${prompt.tokens}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

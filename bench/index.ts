@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent team worktrees models vscode vscode-parallel local-model` runs only the named parts
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent web team worktrees models vscode vscode-parallel local-model` runs only the named parts
 // (local-model, which installs and runs a small model, only when named).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -56,6 +56,10 @@ async function main(): Promise<void> {
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");
     await runAgentBench();
+  }
+  if (runs("web")) {
+    const { runWebFetchBench } = await import("./webFetch");
+    await runWebFetchBench();
   }
   if (runs("team")) {
     const { runTeamFilesBench } = await import("./teamFiles");

@@ -1,27 +1,28 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createAgent } from "../core/agent/createAgent";
 import type { AgentEvent } from "../core/agent/events";
-import { MAX_ATTACHMENTS, parseFileRange, type Attachment } from "../core/attachments";
-import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
-import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
-import type { ModelOverride } from "../core/model/modelOverrides";
+import { DEFAULT_MODELS, createModel } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
-import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
-import { MODEL_OPTIONS, announceFit, modelOverrideOf } from "./modelOptions";
+import { recordTo, replayFrom, type ModelTap } from "./replayOptions";
+import { announceFit } from "./modelOptions";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
-import { takeWorktreeFlag } from "./worktreeCommands";
+import { TerminalQuestionAsker } from "./terminalQuestions";
+import { StdinSteering } from "./stdinSteering";
+import { planNextSteps, planRun } from "./planRun";
+import { parseCli, UsageError, type CliOptions } from "./runOptions";
+import { SteeringInbox } from "../core/agent/steering";
+import { noOneToAsk, type QuestionAsker } from "../core/question";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
 import { startMcp } from "./workspaceMcp";
-import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, cliSandbox, flush } from "./runSupport";
+import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, NO_TTY_WEB, cliSandbox, flush } from "./runSupport";
 import { announce, cliTeamRun } from "./teamFilesCli";
 import { EXIT } from "./exitCodes";
 import { subcommand } from "./subcommands";
@@ -30,170 +31,7 @@ import { memoryFolders } from "../core/memory/memoryStore";
 
 export { EXIT };
 
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
-export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
-
-class UsageError extends Error {}
-
-interface CliOptions {
-  cwd: string;
-  provider: Provider;
-  model: string;
-  baseUrl: string;
-  apiKey: string;
-  /** --tools, --profile, --context-window, --temperature, --seed (./modelOptions.ts). */
-  override?: ModelOverride;
-  maxSteps?: number;
-  spendCapUsd?: number;
-  yes: boolean;
-  json: boolean;
-  sandbox: boolean;
-  allowDomains: string[];
-  mcpConfigs: string[];
-  allowWorkspaceMcp: boolean;
-  allowWorkspaceHooks: boolean;
-  allowMemoryWrites: boolean;
-  /** A saved task to continue. */
-  task?: string;
-  /** --agent NAME: run as this custom agent. */
-  agent?: string;
-  prompt: string;
-  /** --worktree [NAME]: run in a new git worktree of its own. */
-  worktree?: { name?: string };
-  /** --file PATH[:START-END], repeatable: files and ranges attached to the prompt. */
-  attachments: Attachment[];
-  /** --record FILE */
-  record?: string;
-  /** --replay FILE, read. */
-  replay?: Cassette;
-}
-
-const RUN_OPTIONS = {
-  cwd: { type: "string" },
-  provider: { type: "string" },
-  model: { type: "string" },
-  "base-url": { type: "string" },
-  ...MODEL_OPTIONS,
-  "max-steps": { type: "string" },
-  "spend-cap": { type: "string" },
-  yes: { type: "boolean", short: "y" },
-  "no-sandbox": { type: "boolean" },
-  "allow-domain": { type: "string", multiple: true },
-  "mcp-config": { type: "string", multiple: true },
-  "allow-workspace-mcp": { type: "boolean" },
-  "allow-workspace-hooks": { type: "boolean" },
-  "allow-memory-writes": { type: "boolean" },
-  task: { type: "string" },
-  agent: { type: "string" },
-  record: { type: "string" },
-  replay: { type: "string" },
-  json: { type: "boolean" },
-  file: { type: "string", multiple: true },
-  help: { type: "boolean", short: "h" },
-} as const satisfies ParseArgsConfig["options"];
-
-export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | "help" {
-  const { argv: args, worktree } = takeWorktreeFlag(argv, RUN_OPTIONS);
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: RUN_OPTIONS });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help || positionals[0] === "help") return "help";
-  const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.` : "Missing command.");
-  if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
-  if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
-  let replay: Cassette | undefined;
-  if (values.replay !== undefined) {
-    const loaded = loadReplay(path.resolve(cwd, values.replay));
-    if ("error" in loaded) throw new UsageError(loaded.error);
-    replay = loaded.cassette;
-    for (const [flag, given, recorded] of [["--provider", values.provider, replay.header.provider], ["--model", values.model, replay.header.model]] as const) {
-      if (given !== undefined && given !== recorded) throw new UsageError(`${flag} ${given}: the recording was made with ${recorded}, and a replay answers as that model. Leave ${flag} out.`);
-    }
-  }
-  const prompt = rest.join(" ").trim() || replay?.header.prompt || "";
-  if (!prompt) throw new UsageError('Missing the prompt: fathom run "what to do".');
-
-  const dir = path.resolve(cwd, values.cwd ?? ".");
-  let isDir: boolean;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
-
-  const providerArg = replay?.header.provider ?? values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
-  if (providerArg === "vscode") throw new UsageError(VSCODE_ONLY);
-  if (!PROVIDERS.includes(providerArg as Provider)) {
-    throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
-  }
-  const provider = providerArg as Provider;
-  // A replay sends nothing anywhere, so it takes no key.
-  const apiKey = replay ? "" : ((provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "");
-  if (!apiKey && provider !== "openai-compatible" && !replay) {
-    const name = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-    throw new UsageError(`Set ${name} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
-  }
-  const options: CliOptions = {
-    cwd: dir,
-    provider,
-    model: replay?.header.model ?? values.model ?? "",
-    baseUrl: replay ? REPLAY_BASE_URL[provider] : (values["base-url"] ?? ""),
-    apiKey,
-    yes: values.yes === true,
-    json: values.json === true,
-    sandbox: values["no-sandbox"] !== true,
-    allowDomains: values["allow-domain"] ?? [],
-    mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
-    allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
-    allowWorkspaceHooks: values["allow-workspace-hooks"] === true,
-    allowMemoryWrites: values["allow-memory-writes"] === true,
-    ...(values.task !== undefined ? { task: values.task } : {}),
-    ...(values.agent !== undefined ? { agent: values.agent } : {}),
-    ...(worktree ? { worktree } : {}),
-    ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
-    ...(replay ? { replay } : {}),
-    attachments: (values.file ?? []).map((spec) => {
-      const parsed = parseFileRange(spec);
-      if ("error" in parsed) throw new UsageError(parsed.error);
-      return parsed;
-    }),
-    prompt,
-  };
-  if (options.attachments.length > MAX_ATTACHMENTS) throw new UsageError(`--file is given ${options.attachments.length} times; a prompt takes at most ${MAX_ATTACHMENTS}.`);
-  if (values["max-steps"] !== undefined) {
-    const n = Number(values["max-steps"]);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
-    options.maxSteps = n;
-  }
-  const modelOptions = modelOverrideOf(values);
-  if ("error" in modelOptions) throw new UsageError(modelOptions.error);
-  if (modelOptions.override) options.override = modelOptions.override;
-  if (values["spend-cap"] !== undefined) {
-    const n = Number(values["spend-cap"]);
-    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
-    options.spendCapUsd = n;
-  }
-  for (const file of options.mcpConfigs) {
-    if (!existsSync(file)) throw new UsageError(`--mcp-config ${file} does not exist.`);
-  }
-  for (const domain of options.allowDomains) {
-    if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(domain)) throw new UsageError(`--allow-domain "${domain}" is not a domain; for example registry.npmjs.org or *.github.com`);
-  }
-  if (options.baseUrl) {
-    try {
-      new URL(options.baseUrl);
-    } catch {
-      throw new UsageError(`--base-url "${options.baseUrl}" is not a URL; for example http://localhost:11434/v1`);
-    }
-  }
-  return options;
-}
+export { parseCli, VSCODE_ONLY } from "./runOptions";
 
 export async function main(argv: readonly string[]): Promise<number> {
   const other = await subcommand(argv);
@@ -242,9 +80,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   });
   const model = makeModel(opts.model);
   const interactive = process.stdin.isTTY === true && !opts.json;
+  // At a terminal, a line typed while the task works goes to the model at its next step.
+  const inbox = new SteeringInbox();
+  const steering = interactive ? new StdinSteering(process.stdin, process.stderr, inbox) : undefined;
+  const terminal = { input: process.stdin, output: process.stderr, onInterrupt };
+  const approvals = new TerminalApprovalGate(terminal);
   const asker: ApprovalGate = interactive
-    ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
-    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    ? { request: (r, signal) => steering!.whileAsking(() => approvals.request(r, signal)) }
+    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+  // --yes is for unattended runs: questions are not asked then either.
+  const terminalQuestions = new TerminalQuestionAsker(terminal);
+  const questions: QuestionAsker = interactive && !opts.yes ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) } : noOneToAsk;
   // --yes approves what the policy asks about, but never what must reach the person.
   const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
   const sandbox = opts.sandbox ? cliSandbox(opts) : undefined;
@@ -280,7 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const checkpoints = checkpointStoreFor(dataDir);
-  await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
+  await checkpoints.checkpoint(taskId, { kind: "message", label: opts.act ? `Start the plan${opts.prompt ? `: ${opts.prompt}` : ""}` : opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   // The sandbox library write-protects shell and git files it finds in the process's working
   // directory by putting empty stand-ins there (.bashrc, .gitconfig, .vscode …) while commands
   // run: run from an empty folder of our own, so none appear in the workspace (which Fathom
@@ -309,6 +155,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     // Without the sandbox they asked for, every command reaches the person, --yes or not.
     ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
     ...(gate ? { approvalGate: gate } : {}),
+    questions,
+    webFetch: { allowDomains: opts.allowDomains },
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
   });
@@ -318,10 +166,26 @@ export async function main(argv: readonly string[]): Promise<number> {
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   announce(team, opts.json, render);
   const rules: string[] = [];
+  let plan: Extract<AgentEvent, { type: "plan_proposed" }> | undefined;
+  const run = planRun({ plan: opts.plan, act: opts.act, prompt: team.prompt, ...(saved ? { saved: saved.state } : {}) });
+  if ("error" in run) {
+    process.stderr.write(`fathom: ${run.error}\n`);
+    await place.finish(undefined);
+    return EXIT.usage;
+  }
+  // --act: the plan's steps are the todos from the start.
+  if (opts.act && run.state) render({ type: "todos_changed", todos: run.state.todos });
+  steering?.start();
   try {
     await announceFit(runModel, (line) => process.stderr.write(line));
-    for await (const event of agent.run(team.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+    for await (const event of agent.run(run.input, { signal: controller.signal, steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
       if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
+      if (event.type === "plan_proposed") {
+        plan = event;
+        // --json: the plan as an event of its own, with the task to start it from.
+        if (opts.json) render({ type: "plan", taskId, text: event.text, capped: event.capped } as unknown as AgentEvent);
+        continue;
+      }
       if (event.type === "done") {
         done = event;
         const now = Date.now();
@@ -329,7 +193,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         await place.finish(event.reason);
         // --json callers find the task id (and its worktree) in the done event.
         render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
-        if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
+        if (!opts.json && plan) process.stderr.write(planNextSteps(taskId, plan.capped));
+        else if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
         if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
       } else render(event);
     }
@@ -337,6 +202,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`fathom: ${redact((error as Error).message, target.secrets)}\n`);
     return EXIT.failed;
   } finally {
+    steering?.stop();
     if (!done) await place.finish(undefined);
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);

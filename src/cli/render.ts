@@ -80,6 +80,12 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
       case "warning":
         if (event.code !== "model_retry" || !prefix) note(`${prefix}warning: ${event.message}`);
         break;
+      case "steered":
+        note(`${prefix}→ your message reached the agent: ${event.text.split("\n")[0]!.slice(0, 200)}`);
+        break;
+      case "question_answered":
+        if (event.unanswered) note(`${prefix}? not asked: ${event.unanswered}`);
+        break;
       case "hook_ran": {
         const on = event.toolName ? ` ${event.toolName}` : "";
         note(`${prefix}hook ${event.event}${on}: ${event.command.split("\n")[0]!.slice(0, 80)} (${event.durationMs} ms, ${event.decision})${event.message ? `: ${event.message.split("\n")[0]!.slice(0, 300)}` : ""}`);

@@ -18,6 +18,8 @@ export const NO_TTY_OUTSIDE_SANDBOX =
 export const NO_TTY_MEMORY =
   "No one is at a terminal to approve a write to memory, so it was not written. The person can rerun fathom with --allow-memory-writes, or at a terminal.";
 
+export const NO_TTY_WEB = "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
+
 export const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 

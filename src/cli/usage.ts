@@ -43,7 +43,13 @@ Options:
   --worktree [NAME]     run in a git worktree of its own, on a new branch fathom/NAME (default:
                         from the prompt) from HEAD, outside the repository; your working tree
                         is untouched until "fathom apply TASK_ID" (see fathom worktrees --help)
-  --yes                 approve writes and commands without asking
+  --plan                Plan mode: the agent only reads (and may ask you questions), then
+                        prints a plan (steps, files, risks) and exits 0; --json adds a "plan"
+                        event. The plan is saved with the task
+  --act                 with --task ID: start that task's plan (its steps become the todos;
+                        a prompt, if given, is added to it)
+  --yes                 approve writes and commands without asking (and ask no questions: the
+                        agent decides and says what it assumed)
   --no-sandbox          run commands with your full rights, not in the OS sandbox
   --allow-domain D      let sandboxed commands reach domain D (repeatable)
   --mcp-config FILE     use the MCP servers of FILE (repeatable), besides your user-level
@@ -74,7 +80,9 @@ Rules (AGENTS.md in any folder, CLAUDE.md, .github/copilot-instructions.md and i
 used in "rules_loaded" events and in the done event's "rules".
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
-write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS
+write and command; with no terminal to ask on, those calls are rejected. At a terminal, a line
+you type while the agent works is sent to it (read at its next step), and the agent's questions
+(ask_user) are asked there; with no terminal or with --yes it is told no one can answer. Commands run in the OS
 sandbox (bubblewrap and socat on Linux): writes only in the workspace and a private temp
 folder, no reading ~/.ssh and other secrets, no network unless --allow-domain. A command the
 agent asks to run outside it is always asked, even with --yes; so is every command where the

@@ -104,6 +104,7 @@ export class AttentionNotifier implements vscode.Disposable {
   }
 
   private async announceApproval(session: AttentionSession, watched: Watched, item: ToolItem): Promise<void> {
+    if (item.question) return this.announceQuestion(session, watched, item);
     const what = item.proposal ? `change ${item.proposal.path}` : item.exec ? `run \`${oneLine(item.exec.command)}\`` : item.title;
     const task = watched.label?.();
     const choice = await this.notify(`Fathom${task ? ` (${task})` : ""} is waiting for your approval to ${what}.`, "Approve", "Show");
@@ -115,6 +116,15 @@ export class AttentionNotifier implements vscode.Disposable {
       await this.o.showChat();
       if (item.proposal) session.openDiff(item.id);
     }
+  }
+
+  /** A question is answered in the chat (its choices and field are there): Show brings it up. */
+  private async announceQuestion(session: AttentionSession, watched: Watched, item: ToolItem): Promise<void> {
+    const task = watched.label?.();
+    const choice = await this.notify(`Fathom${task ? ` (${task})` : ""} asks: ${oneLine(item.question!.text)}`, "Show");
+    if (choice !== "Show" || !this.watched.has(session) || !waitingItems(session.state).some((i) => i.id === item.id)) return;
+    watched.show();
+    await this.o.showChat();
   }
 
   private async announceEnd(session: AttentionSession, watched: Watched): Promise<void> {
@@ -137,7 +147,7 @@ export class AttentionNotifier implements vscode.Disposable {
       if (watched.ended !== undefined) ended.push(watched.ended);
     }
     if (waiting > 0 && this.unseen()) {
-      this.o.view.setBadge({ value: waiting, tooltip: waiting === 1 ? "Fathom is waiting for your approval" : `Fathom is waiting for ${waiting} approvals` });
+      this.o.view.setBadge({ value: waiting, tooltip: waiting === 1 ? "Fathom is waiting for you (an approval or an answer)" : `Fathom is waiting for you (${waiting} approvals or answers)` });
     } else if (ended.length > 0) {
       this.o.view.setBadge({ value: ended.length, tooltip: `Fathom's task ended: ${ended.join(", ")}` });
     } else {

@@ -17,6 +17,7 @@ import { renderWebviewHtml } from "./webviewHtml";
 import { rankPaths } from "./session/fuzzyFiles";
 import { ComposerChips } from "./context/composerChips";
 import { workspaceFileUri } from "./review/workspaceUris";
+import { sendWithCommand } from "./session/chatCommands";
 import type { HostTeamFiles } from "./teamFiles/hostTeamFiles";
 
 export const CHAT_VIEW_ID = "fathom.chat";
@@ -143,7 +144,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         latency(this.log, "message", "received");
         this.onSendMessage?.();
         this.chips.clear();
-        return session.send(message.text, message.images, { ...(message.worktree !== undefined ? { worktree: message.worktree } : {}), ...(message.attachments?.length ? { attachments: message.attachments } : {}) });
+        return sendWithCommand(session, message);
       case "composing":
         return this.onComposing?.();
       case "listModels":
@@ -167,6 +168,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return session.approve(message.toolCallId, message.alwaysAllow);
       case "reject":
         return session.reject(message.toolCallId, message.reason);
+      case "answerQuestion":
+        return session.answer(message.toolCallId, message.answer);
+      case "startPlan":
+        return session.startPlan(message.itemId, message.text);
       case "openDiff":
         return session.openDiff(message.toolCallId);
       case "cardShown":

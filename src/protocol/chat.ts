@@ -48,6 +48,21 @@ export type ExecInfo = z.infer<typeof ExecInfoSchema>;
 
 const baseItem = { id: z.string() };
 
+export const QuestionViewSchema = z.object({
+  text: z.string(),
+  choices: z.array(z.string()),
+  allowFreeText: z.boolean(),
+  answer: z.string().optional(),
+});
+export type QuestionView = z.infer<typeof QuestionViewSchema>;
+
+/** A plan-mode answer is the task's plan: the person edits it in place and starts it. */
+export const PlanViewSchema = z.object({ status: z.enum(["proposed", "started"]), capped: z.boolean().optional() });
+
+/** Plan mode offers only tools that change nothing; act, all of them. */
+export const TaskModeSchema = z.enum(["plan", "act"]);
+export type TaskMode = z.infer<typeof TaskModeSchema>;
+
 export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
   z.object({
     ...baseItem,
@@ -72,6 +87,8 @@ export const ToolItemSchema: z.ZodType<ToolItem> = z.lazy(() =>
     approvalReason: z.string().optional(),
     /** `task` calls: the subagent's own activity. */
     children: z.array(TranscriptItemSchema).optional(),
+    /** `ask_user`: the model's question (waiting while the status is awaiting_approval), and the answer given. */
+    question: QuestionViewSchema.optional(),
   }),
 );
 export interface ToolItem {
@@ -89,6 +106,7 @@ export interface ToolItem {
   alwaysAllow?: string | null;
   approvalReason?: string;
   children?: TranscriptItem[];
+  question?: QuestionView;
 }
 
 export const UserItemSchema = z.object({
@@ -100,6 +118,8 @@ export const UserItemSchema = z.object({
   images: z.array(ImageThumbnailSchema).optional(),
   /** The chips sent with it (a selection, files, terminal output, problems). */
   attachments: z.array(SentAttachmentSchema).optional(),
+  /** Sent while the task ran ("Send now"): shown where the model read it. */
+  steered: z.boolean().optional(),
 });
 export const AssistantItemSchema = z.object({
   ...baseItem,
@@ -108,6 +128,8 @@ export const AssistantItemSchema = z.object({
   streaming: z.boolean(),
   /** The model's reasoning before this answer (shown collapsed). */
   reasoning: z.string().optional(),
+  /** This answer is the task's plan (plan mode). */
+  plan: PlanViewSchema.optional(),
 });
 export const NoticeItemSchema = z.object({
   ...baseItem,
@@ -238,6 +260,8 @@ export const ChatStateSchema = z.object({
   checkpointStorage: CheckpointStorageSchema.nullable(),
   /** The window's tasks at once, and the repository's task worktrees. */
   parallel: ParallelViewSchema,
+  /** The open task's mode (the message box's Plan / Act switch starts from it). */
+  mode: TaskModeSchema.default("act"),
   /** The custom agent the task runs as (the Agent box; null: Fathom's own). */
   agent: z.string().max(64).nullable().default(null),
   /** Rules files in force for the task ("Rules (N)"), as they started to apply. */
@@ -270,6 +294,7 @@ export function initialChatState(): ChatState {
     restorePreview: null,
     checkpointStorage: null,
     parallel: initialParallelView(),
+    mode: "act",
     agent: null,
     rules: [],
   };

@@ -3,6 +3,7 @@ import {
   BannerSchema,
   ChatStateSchema,
   CheckpointStorageSchema,
+  TaskModeSchema,
   McpServerViewSchema,
   RestorePreviewSchema,
   TaskStatusSchema,
@@ -43,6 +44,7 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("usage"), usage: UsageSchema }),
   z.object({ type: z.literal("status"), status: TaskStatusSchema, title: z.string().optional() }),
   z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
+  z.object({ type: z.literal("mode"), mode: TaskModeSchema }),
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   MemoriesMessageSchema,
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
@@ -86,6 +88,10 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
       worktree: z.boolean().optional(),
       /** The message box's chips: a selection, files, a terminal's output, problems. */
       attachments: z.array(AttachmentSchema).max(MAX_CHIPS).optional(),
+      /** The Plan / Act switch (absent: the task's own mode). */
+      mode: TaskModeSchema.optional(),
+      /** While a task runs: wait for it to end (Queue) instead of reaching it at its next step (Send now, the default). */
+      queue: z.boolean().optional(),
     })
     .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, { message: "a message needs text, an image or an attachment", path: ["text"] }),
   /** The person started writing a message: the host gets the first task's needs ready. */
@@ -104,6 +110,10 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("newTask") }),
   z.object({ type: z.literal("approve"), toolCallId: z.string(), alwaysAllow: z.boolean().optional() }),
   z.object({ type: z.literal("reject"), toolCallId: z.string(), reason: z.string().max(10_000).optional() }),
+  /** The answer to an `ask_user` card: a choice's text, or what the person typed. */
+  z.object({ type: z.literal("answerQuestion"), toolCallId: z.string(), answer: z.string().trim().min(1).max(10_000) }),
+  /** Start the plan of this answer (`text`: the plan as the person edited it). */
+  z.object({ type: z.literal("startPlan"), itemId: z.string(), text: z.string().trim().min(1).max(64_000) }),
   /** Show (again) the diff editor of a pending or past proposal. */
   z.object({ type: z.literal("openDiff"), toolCallId: z.string() }),
   /** A card waiting for the person is on screen (its open diff may now take the proposal). */

@@ -57,7 +57,7 @@ export function App() {
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} commands={teamFiles?.commands} />
+        <Composer running={running} mode={chat.mode} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} commands={teamFiles?.commands} />
         <LiveRegion message={announcement} />
       </main>
     </div>

@@ -20,6 +20,10 @@ import { withUserSkills } from "../teamFiles/userSkillRoutes";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
+import { askUserMiddleware } from "../middleware/askUser";
+import { planModeMiddleware } from "../middleware/planMode";
+import { webFetchMiddleware, type WebFetchOptions } from "../middleware/webFetch";
+import { noOneToAsk, type QuestionAsker } from "../question";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
 import { hooksMiddleware, type HooksOptions } from "../middleware/hooks";
 import { memoryMiddleware } from "../middleware/memory";
@@ -29,9 +33,10 @@ import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
-import { newRunState, parseRunState, type AgentEvent, type RunState } from "./events";
+import { newRunState, parseRunState, type AgentEvent, type RunState, type TaskMode } from "./events";
 import { toolSpecOf } from "./jsonSchema";
 import { runLoop, type LoopConfig } from "./loop";
+import type { SteeringInbox } from "./steering";
 import { smallSystemPrompt } from "./smallModelProfile";
 import { baseSystemPrompt } from "./systemPrompt";
 import { TaskBudget } from "./taskBudget";
@@ -56,6 +61,10 @@ export interface AgentOptions {
   executeTimeoutMs?: number;
   /** Who approves calls the policy marks "ask". Default: approve everything (tests, --yes). */
   approvalGate?: ApprovalGate;
+  /** `web_fetch`'s rules (domains allowed without asking); false: no web_fetch tool. */
+  webFetch?: WebFetchOptions | false;
+  /** Who answers `ask_user` (default: nobody; the model is told to decide and say what it assumed). */
+  questions?: QuestionAsker;
   /** Default: read and other tools auto; edit and execute ask. */
   approvalPolicy?: ApprovalPolicy;
   /** Allow/deny patterns for `execute`; deny wins even over auto-approve. */
@@ -124,6 +133,10 @@ export interface RunOptions {
    * unanswered calls are answered as not completed.
    */
   askAgain?: readonly string[];
+  /** Messages the person sends while this run works ("Send now"): the model reads them at its next step. */
+  steering?: SteeringInbox;
+  /** "plan": only tools that change nothing, ending with a plan; "act": everything. Default: the state's mode (act). */
+  mode?: TaskMode;
 }
 
 export interface Agent {
@@ -197,7 +210,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
 
   const subagentSystem = (spec: SubagentSpec) => [given.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>) => {
+  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>, mode?: TaskMode) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(
@@ -206,11 +219,14 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       );
       childCache.set(spec.name, child);
     }
-    return child.run(description, { signal, budget, parentFiles });
+    return child.run(description, { signal, budget, parentFiles, ...(mode ? { mode } : {}) });
   };
 
+  const toolMap = new Map<string, Tool>();
   const middleware: Middleware[] = [
-    // Outermost: a hook's block comes before anyone is asked, and its ask or allow reaches the approvals.
+    // Outermost: a call Plan mode refuses is never run by a hook nor asked about.
+    planModeMiddleware(() => toolMap),
+    // Then a hook's block comes before anyone is asked, and its ask or allow reaches the approvals.
     ...(options.hooks?.hooks.length ? [hooksMiddleware(options.hooks)] : []),
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
@@ -220,6 +236,8 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       ...(options.memory ? { memory: { isMemoryPath, allowWrites: options.memory.allowWrites === true } } : {}),
     }),
     todosMiddleware(),
+    askUserMiddleware(options.questions ?? noOneToAsk),
+    ...(options.webFetch === false ? [] : [webFetchMiddleware(options.webFetch ?? {})]),
     filesystemMiddleware({
       fileTools,
       workspaceRoot: options.workspaceRoot,
@@ -241,7 +259,6 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
 
   let tools: Tool[] = [...middleware.flatMap((mw) => mw.tools ?? []), ...(options.tools ?? [])];
   tools = tools.filter((t) => allows(t.name, t.kind));
-  const toolMap = new Map<string, Tool>();
   for (const tool of tools) {
     if (toolMap.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
     toolMap.set(tool.name, tool);
@@ -290,6 +307,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       } else {
         state = newRunState();
       }
+      if (runOptions.mode) state.mode = runOptions.mode;
       const images = runOptions.images?.length ? { images: runOptions.images } : {};
       const attachments = runOptions.attachments?.length ? { attachments: uniqueAttachments(runOptions.attachments) } : {};
       if (input.trim() !== "" || images.images || attachments.attachments) state.messages.push({ role: "user", content: input, ...images, ...attachments });
@@ -298,7 +316,8 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       // Asked again only when nothing came after the calls (no results, no new message).
       const askAgain = input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
       const parentFiles = runOptions.parentFiles ? { parentFiles: runOptions.parentFiles } : {};
-      void runLoop(askAgain?.length ? { ...config, ...parentFiles, askAgain } : { ...config, ...parentFiles }, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
+      const runConfig = { ...config, ...parentFiles, ...(askAgain?.length ? { askAgain } : {}), ...(runOptions.steering ? { steering: runOptions.steering } : {}) };
+      void runLoop(runConfig, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();
       });

@@ -58,6 +58,14 @@ export type AgentEvent =
     }
   | { type: "approval_decided"; toolCallId: string; toolName: string; decision: ApprovalDecision["type"]; reason?: string }
   | { type: "todos_changed"; todos: Todo[] }
+  /** `ask_user`: the run waits for the person's answer (no step is taken meanwhile). */
+  | { type: "question_asked"; toolCallId: string; question: string; choices: string[]; allowFreeText: boolean }
+  /** The question's answer, or why nobody answered. */
+  | { type: "question_answered"; toolCallId: string; answer?: string; unanswered?: string }
+  /** A message the person sent while the task ran reached the model here ("Send now"). */
+  | { type: "steered"; text: string }
+  /** Plan mode ended with this plan (capped at MAX_PLAN_CHARS); the person edits, changes or starts it. */
+  | { type: "plan_proposed"; text: string; capped: boolean }
   /** `usage` is this model call; `total` and `costUsd` are the whole run so far (subagents included). */
   | { type: "usage"; usage: Usage; total: Usage; costUsd: number }
   | { type: "warning"; code: WarningCode; message: string }
@@ -112,7 +120,15 @@ export interface RunState {
   steps: number;
   /** The run's scratch area (a StateBackend): evicted large tool results live here. */
   files: Record<string, string>;
+  /** "plan": only tools that change nothing are offered (absent: act). */
+  mode?: TaskMode;
+  /** Web domains the person allowed `web_fetch` to read in this task (asked once each). */
+  webDomains?: string[];
+  /** The plan a plan-mode run ended with, and whether the person started it. */
+  plan?: { text: string; status: "proposed" | "started" };
 }
+
+export type TaskMode = "plan" | "act";
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

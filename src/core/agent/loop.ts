@@ -5,6 +5,7 @@ import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware
 import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
 import { RepetitionGuard } from "./repetitionGuard";
 import { RunawayWatch } from "./runawayOutput";
+import type { SteeringInbox } from "./steering";
 import { inSmallProfile, smallToolSpec } from "./smallModelProfile";
 import type { TaskBudget } from "./taskBudget";
 import { ToolRunner } from "./toolRunner";
@@ -27,6 +28,8 @@ export interface LoopConfig {
   subagentType?: string;
   /** Tool calls of the saved state's last message to ask the person about again (RunOptions.askAgain). */
   askAgain?: readonly string[];
+  /** Messages the person sends while the run works, delivered at the next step boundary. */
+  steering?: SteeringInbox;
   /** A subagent's: its parent's scratch files (RunOptions.parentFiles). */
   parentFiles?: Readonly<Record<string, string>>;
 }
@@ -114,6 +117,7 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
   }
   for (let step = 1; ; step++) {
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    deliverSteering(config.steering, ctx);
     // Checked before every request: subagents spend from the same budget.
     const spent = ctx.budget.exhausted();
     if (spent) return { stop: spent, finalText: "" };
@@ -131,6 +135,12 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     const answerOnly = answerNext || ctx.budget.stepsUsed >= ctx.budget.maxSteps;
     const turn = await callModel({ system, messages: state.messages, tools: view.toolSpecs, ...(answerOnly ? { answerOnly } : {}) });
     const message = turn.message;
+    if (turn.stopReason === STEERED) {
+      // Interrupted by the person's message: what arrived is kept; the next request carries the message.
+      if (message.content) state.messages.push({ role: "assistant", content: message.content });
+      ctx.recordUsage(turn.usage);
+      continue;
+    }
     if (turn.stopReason === RUNAWAY) {
       state.messages.push({ role: "assistant", content: message.content });
       ctx.recordUsage(turn.usage);
@@ -148,6 +158,8 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     ctx.recordUsage(turn.usage);
 
     if (calls.length === 0) {
+      // A message sent as the answer ended: the model reads it before the run ends.
+      if ((config.steering?.size ?? 0) > 0) continue;
       const more = await continuation(config.middleware, ctx);
       if (signal.aborted) return { stop: cancelled(), finalText: "" };
       if (!more) return { stop: { reason: "completed" }, finalText: message.content };
@@ -214,7 +226,7 @@ async function systemPromptFor(config: LoopConfig, ctx: RunContext, offered: Rea
 
 /** Middleware wrapModelCall around the streaming call; the innermost call emits deltas. */
 function composeModelCall(config: LoopConfig, ctx: RunContext): (call: ModelCall) => Promise<ModelTurn> {
-  let handler = (call: ModelCall) => streamTurn(config.model, call, ctx);
+  let handler = (call: ModelCall) => streamTurn(config.model, call, ctx, config.steering);
   for (let i = config.middleware.length - 1; i >= 0; i--) {
     const mw = config.middleware[i]!;
     if (!mw.wrapModelCall) continue;
@@ -226,8 +238,18 @@ function composeModelCall(config: LoopConfig, ctx: RunContext): (call: ModelCall
 
 /** stopReason of a turn whose text went into a loop and was cut (./runawayOutput.ts). */
 export const RUNAWAY = "runaway";
+/** stopReason of a turn stopped because the person sent a message meanwhile. */
+export const STEERED = "steered";
 
-async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): Promise<ModelTurn> {
+/** The person's messages sent meanwhile become user messages here, where the model reads them next. */
+function deliverSteering(inbox: SteeringInbox | undefined, ctx: RunContext): void {
+  for (const text of inbox?.take() ?? []) {
+    ctx.state.messages.push({ role: "user", content: text });
+    ctx.emit({ type: "steered", text });
+  }
+}
+
+async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, steering: SteeringInbox | undefined): Promise<ModelTurn> {
   const { emit } = ctx;
   // Our own signal for this call, so a runaway answer can be stopped without cancelling the run.
   const local = new AbortController();
@@ -236,8 +258,14 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
   else ctx.signal.addEventListener("abort", forward, { once: true });
   const signal = local.signal;
   const ids = new Map<number, string>();
+  const names = new Map<string, string>();
   const watch = new RunawayWatch();
   let partialText = "";
+  let steered = false;
+  const stopForMessage = steering?.onMessage(() => {
+    steered = true;
+    local.abort();
+  });
   try {
     for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal, ...(call.answerOnly ? { answerOnly: true } : {}) })) {
       switch (event.type) {
@@ -265,6 +293,7 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
           break;
         case "tool_call_start":
           ids.set(event.index, event.id);
+          names.set(event.id, event.name);
           emit({ type: "tool_call_started", toolCallId: event.id, toolName: event.name });
           break;
         case "tool_call_delta": {
@@ -285,11 +314,18 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
       }
     }
   } catch (error) {
+    if (steered && !ctx.signal.aborted) {
+      // Calls the model had begun are dropped: their cards close, nothing of them ran.
+      for (const [id, toolName] of names) emit({ type: "tool_call_finished", toolCallId: id, toolName, args: undefined, content: "Not made: your message interrupted the answer.", isError: true, details: { interrupted: true } });
+      const usage = { inputTokens: 0, outputTokens: Math.ceil(partialText.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
+      return { message: { role: "assistant", content: partialText }, usage, stopReason: STEERED };
+    }
     // Keep what the person already saw: a cancelled answer stays in the transcript.
     if (signal.aborted && partialText) ctx.state.messages.push({ role: "assistant", content: partialText });
     throw error;
   } finally {
     ctx.signal.removeEventListener("abort", forward);
+    stopForMessage?.();
   }
   throw new ModelError("unknown", "The model's reply ended before it was complete. Try again.");
 }

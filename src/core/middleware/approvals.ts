@@ -66,7 +66,13 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       if (hookAsks) mode = "ask";
       else if (call.hookDecision?.decision === "allow") mode = "auto";
       const mustAskWhy =
-        command !== undefined ? (leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk) : memoryWrite && !options.memory?.allowWrites ? MEMORY_WRITE : undefined;
+        command !== undefined
+          ? leavesSandbox
+            ? LEAVES_SANDBOX
+            : options.commands?.alwaysAsk
+          : memoryWrite && !options.memory?.allowWrites
+            ? MEMORY_WRITE
+            : tool.askWhy?.(call.args, ctx.state);
       if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;

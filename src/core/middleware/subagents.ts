@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../tools/tool";
 import type { ChatModel } from "../model/types";
-import type { AgentEvent } from "../agent/events";
+import type { AgentEvent, TaskMode } from "../agent/events";
 import { MAX_QUEUED_SUBAGENTS, type TaskBudget } from "../agent/taskBudget";
 import type { Middleware, RunContext } from "./types";
 import { runContextOf, toolError } from "./types";
@@ -30,7 +30,7 @@ export const GENERAL_PURPOSE_SUBAGENT: SubagentSpec = {
  * Runs a subagent with a fresh history and todo list, spending from `budget`; yields its events
  * (ending with `done`).
  */
-export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>) => AsyncIterable<AgentEvent>;
+export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>, mode?: TaskMode) => AsyncIterable<AgentEvent>;
 
 export interface SubagentsOptions {
   subagents: readonly SubagentSpec[];
@@ -86,7 +86,8 @@ async function runTask(
   }
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   try {
-    for await (const event of runSubagent(spec, description, signal, parent.budget, parent.state.files)) {
+    // A subagent of a plan-mode run plans too: it may only read.
+    for await (const event of runSubagent(spec, description, signal, parent.budget, parent.state.files, parent.state.mode)) {
       if (event.type === "done") {
         done = event;
         continue;

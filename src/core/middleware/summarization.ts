@@ -64,25 +64,49 @@ export function summarizationMiddleware(options: SummarizationOptions = {}): Mid
       const messages = ctx.state.messages;
       if (estimatePromptTokens(call.system, messages, call.tools) <= window * triggerFraction) return next(call);
       const cut = findCut(messages, Math.max(1, Math.floor(window * keepFraction)));
-      const old = messages.slice(0, Math.max(cut, 0));
       // Too little to gain: summarizing would only repeat on every call.
-      if (cut <= 0 || estimatePromptTokens("", old, []) < window * MIN_GAIN_FRACTION) return next(call);
-      const summary = await summarize(ctx, old, window);
-      const note = summary
-        ? `[Summary of the earlier conversation, made to save context]\n${summary}`
-        : `[${old.length} earlier messages were removed to fit the context window; a summary could not be made. Re-read files rather than relying on memory.]`;
-      ctx.emit(
-        summary
-          ? { type: "warning", code: "summarized", message: `Summarized ${old.length} earlier messages to fit the context window.` }
-          : { type: "warning", code: "context_trimmed", message: `Dropped ${old.length} earlier messages to fit the context window (the summary failed).` },
-      );
-      const first = messages[cut]!;
-      const replacement: ChatMessage[] =
-        first.role === "user" ? [{ role: "user", content: `${note}\n\n${first.content}` }] : [{ role: "user", content: note }, first];
-      messages.splice(0, cut + 1, ...replacement);
+      if (cut <= 0 || estimatePromptTokens("", messages.slice(0, cut), []) < window * MIN_GAIN_FRACTION) return next(call);
+      await compactBefore(cut, ctx, window, "to fit the context window");
       return next({ ...call, messages });
     },
   };
+}
+
+/**
+ * Replaces the messages before `cut` by the model's summary of them (or, if that fails, by a
+ * note that they were dropped), in place, and says so. Returns whether a summary was made.
+ */
+async function compactBefore(cut: number, ctx: RunContext, window: number, why: string): Promise<boolean> {
+  const messages = ctx.state.messages;
+  const old = messages.slice(0, cut);
+  const summary = await summarize(ctx, old, window);
+  const note = summary
+    ? `[Summary of the earlier conversation, made to save context]\n${summary}`
+    : `[${old.length} earlier messages were removed to fit the context window; a summary could not be made. Re-read files rather than relying on memory.]`;
+  ctx.emit(
+    summary
+      ? { type: "warning", code: "summarized", message: `Summarized ${old.length} earlier messages ${why}.` }
+      : { type: "warning", code: "context_trimmed", message: `Dropped ${old.length} earlier messages ${why} (the summary failed).` },
+  );
+  const first = messages[cut]!;
+  const replacement: ChatMessage[] = first.role === "user" ? [{ role: "user", content: `${note}\n\n${first.content}` }] : [{ role: "user", content: note }, first];
+  messages.splice(0, cut + 1, ...replacement);
+  return summary !== undefined;
+}
+
+/**
+ * `/compact`: summarizes the conversation now, through the same path as when it nears the
+ * window (the latest turn is kept as it is). Changes `ctx.state`; says how many tokens it freed
+ * (estimated as the middleware estimates them), or why there was nothing to do.
+ */
+export async function compactNow(ctx: RunContext, contextWindow?: number): Promise<{ freedTokens: number; summarized: boolean } | { nothing: string }> {
+  const window = contextWindow ?? ctx.model.contextWindow;
+  const messages = ctx.state.messages;
+  const cut = findCut(messages, 1);
+  if (cut <= 0) return { nothing: "The conversation is too short to compact." };
+  const before = estimatePromptTokens("", messages, []);
+  const summarized = await compactBefore(cut, ctx, window, "on request (/compact)");
+  return { freedTokens: Math.max(0, before - estimatePromptTokens("", ctx.state.messages, [])), summarized };
 }
 
 /**

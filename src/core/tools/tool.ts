@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ImagePart } from "../model/types";
+import type { RunState } from "../agent/events";
 
 /** What a tool hands back to the loop. Failures are values written for the model, never throws. */
 export interface ToolResult {
@@ -50,6 +51,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * Fathom cannot know) or "auto" (one the person's config lets run). A per-tool policy wins.
    */
   approval?: "auto" | "ask";
+  /**
+   * Why this call must reach the person although its kind runs unasked (a web domain the task
+   * has not been allowed yet); undefined when it need not. No policy or "always allow" skips it.
+   */
+  askWhy?(args: z.infer<S>, state: RunState): string | undefined;
   /** The JSON Schema the model sees, when it is not derived from `schema` (an MCP tool's own). */
   parameters?: Record<string, unknown>;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

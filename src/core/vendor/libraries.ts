@@ -17,6 +17,7 @@ import type * as SandboxLib from "./sandboxLib";
 import type * as ShellLib from "./shellLib";
 import type * as McpLib from "./mcpLib";
 import type * as YamlLib from "./yamlLib";
+import type * as WebPageLib from "./webPageLib";
 
 function once<T>(load: () => T): () => T {
   let value: T | undefined;
@@ -29,6 +30,7 @@ export const sandboxLib = once(() => require("./sandboxLib") as typeof SandboxLi
 export const shellLib = once(() => require("./shellLib") as typeof ShellLib);
 export const mcpLib = once(() => require("./mcpLib") as typeof McpLib);
 export const yamlLib = once(() => require("./yamlLib") as typeof YamlLib);
+export const webPageLib = once(() => require("./webPageLib") as typeof WebPageLib);
 
 /** The libraries a model request needs, loaded ahead (off the person's path) so a first request does not wait for them. */
 export function preloadModelLibraries(provider: string): void {

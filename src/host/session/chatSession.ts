@@ -1,11 +1,14 @@
-import type { Attachment, BackendProtocol, CheckpointStore, InlineEditRequest } from "../../core";
+import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
 import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
 import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
 import { findToolItem, initialChatState } from "./chatState";
 import { ChatStateReducer } from "./chatStateReducer";
-import { RestoreActions } from "./restoreActions";
+import type { RestoreActions } from "./restoreActions";
+import { restoreActionsFor } from "./sessionRestore";
+import { startPlanOf } from "./interactionView";
+import { compactOpenTask } from "./compactTask";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
 import { TaskRun, type MessageExtras, type OpenTask, type RunOwner } from "./taskRun";
@@ -38,7 +41,7 @@ export class ChatSession {
   ) {
     this.now = env.now ?? Date.now;
     this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? this.restoreActions(env.checkpoints, () => env.restoreBackend!(this.task.root)) : undefined;
+    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root)) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -75,9 +78,11 @@ export class ChatSession {
    * `worktree`: a new task runs in a git worktree of its own (undefined: the person's default).
    * Ignored for a task that has started: it stays where it began.
    */
-  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[]; inlineEdit?: InlineEditRequest } = {}): Promise<void> {
-    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}) };
+  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[]; inlineEdit?: InlineEditRequest; mode?: TaskMode; queue?: boolean } = {}): Promise<void> {
+    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}), ...(options.mode ? { mode: options.mode } : {}) };
     await this.ready;
+    // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run.
+    if (this.running && !options.queue && !extras.images && !extras.attachments && text.trim()) return this.running.steer(text);
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
@@ -147,6 +152,24 @@ export class ChatSession {
     this.env.gate.decide(this.gateId(itemId), { type: "approve" });
   }
 
+  /** The person answered the `ask_user` card `itemId`. */
+  answer(itemId: string, answer: string): void {
+    this.running?.questions.answer(this.reducer.rawIdOf(itemId), answer);
+  }
+
+  /** Start on the Plan card `itemId` (with the person's edits): the task goes on in Act with the plan's steps as todos. */
+  async startPlan(itemId: string, text: string): Promise<void> {
+    await this.ready;
+    const input = startPlanOf(this.runOwner(), itemId, text);
+    if (input !== undefined) this.start(input, false, { mode: "act" });
+  }
+
+  /** `/compact`: the conversation summarized now (./compactTask.ts). */
+  async compact(): Promise<void> {
+    await this.ready;
+    return compactOpenTask(this.runOwner());
+  }
+
   reject(itemId: string, reason?: string): void {
     this.env.gate.decide(this.gateId(itemId), { type: "reject", ...(reason?.trim() ? { reason: reason.trim() } : {}) });
   }
@@ -181,33 +204,6 @@ export class ChatSession {
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {
     this.reducer.emit({ type: "mcpServers", servers });
-  }
-
-  private restoreActions(store: CheckpointStore, backend: () => BackendProtocol): RestoreActions {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- getters below read the live state
-    const session = this;
-    return new RestoreActions(
-      { store, backend, compare: (path, now, restored) => this.env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(), log: this.env.log },
-      {
-        get state() {
-          return session.state;
-        },
-        get isRunning() {
-          return session.isRunning;
-        },
-        runState: () => this.task.runState,
-        rawIdOf: (itemId) => this.reducer.rawIdOf(itemId),
-        setConversation: (items, runState) => {
-          this.state.items = items;
-          this.task.runState = runState;
-          this.postState();
-          this.saves.flush();
-        },
-        setPreview: (preview) => this.reducer.emit({ type: "restorePreview", preview }),
-        notice: (level, text) => this.reducer.notice(level, text),
-        fillComposer: (text) => this.post({ type: "composerText", text }),
-      },
-    );
   }
 
   /** Deletes a saved task and frees its checkpoints (the open one is closed first). */
@@ -318,6 +314,9 @@ export class ChatSession {
       },
       get disposed() {
         return session.disposed;
+      },
+      get isRunning() {
+        return session.isRunning;
       },
       renewReducer: (info) => (this.reducer = this.newReducer(this.state, info)),
       requeue: (text, extras) => {

@@ -85,6 +85,9 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "queued":
       state.queued = message.queued;
       return;
+    case "mode":
+      state.mode = message.mode;
+      return;
     case "agent":
       state.agent = message.agent;
       return;

@@ -152,8 +152,10 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const hookSandbox = o.sandbox?.sandboxFor(options.sandbox);
       const hooks = o.hooks ? await o.hooks.forTask(workspaceRoot()!, { trusted, sandboxed: hookSandbox !== undefined }).catch((e: unknown) => (o.log.error(`Hooks: ${String(e)}`), [])) : [];
       const memory = { folders: memoryFolders(workspaceRoot()!), allowWrites: memoryWritesAllowed(trusted) };
+      // The web's consent is the sandbox's: the person's allowed domains (user settings) are read without asking.
+      const webFetch = { allowDomains: options.sandbox.allowedDomains };
       return createAgent({
-        ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, memory,
+        ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, memory, webFetch,
         ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } } : {}),
         ...(readMcpResource ? { readMcpResource } : {}),
       });

@@ -1,5 +1,5 @@
 import type { SessionTeamFiles } from "./teamRun";
-import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
+import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -34,6 +34,8 @@ export interface SessionEnv {
     systemPrompt?: string;
     /** The run is this inline edit (Edit Selection): its agent has the one edit tool and asks the model with no tools. */
     inlineEdit?: InlineEditRequest;
+    /** Who answers the model's `ask_user` questions (the chat's cards). */
+    questions?: QuestionAsker;
     /** The team files found, the custom agent the task runs as, and a prompt file's narrowing (./teamRun.ts). */
     teamFiles?: TeamCatalog;
     agent?: string;

@@ -39,7 +39,7 @@ export function wasInterrupted(status: TaskStatus): boolean {
 export function whereItStopped(items: readonly TranscriptItem[], runState: RunState | null): string {
   const open = openToolItems(items).at(-1);
   if (open) {
-    if (open.status === "awaiting_approval") return `while waiting for your approval of "${open.title}"`;
+    if (open.status === "awaiting_approval") return open.question ? `while waiting for your answer to "${open.question.text}"` : `while waiting for your approval of "${open.title}"`;
     return `during "${open.title}"`;
   }
   const last = items.at(-1);
@@ -61,7 +61,9 @@ export function closeInterrupted(items: TranscriptItem[], endedAt: number): void
     if (item.status === "streaming" || item.status === "running" || item.status === "awaiting_approval") {
       item.result ??=
         item.status === "awaiting_approval"
-          ? "Interrupted while waiting for your approval; nothing ran. Resume asks again."
+          ? item.question
+            ? "Interrupted while waiting for your answer. Resume asks again."
+            : "Interrupted while waiting for your approval; nothing ran. Resume asks again."
           : "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
       item.status = "cancelled";
       item.endedAt = endedAt;
@@ -89,6 +91,7 @@ export function reopened(saved: SavedTask, now: number): { state: ChatState; ask
     todos: saved.todos,
     usage: saved.usage,
     alwaysAllowed: saved.alwaysAllowed,
+    mode: saved.runState?.mode ?? "act",
     // Saved by this version or written by hand: kept only when well-formed (the agent's name is checked again when it runs).
     agent: typeof saved.agent === "string" && saved.agent.length <= 64 ? saved.agent : null,
     rules: Array.isArray(saved.rules) ? saved.rules.filter((r): r is string => typeof r === "string") : [],

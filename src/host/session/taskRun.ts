@@ -1,4 +1,4 @@
-import { SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type InlineEditRequest, type RunState } from "../../core";
+import { SteeringInbox, SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type InlineEditRequest, type RunState, type TaskMode } from "../../core";
 import type { AttachedImage, ChatState, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
@@ -7,6 +7,8 @@ import { errorBanner } from "./chatStateReducer";
 import { EarlyDiffs } from "./earlyDiffs";
 import { approvalKey } from "./sessionGate";
 import { logAgentEvent } from "./eventLog";
+import { showInteraction } from "./interactionView";
+import { QuestionDesk } from "./questionDesk";
 import { loggedModel } from "./loggedModel";
 import type { SaveSchedule } from "./saveSchedule";
 import type { SessionEnv } from "./sessionEnv";
@@ -34,6 +36,8 @@ export interface MessageExtras {
   attachments?: Attachment[];
   /** Edit Selection: the message is an inline edit of these lines (no tools; the answer is reviewed as a diff). */
   inlineEdit?: InlineEditRequest;
+  /** Plan or Act (absent: the task's own mode). */
+  mode?: TaskMode;
 }
 
 /** What a run needs of the chat session it belongs to. */
@@ -44,6 +48,7 @@ export interface RunOwner {
   readonly state: ChatState;
   readonly reducer: ChatStateReducer;
   readonly disposed: boolean;
+  readonly isRunning: boolean;
   /** A fresh view reducer for the run's model (its context window, whether it has prices). */
   renewReducer(info: { contextWindow: number; priceKnown: boolean }): void;
   /** A message that could not start goes back to the front of the queue. */
@@ -70,6 +75,10 @@ export class TaskRun {
   live: RunState | undefined;
   /** The run's model: a pick in the Model box switches it for the next request. */
   private switchable: SwitchableModel | undefined;
+  /** Its `ask_user` questions waiting for the person's answer on their cards. */
+  readonly questions = new QuestionDesk();
+  /** Messages the person sent meanwhile ("Send now"): the model reads them at its next step. */
+  private readonly steering = new SteeringInbox();
 
   constructor(
     private readonly owner: RunOwner,
@@ -84,6 +93,11 @@ export class TaskRun {
         owner.setStatus("failed");
       })
       .finally(() => ended(this));
+  }
+
+  /** A message sent while the task runs: the model reads it at its next step (where the chat then shows it). */
+  steer(text: string): void {
+    this.steering.push(text);
   }
 
   /** The person picked another model: it answers from the next request. */
@@ -141,13 +155,13 @@ export class TaskRun {
     const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
     mark("slot taken");
     try {
-      await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}) }, isNew);
+      await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}), ...(extras.mode ? { mode: extras.mode } : {}) }, isNew);
     } finally {
       release();
     }
   }
 
-  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments }: MessageExtras, isNew: boolean): Promise<void> {
+  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments, mode }: MessageExtras, isNew: boolean): Promise<void> {
     const { env, state, task, reducer } = this.owner;
     if (this.controller.signal.aborted) {
       // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
@@ -183,6 +197,7 @@ export class TaskRun {
         onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
+      questions: this.questions,
       ...(team ? { teamFiles: team.catalog, modelFor, ...(team.agent ? { agent: team.agent } : {}), ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}) } : {}),
     });
     latency(env.log, "message", "agent made");
@@ -192,7 +207,8 @@ export class TaskRun {
     // Resuming after a reload: what waited for the person is asked again (with their draft edits).
     const askAgain = task.askAgain;
     task.askAgain = [];
-    const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}) });
+    const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}), steering: this.steering, ...(mode ? { mode } : {}) });
+    if (mode) this.owner.reducer.emit({ type: "mode", mode });
     await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
 
@@ -223,18 +239,19 @@ export class TaskRun {
       early?.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
       this.owner.reducer.onEvent(event);
+      showInteraction(this.owner.reducer, event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "card posted");
       logAgentEvent(env.log, event, startedTools, now);
-      if (event.type === "approval_requested") {
+      if (event.type === "approval_requested" || event.type === "question_asked") {
         if (++pendingApprovals === 1) this.owner.setStatus("awaiting_approval");
-      } else if (event.type === "approval_decided") {
+      } else if (event.type === "approval_decided" || event.type === "question_answered") {
         if (--pendingApprovals === 0) this.owner.setStatus("running");
       } else if (event.type === "step_started" || event.type === "text_delta") {
         if (this.owner.state.banner?.level === "warning") this.owner.reducer.setBanner(null);
       }
       if (event.type === "done") this.finish(event);
       // Saved at once, but after the card's message is on its way: the person waits for the card.
-      else if (event.type === "approval_requested") saves.nextTick();
+      else if (event.type === "approval_requested" || event.type === "question_asked") saves.nextTick();
       // A call with an effect (a write, a command) is saved at once, so a resume never runs it
       // again; the rest at most once a second (a long task re-wrote its whole file every step).
       else if (event.type === "tool_call_finished" && kinds.get(event.toolName) !== "read") saves.flush();
@@ -249,6 +266,8 @@ export class TaskRun {
     this.owner.task.runState = done.state;
     this.live = undefined;
     this.reason = done.reason;
+    // Sent as the run stopped (cancelled, failed): nothing is lost, they wait in the queue.
+    for (const text of this.steering.take().reverse()) this.owner.requeue(text, {});
     switch (done.reason) {
       case "completed":
         this.owner.setStatus("completed");

@@ -53,6 +53,14 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
     }
     case "write_todos":
       return "Updating the todo list";
+    case "web_fetch": {
+      const url = str(args, "url");
+      return url ? `Fetching ${code(oneLine(url, 100))}` : "Fetching a web page";
+    }
+    case "ask_user": {
+      const question = str(args, "question");
+      return question ? `Asking you: ${oneLine(question, 80)}` : "Asking you a question";
+    }
     case "task": {
       const type = str(args, "subagent_type");
       const description = str(args, "description");

@@ -52,7 +52,7 @@ describe("chat session", () => {
     const kit = makeKit([{ hang: true, text: "Thinking" }, { text: "Second answer" }]);
     await kit.session.send("first");
     await until(() => kit.session.state.items.some((i) => i.kind === "assistant"));
-    await kit.session.send("second");
+    await kit.session.send("second", undefined, { queue: true });
     assert.deepEqual(kit.session.state.queued, ["second"]);
     kit.session.cancel();
     await kit.session.whenIdle();

@@ -53,7 +53,7 @@ test("the union of every built-in tool and an MCP tool with a nested schema: val
   const specs = [...(await builtInSpecs()), MCP_NESTED];
   assert.deepEqual(
     specs.map((s) => s.name),
-    ["write_todos", "ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task", "mcp__tracker__create_issue"],
+    ["write_todos", "ask_user", "web_fetch", "ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task", "mcp__tracker__create_issue"],
   );
   const schema = constrainedSchema(specs);
   const validate = new Ajv({ strict: false }).compile(schema);

@@ -2,7 +2,9 @@
 // Anthropic and a large OpenAI-compatible model, every request body of a short task (a tool call,
 // its result, an answer) is byte for byte what Fathom sent before constrained mode existed. The
 // fixture was written by this test on the code before that change; FATHOM_UPDATE_FIXTURES=1
-// writes it again (only do that on purpose: the point is that it does not move).
+// writes it again (only do that on purpose: the point is that it does not move). Written again
+// once, for issue 32: ask_user and web_fetch joined every request with the "Asking" section of
+// the system prompt, and nothing else moved (checked when it was rewritten).
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";

@@ -98,7 +98,8 @@ suite('Chat session (scripted model)', function () {
     server.push({ fault: 'stall', text: 'Working on it' }, { text: 'Second answer.' });
     await fathom.session.send('first');
     await until('streamed text', () => fathom.session.state.items.some((i) => i.kind === 'assistant'));
-    await fathom.session.send('second');
+    // Queue (not Send now, the default, which would reach the running task at its next step).
+    await fathom.session.send('second', undefined, { queue: true });
     assert.deepEqual(fathom.session.state.queued, ['second']);
     const started = Date.now();
     fathom.view.receive({ type: 'cancel' });

@@ -1,7 +1,9 @@
 import type { AssistantItem } from "../../../src/protocol";
 import { Markdown } from "./Markdown";
+import { PlanCard } from "./PlanCard";
 
 export function AssistantMessage({ item }: { item: AssistantItem }) {
+  if (item.plan && !item.streaming) return <PlanCard item={{ ...item, plan: item.plan }} />;
   const thinking = item.streaming && item.text === "";
   return (
     <article className="message assistant" aria-label="Fathom" aria-busy={item.streaming}>

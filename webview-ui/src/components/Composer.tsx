@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState, type TeamFilesView } from "../../../src/protocol";
+import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
+import { ModeSwitch } from "./ModeSwitch";
 import { attach, imageFiles, refusal } from "../lib/imageAttach";
 import type { MentionResults, ViewState } from "../state/chatReducer";
 import { ComposerChips } from "./AttachmentChips";
@@ -11,8 +12,10 @@ import { askTeamFilesOnce } from "../lib/teamFilesRequest";
 import { SlashPicker, slashOptionId, useSlashPicker } from "./SlashPicker";
 
 interface Props {
-  /** A task is running: the button cancels it; Enter still sends (the host queues it). */
+  /** A task is running: the button cancels it; Enter sends now (read at its next step), Queue waits for it to end. */
   running: boolean;
+  /** The open task's mode: the Plan / Act switch starts from it. */
+  mode?: TaskMode;
   /** Messages sent earlier, oldest first, for Up/Down. */
   sent: string[];
   mentions: MentionResults | null;
@@ -45,8 +48,12 @@ const SLASH_LIST_ID = "slash-list";
 const PROBLEMS_OPTION = { path: "@problems", special: "problems" as const };
 const NO_CHIPS: ViewState["chips"] = { attachments: [], focusSeq: 0 };
 
-export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0, commands }: Props) {
+export function Composer({ running, mode: taskMode = "act", sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0, commands }: Props) {
   const [text, setText] = useState("");
+  const [chosenMode, setChosenMode] = useState<TaskMode | null>(null);
+  const mode = chosenMode ?? taskMode;
+  // The task changed mode (a plan was started, another task opened): the switch follows it.
+  useEffect(() => setChosenMode(null), [taskMode]);
   const [inWorktree, setInWorktree] = useState<boolean | null>(null);
   const worktreeChosen = worktree?.available ? (inWorktree ?? worktree.byDefault) : false;
   const [images, setImages] = useState<AttachedImage[]>([]);
@@ -180,9 +187,14 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     void addFiles(files);
   };
 
-  const send = () => {
+  const send = (queue = false) => {
     const message = text.trim();
     const attachments = chips.attachments;
+    if (message === "/plan" && images.length === 0 && attachments.length === 0) {
+      setChosenMode("plan");
+      setText("");
+      return;
+    }
     if (!message && images.length === 0 && attachments.length === 0) return;
     // Fathom's own commands (/new…) run here; a prompt file's `/name args` goes to the host, which fills it in.
     const builtin = builtinFor(message);
@@ -196,7 +208,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
       setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
       return;
     }
-    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(attachments.length ? { attachments } : {}), ...(worktree ? { worktree: worktreeChosen } : {}) });
+    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(attachments.length ? { attachments } : {}), ...(worktree ? { worktree: worktreeChosen } : {}), ...(mode === "plan" || taskMode === "plan" ? { mode } : {}), ...(queue ? { queue } : {}) });
     setInWorktree(null);
     requestFollow();
     if (message && history[history.length - 1] !== message) ownSent.current.push(message);
@@ -299,7 +311,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
         aria-controls={pickerOpen ? LIST_ID : slash.open ? SLASH_LIST_ID : undefined}
         aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : slash.open && slash.options.length ? slashOptionId(SLASH_LIST_ID, slash.active) : undefined}
         aria-invalid={error ? true : undefined}
-        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file or @problems, / runs a command"}
+        placeholder={running ? "Message Fathom: it reads it at its next step…" : "Ask Fathom to do something… @ mentions a file or @problems, / runs a command"}
         rows={3}
         value={text}
         onFocus={composing}
@@ -361,14 +373,21 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
         </div>
       ) : null}
       <div className="composer-row">
+        <ModeSwitch mode={mode} onChange={setChosenMode} />
         <span className="composer-hint" id="composer-hint">
           Enter to send, Shift+Enter for a new line, Up for earlier messages{model.images ? ", paste or drop an image" : ""}
         </span>
         {running && (text.trim() || images.length > 0 || chips.attachments.length > 0) ? (
-          <button type="submit" className="button secondary" title="Queue this message (Enter)">
-            <span className="codicon codicon-list-ordered" aria-hidden="true" />
-            Queue
-          </button>
+          <>
+            <button type="submit" className="button secondary" title="Send now (Enter): the agent reads it at its next step (a running command finishes first; an answer being written stops)">
+              <span className="codicon codicon-send" aria-hidden="true" />
+              Send now
+            </button>
+            <button type="button" className="button secondary" title="Queue: send it when the task ends" onClick={() => send(true)}>
+              <span className="codicon codicon-list-ordered" aria-hidden="true" />
+              Queue
+            </button>
+          </>
         ) : null}
         {running ? (
           <button type="button" className="button primary" onClick={() => postToHost({ type: "cancel" })} title="Stop the running task">

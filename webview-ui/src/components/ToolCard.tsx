@@ -4,6 +4,7 @@ import { revealInvisible } from "../lib/invisible";
 import { useNow } from "../lib/useNow";
 import { useRemembered } from "../state/remembered";
 import { ApprovalBar } from "./ApprovalBar";
+import { QuestionCard } from "./QuestionCard";
 import { DiffCard } from "./DiffCard";
 import { ExecOutput } from "./ExecOutput";
 import { StatusBadge, statusText } from "./StatusBadge";
@@ -20,6 +21,8 @@ const TOOL_ICONS: Record<string, string> = {
   grep: "search",
   execute: "terminal",
   write_todos: "checklist",
+  ask_user: "question",
+  web_fetch: "globe",
   task: "organization",
 };
 
@@ -84,7 +87,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
       ) : null}
       {item.exec ? <ExecOutput exec={item.exec} running={item.status === "running"} /> : null}
       {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} alwaysAllow={item.alwaysAllow} /> : null}
-      {item.status === "awaiting_approval" && !item.proposal ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} alwaysAllow={item.alwaysAllow} reason={item.approvalReason} /> : null}
+      {item.question ? <QuestionCard toolCallId={item.id} question={item.question} waiting={item.status === "awaiting_approval"} /> : null}
+      {item.status === "awaiting_approval" && !item.proposal && !item.question ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} alwaysAllow={item.alwaysAllow} reason={item.approvalReason} /> : null}
       {item.children?.length ? (
         <div className="subagent" role="group" aria-label="Subagent activity">
           {item.children.map((child) => (

@@ -14,7 +14,12 @@ export interface BuiltinCommand {
   run: (args: string) => void;
 }
 
-export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [{ name: "new", description: "Start a new task (this one stays in History)", run: () => postToHost({ type: "newTask" }) }];
+export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
+  { name: "new", description: "Start a new task (this one stays in History)", run: () => postToHost({ type: "newTask" }) },
+  // "/plan" alone switches the message box to Plan (the composer does that); with text it sends it in Plan mode.
+  { name: "plan", description: "Plan first: the agent only reads and asks, then proposes a plan you edit and start", argumentHint: "what to plan", run: (args) => args && postToHost({ type: "sendMessage", text: args, mode: "plan" }) },
+  { name: "compact", description: "Summarize the conversation now, to free context (says how many tokens it freed)", run: () => postToHost({ type: "sendMessage", text: "/compact" }) },
+];
 
 /** The built-in command a message runs (`/new`), or undefined: a prompt file's command or text, sent as it is. */
 export function builtinFor(message: string): { command: BuiltinCommand; args: string } | undefined {

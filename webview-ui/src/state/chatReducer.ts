@@ -122,6 +122,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ status: message.status, title: message.title ?? chat.title });
     case "queued":
       return withChat({ queued: message.queued });
+    case "mode":
+      return withChat({ mode: message.mode });
     case "mcpServers":
       return withChat({ mcpServers: message.servers });
     case "teamFiles":
