@@ -97,7 +97,8 @@ export const tests: E2ETest[] = [
         const fetchCard = chat.getByRole('article', { name: /Fetching http:\/\/127\.0\.0\.1/ }).last();
         await fetchCard.waitFor({ state: 'visible', timeout: 60_000 });
         await chat.getByText('widget.spin() returns a promise.').waitFor({ state: 'visible', timeout: 60_000 });
-        const fetched = messagesOf(afterFetch).find((m) => m.role === 'tool')?.content ?? '';
+        // The conversation's last tool result (the earlier ones are the question's and the command's).
+        const fetched = messagesOf(afterFetch).filter((m) => m.role === 'tool').at(-1)?.content ?? '';
         assert.match(fetched, new RegExp(`^URL: ${docsUrl.replace(/[.?]/g, '\\$&')}`));
         assert.match(fetched, /# Widget API/);
         await fetchCard.getByRole('button', { name: /Fetching/ }).click();
