@@ -163,7 +163,7 @@ async function runOnBranch(r: BranchRun): Promise<number> {
   const body = redactSecrets(pullRequestBody({ summary: outcome.finalText, files, ...(trigger.issue ? { issue: trigger.issue } : {}), facts: withState, notes: outcome.sandboxed ? [] : ["The OS sandbox could not run on the runner, so no command ran."] }), r.secrets);
   const title = redactSecrets(pullRequestTitle(trigger.title), r.secrets);
   let pr;
-  let updated = false;
+  let updated: boolean;
   try {
     const existing = await api.findOpenPullRequest(trigger.branch);
     updated = existing !== undefined;
