@@ -24,7 +24,8 @@ export interface RunnerLog {
  * too once `mask` ran, but only in its own log, not in files we write).
  */
 export function runnerLog(write: (text: string) => void, secrets: () => readonly string[]): RunnerLog & { mask(value: string): void } {
-  const clean = (line: string) => redactSecrets(line, secrets()).replace(/\r?\n/g, "%0A");
+  // A workflow command's message is escaped as the runner reads it back.
+  const clean = (line: string) => redactSecrets(line, secrets()).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   return {
     info: (line) => write(`${redactSecrets(line, secrets())}\n`),
     warning: (line) => write(`::warning::${clean(line)}\n`),
