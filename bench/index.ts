@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox checkpoints agent worktrees models vscode vscode-parallel local-model` runs only the named parts
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent team worktrees models vscode vscode-parallel local-model` runs only the named parts
 // (local-model, which installs and runs a small model, only when named).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -45,6 +45,10 @@ async function main(): Promise<void> {
     const { runSandboxBench } = await import("./sandbox");
     await runSandboxBench();
   }
+  if (runs("hooks")) {
+    const { runHooksBench } = await import("./hooks");
+    await runHooksBench();
+  }
   if (runs("checkpoints")) {
     const { runCheckpointBench } = await import("./checkpoints");
     await runCheckpointBench();
@@ -52,6 +56,10 @@ async function main(): Promise<void> {
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");
     await runAgentBench();
+  }
+  if (runs("team")) {
+    const { runTeamFilesBench } = await import("./teamFiles");
+    await runTeamFilesBench();
   }
   if (runs("worktrees")) {
     const { runWorktreeBench } = await import("./worktrees");

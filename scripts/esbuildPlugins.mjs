@@ -20,7 +20,7 @@ export const zodEnglishOnly = {
 // Libraries the extension loads on first use (src/core/vendor/libraries.ts): each is a bundle of
 // its own in dist/vendor/, and the extension's bundle requires that file instead of holding it, so
 // activation loads none of them. The core and CLI bundles hold them as usual.
-export const LAZY_LIBRARIES = ["openaiLib", "anthropicLib", "sandboxLib", "shellLib", "mcpLib"];
+export const LAZY_LIBRARIES = ["openaiLib", "anthropicLib", "sandboxLib", "shellLib", "mcpLib", "yamlLib"];
 export const lazyLibraries = {
   name: "lazy-libraries",
   setup(build) {

@@ -7,26 +7,26 @@ import type { AgentEvent } from "../core/agent/events";
 import { MAX_ATTACHMENTS, parseFileRange, type Attachment } from "../core/attachments";
 import type { Cassette } from "../core/replay/cassette";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
-import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
-import { evalCommand } from "./eval/evalCommand";
-import { commitMessageMain } from "./commitMessageCommand";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
-import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./restoreCommands";
-import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
-import { WORKTREES_USAGE, WorktreeUsageError, takeWorktreeFlag, worktreeCommand } from "./worktreeCommands";
+import { takeWorktreeFlag } from "./worktreeCommands";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
 import { startMcp } from "./workspaceMcp";
+import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, cliSandbox, flush } from "./runSupport";
+import { announce, cliTeamRun } from "./teamFilesCli";
+import { EXIT } from "./exitCodes";
+import { subcommand } from "./subcommands";
+import { cliHooks } from "./cliHooks";
+import { memoryFolders } from "../core/memory/memoryStore";
 
-export const EXIT = { done: 0, failed: 1, usage: 2, cancelled: 130 } as const;
-
+export { EXIT };
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
@@ -49,8 +49,12 @@ interface CliOptions {
   allowDomains: string[];
   mcpConfigs: string[];
   allowWorkspaceMcp: boolean;
+  allowWorkspaceHooks: boolean;
+  allowMemoryWrites: boolean;
   /** A saved task to continue. */
   task?: string;
+  /** --agent NAME: run as this custom agent. */
+  agent?: string;
   prompt: string;
   /** --worktree [NAME]: run in a new git worktree of its own. */
   worktree?: { name?: string };
@@ -76,7 +80,10 @@ const RUN_OPTIONS = {
   "allow-domain": { type: "string", multiple: true },
   "mcp-config": { type: "string", multiple: true },
   "allow-workspace-mcp": { type: "boolean" },
+  "allow-workspace-hooks": { type: "boolean" },
+  "allow-memory-writes": { type: "boolean" },
   task: { type: "string" },
+  agent: { type: "string" },
   record: { type: "string" },
   replay: { type: "string" },
   json: { type: "boolean" },
@@ -95,7 +102,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models and commit-message.` : "Missing command.");
+  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.` : "Missing command.");
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
   if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
   let replay: Cassette | undefined;
@@ -143,7 +150,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     allowDomains: values["allow-domain"] ?? [],
     mcpConfigs: (values["mcp-config"] ?? []).map((f) => path.resolve(cwd, f)),
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
+    allowWorkspaceHooks: values["allow-workspace-hooks"] === true,
+    allowMemoryWrites: values["allow-memory-writes"] === true,
     ...(values.task !== undefined ? { task: values.task } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(worktree ? { worktree } : {}),
     ...(values.record !== undefined ? { record: path.resolve(cwd, values.record) } : {}),
     ...(replay ? { replay } : {}),
@@ -190,53 +200,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   return options;
 }
 
-/** The sandbox for this run, or null (said once on stderr) when it cannot run here. */
-function cliSandbox(opts: CliOptions): CommandSandbox | null {
-  const problem = sandboxUnavailable();
-  if (problem) {
-    process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`);
-    return null;
-  }
-  return new CommandSandbox({ allowedDomains: opts.allowDomains });
-}
-
-const NO_TTY_OUTSIDE_SANDBOX =
-  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
-
-const NO_TTY_REASON =
-  "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
-
 export async function main(argv: readonly string[]): Promise<number> {
-  if (argv[0] === "eval") return evalCommand(argv.slice(1), { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
-  if (argv[0] === "commit-message") return commitMessageMain(argv.slice(1));
-  if (argv[0] === "models") {
-    try {
-      return await modelsCommand(argv.slice(1), process.env, { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof ModelsUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${MODELS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "worktrees" || argv[0] === "apply" || argv[0] === "discard") {
-    try {
-      return await worktreeCommand(argv[0], argv.slice(1), process.cwd(), { out: process.stdout, err: process.stderr });
-    } catch (error) {
-      const usage = error instanceof WorktreeUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${WORKTREES_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
-  if (argv[0] === "tasks" || argv[0] === "restore") {
-    const io = { out: process.stdout, err: process.stderr, input: process.stdin };
-    try {
-      return await (argv[0] === "tasks" ? tasksCommand : restoreCommand)(argv.slice(1), process.cwd(), io);
-    } catch (error) {
-      const usage = error instanceof CommandUsageError;
-      process.stderr.write(`fathom: ${(error as Error).message}\n${usage ? `${TASKS_USAGE}\n` : ""}`);
-      return usage ? EXIT.usage : EXIT.failed;
-    }
-  }
+  const other = await subcommand(argv);
+  if (other !== undefined) return other;
   let options: CliOptions | "help";
   try {
     options = parseCli(argv, process.env, process.cwd());
@@ -269,9 +235,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     : opts.record
       ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
       : undefined;
-  const model = createModel({
+  const makeModel = (id: string) => createModel({
     provider: opts.provider,
-    model: opts.model,
+    model: id,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
@@ -279,10 +245,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
   });
+  const model = makeModel(opts.model);
   const interactive = process.stdin.isTTY === true && !opts.json;
   const asker: ApprovalGate = interactive
     ? new TerminalApprovalGate({ input: process.stdin, output: process.stderr, onInterrupt })
-    : { request: (r, signal) => (r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
   // --yes approves what the policy asks about, but never what must reach the person.
   const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
   const sandbox = opts.sandbox ? cliSandbox(opts) : undefined;
@@ -309,6 +276,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`fathom: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
+  const backend = new FilesystemBackend({ rootDir: root });
+  const team = await cliTeamRun({ root, backend, prompt: opts.prompt, provider: opts.provider, attachments: opts.attachments, ...(opts.agent !== undefined ? { agent: opts.agent } : {}), ...(interactive ? { terminal: { input: process.stdin, output: process.stderr, onInterrupt } } : {}) });
+  if ("error" in team) {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: team.error })}\n`);
+    process.stderr.write(`fathom: ${team.error}\n`);
+    await place.finish(undefined);
+    return EXIT.usage;
+  }
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
   // The sandbox library write-protects shell and git files it finds in the process's working
@@ -317,12 +292,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   // protects by itself). Everything below uses absolute paths.
   const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
   if (neutralCwd) process.chdir(neutralCwd);
-  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined);
+  const promptIo = interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined;
+  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
+  // The repository's hook files are read where the person works; hooks run in the task's folder.
+  const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model,
+    model: team.model ? makeModel(team.model) : model,
     workspaceRoot: root,
-    backend: new FilesystemBackend({ rootDir: root }),
+    backend,
+    teamFiles: team.catalog,
+    modelFor: makeModel,
+    ...(team.agent ? { agent: team.agent } : {}),
+    ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
+    memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
+    ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
     executor,
     ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
     approvalPolicy: policy,
@@ -336,15 +320,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
   const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
+  announce(team, opts.json, render);
+  const rules: string[] = [];
   try {
-    for await (const event of agent.run(opts.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+    for await (const event of agent.run(team.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
+      if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
       if (event.type === "done") {
         done = event;
         const now = Date.now();
         saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
         await place.finish(event.reason);
         // --json callers find the task id (and its worktree) in the done event.
-        render({ ...event, taskId, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
+        render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
         if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
         if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
       } else render(event);
@@ -377,10 +364,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (done.reason === "completed") return EXIT.done;
   if (done.reason === "cancelled") return EXIT.cancelled;
   return EXIT.failed;
-}
-
-function flush(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once("drain", () => resolve()) : resolve()));
 }
 
 // Entry point (the build adds the shebang). Exits explicitly so a stray handle cannot keep it alive.

@@ -80,6 +80,11 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
       case "warning":
         if (event.code !== "model_retry" || !prefix) note(`${prefix}warning: ${event.message}`);
         break;
+      case "hook_ran": {
+        const on = event.toolName ? ` ${event.toolName}` : "";
+        note(`${prefix}hook ${event.event}${on}: ${event.command.split("\n")[0]!.slice(0, 80)} (${event.durationMs} ms, ${event.decision})${event.message ? `: ${event.message.split("\n")[0]!.slice(0, 300)}` : ""}`);
+        break;
+      }
       case "rules_loaded":
         note(`${prefix}rules: ${event.files.join(", ")}`);
         break;

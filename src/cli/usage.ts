@@ -1,10 +1,12 @@
 /** `fathom --help`. */
-export const RUN_USAGE = `Usage: fathom run [options] "<prompt>"
+export const RUN_USAGE = `Usage: fathom run [options] "<prompt>" | fathom run [options] "/<command> [arguments]"
        fathom tasks [--cwd DIR] [--json] | fathom tasks --delete TASK_ID [--cwd DIR]
        fathom restore TASK_ID [--to N] [--files|--conversation|--both] [--cwd DIR] [--yes]
        fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+                  [--shard I/N] | fathom eval merge FILE...   (fathom eval --help)
        fathom models [--provider NAME] [--base-url URL] [--json]
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
+       fathom memories [--json] | fathom memories rm PATH | fathom memories clear [--yes]
        fathom commit-message [--cwd DIR] [--all]   (a message for the staged changes; --help)
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a
@@ -26,6 +28,9 @@ Options:
                         attach a file (or lines START to END of it, 1-based) to the prompt,
                         read under the same rules as the agent's reads (repeatable, at most 20;
                         a secret file such as .env is not attached)
+  --agent NAME          run as the custom agent NAME (.github/agents/NAME.agent.md,
+                        .claude/agents/NAME.md or your own): its instructions and model, and
+                        only the tools its list names (a list never adds a tool)
   --task ID             continue a saved task (its conversation and checkpoints; in its
                         worktree when it has one)
   --worktree [NAME]     run in a git worktree of its own, on a new branch fathom/NAME (default:
@@ -39,12 +44,27 @@ Options:
   --allow-workspace-mcp also start the servers of the workspace's .vscode/mcp.json and .mcp.json
                         (written by whoever wrote the repository: at a terminal you are
                         asked, showing what they run; otherwise off unless you pass this)
+  --allow-workspace-hooks
+                        also run the hooks of the workspace's .claude/settings*.json,
+                        .fathom/hooks.json and .github/hooks/*.json (a stranger's programs: at a
+                        terminal you are asked, showing them; they run in the OS sandbox and may
+                        block or add context, never approve a call). Your own
+                        ~/.claude/settings.json and ~/.config/fathom/hooks.json always run
+  --allow-memory-writes let the agent write /memories/ without asking (memory reaches every
+                        later task; without this each write is asked, even with --yes)
   --record FILE.jsonl   write every model request and streamed response to FILE (no keys)
   --replay FILE.jsonl   answer from a recording instead of a model (no network, no key): the
                         provider, model and (unless given) prompt are the recording's; the run
                         stops where it leaves the recording, showing the difference
   --json                print every event as one JSON line
   -h, --help            show this help
+
+A prompt that starts with /NAME runs the prompt file NAME (.github/prompts/NAME.prompt.md,
+.claude/commands/NAME.md, .clinerules/workflows/NAME.md, ~/.config/fathom/prompts/NAME.md) with
+the rest of the line as its arguments; \${input:x} is asked at the terminal or given as x=value.
+Rules (AGENTS.md in any folder, CLAUDE.md, .github/copilot-instructions.md and instructions,
+.cursor/rules, .clinerules) and skills are read as VS Code reads them; --json lists the rules
+used in "rules_loaded" events and in the done event's "rules".
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. Without --yes, Fathom asks before each
 write and command; with no terminal to ask on, those calls are rejected. Commands run in the OS

@@ -19,6 +19,8 @@ export interface ApprovalRequest {
   reason?: string;
   /** Must reach the person: no "Always allow" rule answers it (running outside the sandbox). */
   mustAsk?: boolean;
+  /** A write to Fathom's memory (`/memories/…`): shown as memory, with its text in full. */
+  memory?: boolean;
   /** Set when a subagent asks (its `subagent_type`). */
   subagentType?: string;
   /** Which task asks, where several run at once (set by the host). */

@@ -50,6 +50,7 @@ export { createDemoPlayer, afterEndExchange, AFTER_END_SESSION, DEMO_RULES, type
 export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type WorktreeSupport } from "./worktrees/taskWorktrees";
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
+export { RemoteBranches, type RemoteBranch, type FetchOutcome } from "./worktrees/remoteBranches";
 export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";
 export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachments, MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, type Attachment } from "./attachments";
 export { parseGitDiff, addedFileDiff, type FileDiff, type FileStatus } from "./commitMessage/fileDiffs";
@@ -63,3 +64,12 @@ export { InlineEditRequestSchema, MAX_SELECTED_LINES, type InlineEditRequest } f
 export { EDIT_SELECTION } from "./inlineEdit/editSelectionTool";
 export { inlineEditPreview } from "./inlineEdit/streamedArgs";
 export { linesLabel } from "./inlineEdit/selectedLines";
+export { discoverTeamFiles, TeamFileCache } from "./teamFiles/discovery";
+export { userTeamFolders, type UserTeamFolder } from "./teamFiles/userFolders";
+export { describeScope } from "./teamFiles/ruleFiles";
+export { runSlash, type SlashRun } from "./teamFiles/slashRun";
+export type { ToolNarrowing } from "./teamFiles/agentRuns";
+export type { EditorContext } from "./teamFiles/promptFiles";
+export { plainText, type TeamCatalog, type PromptCommand, type TeamFileRef, type TeamFileProblem } from "./teamFiles/types";
+export { loadHooks, userHookFiles, workspaceHookFiles, hookSetKey, describeHook, type HookDefinition, type HookConfigProblem } from "./hooks/hookConfig";
+export { isMemoryPath, memoryFolders, listMemories, removeMemory, clearMemories, memoryFileOf, type MemoryFile, type MemoryFolders } from "./memory/memoryStore";

@@ -1,3 +1,4 @@
+import type { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
@@ -5,6 +6,7 @@ import {
   WebviewToHostChatSchema,
   parseMessage,
   type HostToWebviewChat,
+  type MemoryView,
   type WebviewToHostChat,
 } from "../protocol";
 import { latency } from "./latency";
@@ -15,6 +17,7 @@ import { renderWebviewHtml } from "./webviewHtml";
 import { rankPaths } from "./session/fuzzyFiles";
 import { ComposerChips } from "./context/composerChips";
 import { workspaceFileUri } from "./review/workspaceUris";
+import type { HostTeamFiles } from "./teamFiles/hostTeamFiles";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 
@@ -32,6 +35,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The window's tasks at once (new, open, switch, worktree actions); without it, one session. */
   tasks: Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere"> | undefined;
 
+  /** The remotes' `fathom/*` branches (Refresh, a file's diff, Apply, Check out). */
+  remoteBranches: Pick<HostRemoteBranches, "action"> | undefined;
+
   /** Told when the person sends a message (before it reaches the task). */
   onSendMessage: (() => void) | undefined;
 
@@ -44,8 +50,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** `@problems` picked in the message box: the host adds the workspace's problems as a chip. */
   onAttachProblems: (() => void) | undefined;
 
+  /** Rules, prompt files, skills and custom agents (the `/` picker, the Agent box, the Team files list). */
+  get teamFiles(): HostTeamFiles | undefined {
+    return this.team;
+  }
+  set teamFiles(team: HostTeamFiles | undefined) {
+    this.team = team;
+    if (team) team.onChange = (teamFiles) => this.post({ type: "teamFiles", teamFiles });
+  }
+  private team: HostTeamFiles | undefined;
+
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
+  /** The Memories list: an action on it, answered with the list as it is after. */
+  memoryAction: ((action: "list" | "open" | "delete" | "clear", path: string | undefined) => Promise<MemoryView[]>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -142,6 +160,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return this.tasks?.closeTask(message.key);
       case "worktreeAction":
         return this.tasks?.worktreeAction(message.taskId, message.action, message.path);
+      case "remoteBranchAction":
+        return this.remoteBranches?.action(message.action, message.ref, message.path);
       case "approve":
         latency(this.log, message.toolCallId, "approve received");
         return session.approve(message.toolCallId, message.alwaysAllow);
@@ -191,10 +211,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return session.restoring?.compare(message.path);
       case "editMessage":
         return session.restoring?.editMessage(message.itemId);
+      case "listTeamFiles":
+        if (this.team) this.post({ type: "teamFiles", teamFiles: await this.team.view() });
+        return;
+      case "setAgent": {
+        // Only a name the files define: the webview's word is not enough.
+        const known = message.agent === null || (await this.team?.catalog())?.agents.some((a) => a.name === message.agent);
+        if (known) session.setAgent(message.agent);
+        else this.log.warn(`Dropped the choice of agent "${message.agent}": no custom agent has that name`);
+        return;
+      }
+      case "openTeamFile":
+        return this.team?.open(message.source);
       case "mcpAction":
         if (message.action === "showLog") await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
         else if (message.action === "restart") await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);
         else await vscode.commands.executeCommand("fathom.setMcpServerEnabled", message.server, message.action === "enable");
+        return;
+      case "memoryAction":
+        if (this.memoryAction) this.post({ type: "memories", memories: await this.memoryAction(message.action, message.path) });
         return;
     }
   }

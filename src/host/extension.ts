@@ -6,15 +6,19 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chatViewProvider";
 import { Log } from "./log";
 import { ReviewGate, registerReviewCommands } from "./review";
 import { ChatSession } from "./session/chatSession";
-import { createHostEnv } from "./session/hostEnv";
+import { createHostEnv, fileBackend } from "./session/hostEnv";
+import { HostTeamFiles } from "./teamFiles/hostTeamFiles";
 import { endpointOrigin, readSettings } from "./settings";
 import { TerminalExecutor } from "./terminal/terminalExecutor";
 import { HostSandbox } from "./terminal/hostSandbox";
 import { TaskTerminals } from "./terminal/taskTerminals";
 import { TaskManager } from "./session/taskManager";
 import { TaskSlots } from "./session/taskSlots";
+import { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
 import { HostWorktrees } from "./worktrees/hostWorktrees";
 import { HostMcp } from "./mcp/hostMcp";
+import { HostHooks } from "./hooks/hostHooks";
+import { memoryAction } from "./memory/hostMemories";
 import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
@@ -62,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const gate = new ReviewGate({ log: channel, drafts: context.workspaceState });
   // VS Code's and Fathom's own storage hold secrets too: no sandboxed command may read them.
   const mcp = new HostMcp({ context, log, channel });
+  const hooks = new HostHooks({ context, log });
   stopMcp = () => mcp.stop();
   const sandbox = new HostSandbox(executor, {
     log: channel,
@@ -91,13 +96,20 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const worktreeByDefault = () => userSetting<boolean>("tasks.worktree", false) === true;
   const slots = new TaskSlots(maxParallel);
   const worktrees = new HostWorktrees({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log });
+  const tell = (level: "info" | "warning", text: string) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`));
+  const remoteBranches = new HostRemoteBranches({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log, tell });
   const terminals = new TaskTerminals((terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }));
+
+  // Rules, prompt files, skills and custom agents: read on first use, never at activation (the demo's recording has none).
+  const teamFiles = demo ? undefined : new HostTeamFiles(log, () => (vscode.workspace.workspaceFolders?.length ? fileBackend() : undefined));
+  if (teamFiles) context.subscriptions.push(teamFiles);
+  view.teamFiles = teamFiles;
 
   let tasks: TaskManager;
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, hooks, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(teamFiles ? { teamFiles } : {}), ...(isTrusted ? { isTrusted } : {}) }), { reopen });
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
@@ -120,19 +132,22 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       },
       watch: (session, o) => attention.watch(session, o),
       worktrees,
+      remote: remoteBranches,
       worktreeByDefault,
       maxParallel,
       released: (taskId) => terminals.release(taskId),
-      tell: (level, text) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`)),
+      tell,
       log,
     });
     view.tasks = tasks;
+    view.remoteBranches = remoteBranches;
     tasks.shown.setMcpServers(mcp.views());
     return tasks.shown;
   };
   open();
   mcp.onChange = (servers) => tasks.forEach((s) => s.setMcpServers(servers));
   view.mcpResources = (query) => mcp.matchResources(query);
+  view.memoryAction = (action, memoryPath) => memoryAction(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, action, memoryPath, log);
   // A task's first diff need not start the window's diff worker.
   view.onSendMessage = () => void gate.warmUp.warm();
   const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), readSetup: () => models.readSetup(), log });
@@ -150,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     sandbox,
     mcp,
     worktrees,
+    remoteBranches,
     terminals,
     { dispose: () => tasks.dispose() },
     registerReviewCommands(gate),

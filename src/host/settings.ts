@@ -56,6 +56,7 @@ export const USER_ONLY_SETTINGS = [
   "sandbox.autoApprove",
   "sandbox.allowedDomains",
   "modelOverrides",
+  "memory.allowWrites",
 ] as const;
 
 /** The person's own value of a user-only setting (a workspace value never counts). */

@@ -238,6 +238,10 @@ export const ChatStateSchema = z.object({
   checkpointStorage: CheckpointStorageSchema.nullable(),
   /** The window's tasks at once, and the repository's task worktrees. */
   parallel: ParallelViewSchema,
+  /** The custom agent the task runs as (the Agent box; null: Fathom's own). */
+  agent: z.string().max(64).nullable().default(null),
+  /** Rules files in force for the task ("Rules (N)"), as they started to apply. */
+  rules: z.array(z.string()).default([]),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -266,5 +270,7 @@ export function initialChatState(): ChatState {
     restorePreview: null,
     checkpointStorage: null,
     parallel: initialParallelView(),
+    agent: null,
+    rules: [],
   };
 }

@@ -15,6 +15,8 @@ import { MAX_MESSAGE_CHARS } from "./parse";
 import { ParallelViewSchema } from "./parallel";
 import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
+import { AgentChoiceSchema, TeamFilesViewSchema } from "./teamFiles";
+import { MemoriesMessageSchema, MemoryActionSchema } from "./memories";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -42,6 +44,7 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("status"), status: TaskStatusSchema, title: z.string().optional() }),
   z.object({ type: z.literal("queued"), queued: z.array(z.string()) }),
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
+  MemoriesMessageSchema,
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
   /** "Storage used" under the history: sent after the history, once the size is counted. */
@@ -57,6 +60,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
    * added nothing; `focus`: put the caret in the message box (a command brought the person here).
    */
   z.object({ type: z.literal("attachments"), attachments: z.array(AttachmentSchema).max(MAX_CHIPS), notice: z.string().optional(), focus: z.boolean().optional() }),
+  /** The team files found (after the webview asked, and again when one changes on disk). */
+  z.object({ type: z.literal("teamFiles"), teamFiles: TeamFilesViewSchema }),
+  /** The task's custom agent changed (the Agent box). */
+  z.object({ type: z.literal("agent"), agent: AgentChoiceSchema }),
+  /** Rules files in force for the task, as they start to apply. */
+  z.object({ type: z.literal("rules"), rules: z.array(z.string()) }),
   z.object({
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
@@ -108,6 +117,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
   z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog", "enable", "disable"]), server: z.string() }),
+  MemoryActionSchema,
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),
@@ -124,6 +134,14 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("closeTask"), key: z.string().max(200) }),
   /** A task worktree: review a file's diff, Apply, Discard, Open in a new window, or open its task here. */
   z.object({ type: z.literal("worktreeAction"), taskId: z.string().max(200), action: z.enum(["diff", "apply", "discard", "open", "openTask"]), path: z.string().max(4096).optional() }),
+  /** A remote's `fathom/*` branch: fetch the list again, review a file's diff, Apply, or check it out as a worktree. */
+  z.object({ type: z.literal("remoteBranchAction"), action: z.enum(["refresh", "diff", "apply", "checkout"]), ref: z.string().max(1024).optional(), path: z.string().max(4096).optional() }),
+  /** The `/` picker, the Agent box or the Team files list needs what was found (read on first ask). */
+  z.object({ type: z.literal("listTeamFiles") }),
+  /** The Agent box: the task runs as this custom agent from its next message (null: Fathom's own). */
+  z.object({ type: z.literal("setAgent"), agent: AgentChoiceSchema }),
+  /** A rules file, prompt file, skill or agent opened in the editor, by the source the view showed. */
+  z.object({ type: z.literal("openTeamFile"), source: z.string().max(4096) }),
   /** Takes the conversation back to before this message and puts its text in the message box. */
   z.object({ type: z.literal("editMessage"), itemId: z.string() }),
 ]);

@@ -4,3 +4,5 @@ export * from "./chatMessages";
 export * from "./models";
 export * from "./parallel";
 export * from "./attachments";
+export * from "./teamFiles";
+export * from "./memories";

@@ -34,6 +34,30 @@ export const WorktreeViewSchema = z.object({
 });
 export type WorktreeView = z.infer<typeof WorktreeViewSchema>;
 
+/** A `fathom/*` branch on a remote (the GitHub Action's, another machine's), to review and apply. */
+export const RemoteBranchViewSchema = z.object({
+  /** `refs/remotes/<remote>/<branch>`: what the view's actions name. */
+  ref: z.string(),
+  remote: z.string(),
+  branch: z.string(),
+  subject: z.string(),
+  files: z.array(z.object({ path: z.string(), status: z.enum(["added", "modified", "deleted"]) })),
+});
+export type RemoteBranchView = z.infer<typeof RemoteBranchViewSchema>;
+
+/** The remotes' `fathom/*` branches: fetched when the person opens the Worktrees list or refreshes it. */
+export const RemoteBranchesViewSchema = z.object({
+  /** The repository has a remote (else there is nothing to fetch). */
+  hasRemote: z.boolean(),
+  fetching: z.boolean(),
+  /** When they were last fetched (null: not yet in this window). */
+  fetchedAt: z.number().nullable(),
+  branches: z.array(RemoteBranchViewSchema),
+  /** Remotes that could not be fetched, with git's reason. */
+  problems: z.array(z.string()),
+});
+export type RemoteBranchesView = z.infer<typeof RemoteBranchesViewSchema>;
+
 /** Tasks at once and worktrees, as the chat view shows them. */
 export const ParallelViewSchema = z.object({
   tasks: z.array(OpenTaskViewSchema),
@@ -43,9 +67,14 @@ export const ParallelViewSchema = z.object({
   worktreeMode: z.object({ available: z.boolean(), reason: z.string().optional(), byDefault: z.boolean() }),
   /** The most tasks that run at once (a user setting). */
   maxParallel: z.number().int().positive(),
+  remote: RemoteBranchesViewSchema,
 });
 export type ParallelView = z.infer<typeof ParallelViewSchema>;
 
 export function initialParallelView(): ParallelView {
-  return { tasks: [], worktrees: [], worktreeMode: { available: false, byDefault: false }, maxParallel: 3 };
+  return { tasks: [], worktrees: [], worktreeMode: { available: false, byDefault: false }, maxParallel: 3, remote: noRemoteBranches() };
+}
+
+export function noRemoteBranches(): RemoteBranchesView {
+  return { hasRemote: false, fetching: false, fetchedAt: null, branches: [], problems: [] };
 }

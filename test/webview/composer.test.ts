@@ -219,12 +219,12 @@ describe("webview composer and controls", { timeout: 120_000 }, () => {
     await view.send({ type: "state", state: baseState({ items: [user("u1", "Hi")], todos: [{ content: "Plan", status: "pending" }] }) });
     await view.page.getByText("Hi", { exact: true }).waitFor();
     const order: string[] = [];
-    for (let i = 0; i < 9; i += 1) {
+    for (let i = 0; i < 10; i += 1) {
       await view.page.keyboard.press("Tab");
       order.push(await view.page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? ""));
     }
     // A message's own buttons (Edit, Restore) come in reading order, before the message box.
-    assert.deepEqual(order.slice(0, 8), ["Task history", "New task", "Model", "Todos0 of 1 done", "Conversation", "Edit this message", "Restore to before this message", "Message"]);
+    assert.deepEqual(order.slice(0, 9), ["Task history", "New task", "Model", "Memories", "Todos0 of 1 done", "Conversation", "Edit this message", "Restore to before this message", "Message"]);
     await view.page.context().close();
   });
 });

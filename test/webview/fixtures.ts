@@ -120,6 +120,13 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
       ],
       worktreeMode: { available: true, byDefault: false },
       maxParallel: 3,
+      remote: {
+        hasRemote: true,
+        fetching: false,
+        fetchedAt: T0,
+        branches: [{ ref: "refs/remotes/origin/fathom/12-fix-the-parser", remote: "origin", branch: "fathom/12-fix-the-parser", subject: "Fix the parser's empty-line case (#12)", files: [{ path: "src/parser.js", status: "modified" }, { path: "test/parser.test.js", status: "added" }] }],
+        problems: [],
+      },
     },
     ...overrides,
   });

@@ -21,7 +21,7 @@ const worktree = (fields: Partial<WorktreeView> = {}): WorktreeView => ({
   ...fields,
 });
 
-const parallel = (fields: Partial<ParallelView> = {}): ParallelView => ({ tasks: [], worktrees: [], worktreeMode: { available: true, byDefault: false }, maxParallel: 3, ...fields });
+const parallel = (fields: Partial<ParallelView> = {}): ParallelView => ({ tasks: [], worktrees: [], worktreeMode: { available: true, byDefault: false }, maxParallel: 3, remote: { hasRemote: false, fetching: false, fetchedAt: null, branches: [], problems: [] }, ...fields });
 
 describe("webview tasks and worktrees", { timeout: 120_000 }, () => {
   let harness: Harness;
@@ -96,6 +96,41 @@ describe("webview tasks and worktrees", { timeout: 120_000 }, () => {
     await view.send({ type: "parallel", parallel: parallel({ worktrees: [worktree({ state: "running", files: null })] }) });
     await review.getByText(/Working in its own folder/).waitFor();
     assert.equal(await review.getByRole("button", { name: /^(Apply|Discard)/ }).count(), 0);
+    await view.page.context().close();
+  });
+
+  it("the remote's fathom/* branches: fetched when the list is first opened, a file's diff, Apply, Check Out, Refresh; a remote that failed is said", async () => {
+    const view = await harness.open();
+    const remote = { hasRemote: true, fetching: false, fetchedAt: null, branches: [], problems: [] };
+    await view.send({ type: "state", state: baseState({ taskId: null, title: "", parallel: parallel({ remote }) }) });
+    assert.equal(await view.page.getByText("Not fetched yet.").isVisible(), false, "closed until the person opens it");
+    await view.page.getByText("Worktrees", { exact: true }).click();
+    assert.deepEqual(await view.waitForPosted("remoteBranchAction"), { type: "remoteBranchAction", action: "refresh" });
+    await view.send({ type: "parallel", parallel: parallel({ remote: { ...remote, fetching: true } }) });
+    await view.page.getByRole("status").filter({ hasText: "Fetching fathom/* branches…" }).waitFor();
+    assert.ok(await view.page.getByRole("button", { name: "Fetch the remote's fathom branches again" }).isDisabled());
+    const branch = { ref: "refs/remotes/origin/fathom/12-fix-a", remote: "origin", branch: "fathom/12-fix-a", subject: "Fix a (#12)", files: [{ path: "app.js", status: "modified" as const }] };
+    await view.send({ type: "parallel", parallel: parallel({ remote: { ...remote, fetchedAt: Date.now(), branches: [branch], problems: ["backup: does not appear to be a git repository"] } }) });
+    await view.page.getByText("Worktrees (1)").waitFor();
+    await view.page.getByText("Could not fetch backup: does not appear to be a git repository").waitFor();
+    const item = view.page.getByRole("listitem", { name: "origin/fathom/12-fix-a: 1 file changed" });
+    await item.getByText("Fix a (#12)").waitFor();
+    await item.getByRole("button", { name: "app.js, modified: open its diff" }).click();
+    assert.deepEqual((await view.posted()).at(-1), { type: "remoteBranchAction", action: "diff", ref: branch.ref, path: "app.js" });
+    await item.getByRole("button", { name: "Apply origin/fathom/12-fix-a to your working tree" }).click();
+    assert.deepEqual((await view.posted()).at(-1), { type: "remoteBranchAction", action: "apply", ref: branch.ref });
+    await item.getByRole("button", { name: "Check out origin/fathom/12-fix-a as a worktree" }).click();
+    assert.deepEqual((await view.posted()).at(-1), { type: "remoteBranchAction", action: "checkout", ref: branch.ref });
+    await view.page.getByRole("button", { name: "Fetch the remote's fathom branches again" }).click();
+    assert.deepEqual((await view.posted()).at(-1), { type: "remoteBranchAction", action: "refresh" });
+    // Closing and opening the list again does not fetch again by itself.
+    const refreshes = (await view.posted()).filter((m) => m.type === "remoteBranchAction" && m.action === "refresh").length;
+    await view.page.getByText("Worktrees (1)").click();
+    await view.page.getByText("Worktrees (1)").click();
+    assert.equal((await view.posted()).filter((m) => m.type === "remoteBranchAction" && m.action === "refresh").length, refreshes);
+    // No remote and no worktree: no list at all.
+    await view.send({ type: "parallel", parallel: parallel() });
+    await view.page.getByText(/^Worktrees/).waitFor({ state: "detached" });
     await view.page.context().close();
   });
 });

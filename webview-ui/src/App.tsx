@@ -7,6 +7,8 @@ import { HistoryList } from "./components/HistoryList";
 import { InterruptedBar } from "./components/InterruptedBar";
 import { LiveRegion } from "./components/LiveRegion";
 import { McpServersList } from "./components/McpServersList";
+import { TeamFilesList } from "./components/TeamFilesList";
+import { MemoriesList } from "./components/MemoriesList";
 import { QueuedList } from "./components/QueuedList";
 import { RestorePanel } from "./components/RestorePanel";
 import { SetupView } from "./components/SetupView";
@@ -19,7 +21,7 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill, models, chips } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles, memories } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -40,20 +42,22 @@ export function App() {
 
   return (
     <div className="app">
-      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} models={models} />
+      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} models={models} agents={teamFiles?.agents} />
       <main className="main" aria-busy={!connected}>
         {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} storage={chat.checkpointStorage} onClose={() => setHistoryOpen(false)} /> : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
         <TaskList tasks={parallel.tasks} />
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
         <McpServersList servers={chat.mcpServers} />
-        <WorktreeList worktrees={otherWorktrees} />
+        <TeamFilesList teamFiles={teamFiles} />
+        <MemoriesList memories={memories ?? null} />
+        <WorktreeList worktrees={otherWorktrees} remote={parallel.remote} />
         <TodoList todos={chat.todos} />
         {body}
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} />
+        <Composer running={running} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} commands={teamFiles?.commands} />
         <LiveRegion message={announcement} />
       </main>
     </div>

@@ -9,12 +9,16 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { CommandSandbox, sandboxUnavailable } from "../../core/executor/sandbox";
 import { DEFAULT_MODELS, type Provider } from "../../core/model/createModel";
-import { BaselineError, compare, readBaseline, summarize, type EvalResults } from "./results";
-import { failureLines, resultsTable } from "./resultsTable";
+import { BaselineError, compare, readBaseline, recordedModels, summarize, type EvalResults } from "./results";
+import { mergeCommand } from "./mergeCommand";
+import { printResults, shortPath } from "./resultsTable";
 import { runTrial, DEFAULT_EVAL_MAX_STEPS, DEFAULT_EVAL_TIMEOUT_S, type TrialOptions, type TrialRecord } from "./runTrial";
 import { loadScenarios, ScenarioError, type Scenario } from "./scenario";
+import { parseShard, planTrials, shardResultsName, type Shard } from "./shards";
 
 export const EVAL_USAGE = `Usage: fathom eval DIR [--trials K] [--replay] [--provider P] [--model M] [--json] [--baseline FILE]
+                  [--shard I/N]
+       fathom eval merge FILE... [--output FILE] [--baseline FILE] [--json]
 
 Runs every scenario under DIR (a folder with scenario.json and workspace/, or DIR itself) K
 times, each trial on a fresh copy of its workspace with edits and commands approved, then runs
@@ -34,6 +38,9 @@ Options:
   --parallel N      trials running at once (default: the number of CPUs, at most 4)
   --baseline FILE   compare with an earlier results.json; exit 1 if a scenario passed fewer trials
   --output FILE     write the results there instead of DIR/results.json
+  --shard I/N       run only the I-th of N disjoint slices of the scenarios × trials (a trial's
+                    slice is a hash of its scenario's name and number, so adding a scenario moves
+                    no other); writes DIR/results-shard-I-of-N.json unless --output says
   --keep            keep each trial's folder (workspace, events.jsonl, answer.md) and print it
   --no-sandbox      run the agent's commands and the checks with your full rights, not in the
                     OS sandbox (only for scenarios you trust)
@@ -42,8 +49,12 @@ Options:
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY. A scenario runs at most ${DEFAULT_EVAL_MAX_STEPS} model
 calls and ${DEFAULT_EVAL_TIMEOUT_S} s unless its scenario.json says otherwise.
+\`fathom eval merge\` joins the results of every shard of one run (all N, each once, the same
+suite, mode and model) into one results file (default ./results.json) with the figures an
+unsharded run gives, prints its table and compares it with --baseline.
+
 Exit codes: 0 done, 1 a regression against --baseline (or, with --replay, a failed trial),
-2 usage error.`;
+2 usage error (or shards that do not make one whole run).`;
 
 export interface EvalIo {
   cwd: string;
@@ -65,6 +76,7 @@ interface EvalOptions {
   keep: boolean;
   sandbox: boolean;
   json: boolean;
+  shard?: Shard;
 }
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
@@ -96,6 +108,7 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
         keep: { type: "boolean" },
         "no-sandbox": { type: "boolean" },
         json: { type: "boolean" },
+        shard: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -111,12 +124,20 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
   if (values.replay && values.record) throw new EvalUsageError("Use --replay or --record, not both.");
   const mode: TrialOptions["mode"] = values.replay ? "replay" : values.record ? "record" : "live";
   if (mode === "record" && trials !== 1) throw new EvalUsageError("--record keeps one session per scenario: leave out --trials.");
+  let shard: Shard | undefined;
+  try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  } catch (error) {
+    throw new EvalUsageError((error as Error).message);
+  }
+  if (shard && values.baseline !== undefined) throw new EvalUsageError("A shard holds part of the suite: compare the merged results instead (fathom eval merge FILE... --baseline FILE).");
   const options: EvalOptions = {
     dir,
     trials,
     mode,
     parallel,
-    output: path.resolve(cwd, values.output ?? path.join(dir, "results.json")),
+    output: path.resolve(cwd, values.output ?? path.join(dir, shard ? shardResultsName(shard) : "results.json")),
+    ...(shard ? { shard } : {}),
     keep: values.keep === true,
     sandbox: values["no-sandbox"] !== true,
     json: values.json === true,
@@ -146,12 +167,6 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
   return options;
 }
 
-/** `file` relative to `cwd` when it is inside it. */
-function shortPath(cwd: string, file: string): string {
-  const rel = path.relative(cwd, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
-}
-
 /** Runs `jobs` with at most `limit` at once, in order of start. */
 async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const results: T[] = [];
@@ -167,6 +182,7 @@ async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> 
 }
 
 export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<number> {
+  if (argv[0] === "merge") return mergeCommand(argv.slice(1), io);
   let opts: EvalOptions | "help";
   let scenarios: Scenario[];
   try {
@@ -200,7 +216,9 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
   process.on("SIGINT", onInterrupt);
   const o = opts;
   const what = o.mode === "replay" ? "recorded sessions" : `${o.live!.provider}/${o.live!.model}`;
-  io.err.write(`fathom eval: ${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"} × ${o.trials} trial${o.trials === 1 ? "" : "s"} with ${what}, ${Math.min(o.parallel, scenarios.length * o.trials)} at a time${sandbox ? "" : ", commands NOT sandboxed"}\n`);
+  const plan = planTrials(scenarios, o.trials, o.shard);
+  const slice = o.shard ? `, shard ${o.shard.index}/${o.shard.count}: ${plan.length} of ${scenarios.length * o.trials} trials` : "";
+  io.err.write(`fathom eval: ${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"} × ${o.trials} trial${o.trials === 1 ? "" : "s"} with ${what}${slice}, ${Math.max(1, Math.min(o.parallel, plan.length))} at a time${sandbox ? "" : ", commands NOT sandboxed"}\n`);
   const trialOptions: TrialOptions = {
     mode: o.mode,
     ...(o.live ? { live: o.live } : {}),
@@ -209,16 +227,14 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
     signal: controller.signal,
     retryBaseDelayMs: Number(io.env.FATHOM_RETRY_BASE_DELAY_MS) >= 0 ? Number(io.env.FATHOM_RETRY_BASE_DELAY_MS) : 1000,
   };
-  const jobs = scenarios.flatMap((scenario) =>
-    Array.from({ length: o.trials }, (_, i) => async (): Promise<TrialRecord | undefined> => {
-      if (controller.signal.aborted) return undefined;
-      const record = await runTrial(scenario, i + 1, trialOptions);
-      if (o.json) io.out.write(`${JSON.stringify({ type: "trial", ...record })}\n`);
-      const kept = o.mode === "record" && record.reason !== "not_run" ? `, session kept as ${path.join(scenario.name, record.passed ? "cassette.jsonl" : "cassette.failed.jsonl")}` : "";
-      io.err.write(`${record.passed ? "✓" : "✗"} ${record.name} #${record.trial} (${record.steps} steps, ${(record.durationMs / 1000).toFixed(1)} s${kept})\n`);
-      return record;
-    }),
-  );
+  const jobs = plan.map(({ scenario, trial }) => async (): Promise<TrialRecord | undefined> => {
+    if (controller.signal.aborted) return undefined;
+    const record = await runTrial(scenario, trial, trialOptions);
+    if (o.json) io.out.write(`${JSON.stringify({ type: "trial", ...record })}\n`);
+    const kept = o.mode === "record" && record.reason !== "not_run" ? `, session kept as ${path.join(scenario.name, record.passed ? "cassette.jsonl" : "cassette.failed.jsonl")}` : "";
+    io.err.write(`${record.passed ? "✓" : "✗"} ${record.name} #${record.trial} (${record.steps} steps, ${(record.durationMs / 1000).toFixed(1)} s${kept})\n`);
+    return record;
+  });
   let records: TrialRecord[];
   try {
     records = (await pool(jobs, o.parallel)).filter((r): r is TrialRecord => r !== undefined);
@@ -226,32 +242,20 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
     process.off("SIGINT", onInterrupt);
     await sandbox?.dispose();
   }
-  // A replay answers as each recording's model.
-  const recorded = [...new Set(records.map((r) => `${r.provider}/${r.model}`))].filter((m) => m !== "/");
   const results: EvalResults = summarize(records, {
     mode: o.mode,
     provider: o.live?.provider ?? "",
-    model: o.live?.model ?? recorded.join(", "),
+    // A replay answers as each recording's model.
+    model: o.live?.model ?? recordedModels(records),
     trialsPerScenario: o.trials,
+    ...(o.shard ? { shard: { ...o.shard, suite: scenarios.map((s) => s.name), planned: plan.length } } : {}),
   });
   writeFileSync(o.output, `${JSON.stringify(results, null, 2)}\n`);
   const comparison = o.baseline ? compare(results, readBaseline(o.baseline)) : undefined;
   if (o.json) {
     io.out.write(`${JSON.stringify({ type: "summary", output: o.output, scenarios: results.scenarios, editPrecision: results.editPrecision, totals: results.totals, ...(comparison ? { comparison } : {}) })}\n`);
   } else {
-    io.out.write(`\n${resultsTable(results)}\n`);
-    const failures = failureLines(results);
-    if (failures.length) io.out.write(`\n${failures.join("\n")}\n`);
-    for (const r of results.results) if (r.divergence) io.out.write(`\n${r.name} #${r.trial}:\n${r.divergence}\n`);
-    if (comparison) {
-      const lines = [
-        ...comparison.regressions.map((l) => `regressed: ${l}`),
-        ...comparison.improvements.map((l) => `improved: ${l}`),
-        ...comparison.notes,
-      ];
-      io.out.write(`\nAgainst ${shortPath(io.cwd, o.baseline!)}: ${comparison.regressions.length} regression${comparison.regressions.length === 1 ? "" : "s"}.${lines.length ? `\n${lines.join("\n")}` : ""}\n`);
-    }
-    io.out.write(`\nResults: ${shortPath(io.cwd, o.output)}\n`);
+    printResults(io.out, results, { output: shortPath(io.cwd, o.output), ...(comparison ? { comparison, baseline: shortPath(io.cwd, o.baseline!) } : {}) });
   }
   if (controller.signal.aborted) return 130;
   if (comparison && comparison.regressions.length > 0) return 1;

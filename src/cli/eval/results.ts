@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { addPrecision, emptyPrecision, type EditPrecision } from "./trialMetrics";
 import type { TrialRecord } from "./runTrial";
+import type { ShardInfo } from "./shards";
 
 export interface ScenarioSummary {
   name: string;
@@ -36,6 +37,8 @@ export interface EvalResults {
   scenarios: ScenarioSummary[];
   editPrecision: EditPrecision;
   totals: { trials: number; passed: number; costUsd: number; inputTokens: number; outputTokens: number; cacheReadTokens: number; durationMs: number };
+  /** Present when this is one shard's results (`--shard I/N`): `fathom eval merge` joins them. */
+  shard?: ShardInfo;
 }
 
 function choose(n: number, k: number): number {
@@ -56,7 +59,7 @@ export function passPowK(n: number, c: number, k: number): number {
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode" | "provider" | "model" | "trialsPerScenario">): EvalResults {
+export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode" | "provider" | "model" | "trialsPerScenario" | "shard">): EvalResults {
   const byName = new Map<string, TrialRecord[]>();
   for (const r of [...records].sort((a, b) => a.name.localeCompare(b.name) || a.trial - b.trial)) {
     byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
@@ -98,6 +101,11 @@ export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode"
       durationMs: sum((r) => r.durationMs),
     },
   };
+}
+
+/** The models a replay answered as (each recording's own), sorted, so a merge of shards names them alike. */
+export function recordedModels(records: readonly TrialRecord[]): string {
+  return [...new Set(records.map((r) => `${r.provider}/${r.model}`))].filter((m) => m !== "/").sort().join(", ");
 }
 
 export interface Comparison {

@@ -2,7 +2,8 @@
  * The results as a Markdown table (readable in a terminal, pasteable into a README or an
  * issue), with edit precision and the failed trials under it.
  */
-import type { EvalResults } from "./results";
+import * as path from "node:path";
+import type { Comparison, EvalResults } from "./results";
 import type { TrialRecord } from "./runTrial";
 import { describePrecision } from "./trialMetrics";
 
@@ -25,7 +26,8 @@ export function resultsTable(results: EvalResults): string {
       s.name,
       `${s.passed}/${s.trials}`,
       fixed(s.passAtK["1"] ?? 0),
-      ...(many ? [fixed(s.passAtK[String(k)] ?? 0), fixed(s.passPowK[String(k)] ?? 0)] : []),
+      // A shard (or an interrupted run) may hold fewer than k trials of a scenario.
+      ...(many ? [s.passAtK[String(k)] === undefined ? "—" : fixed(s.passAtK[String(k)]!), s.passPowK[String(k)] === undefined ? "—" : fixed(s.passPowK[String(k)]!)] : []),
       fixed(s.meanSteps, 1),
       tokens(avg((t) => t.inputTokens)),
       tokens(avg((t) => t.outputTokens)),
@@ -57,8 +59,9 @@ export function resultsTable(results: EvalResults): string {
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`;
   const perTrial = "Tokens, cost and time are per trial (means); steps are model calls.";
+  const shard = results.shard ? `, shard ${results.shard.index}/${results.shard.count} (${results.shard.planned} of ${results.shard.suite.length * k} trials; merge the shards for the suite's figures)` : "";
   return [
-    `${results.provider ? `${results.provider}/${results.model}` : results.model || "no model"}, ${k} trial${k === 1 ? "" : "s"} per scenario, ${results.mode}${results.mode === "replay" ? " (recorded sessions, no model)" : ""}`,
+    `${results.provider ? `${results.provider}/${results.model}` : results.model || "no model"}, ${k} trial${k === 1 ? "" : "s"} per scenario, ${results.mode}${results.mode === "replay" ? " (recorded sessions, no model)" : ""}${shard}`,
     "",
     line(head),
     rule,
@@ -86,4 +89,24 @@ export function failureLines(results: EvalResults): string[] {
 function lastLine(text: string): string {
   const line = text.trim().split("\n").at(-1)?.trim();
   return line ? `: ${line.length > 160 ? `${line.slice(0, 159)}…` : line}` : "";
+}
+
+/** The table, the failures, each replay's divergence and the comparison with a baseline. */
+export function printResults(out: NodeJS.WritableStream, results: EvalResults, where: { output: string; comparison?: Comparison; baseline?: string }): void {
+  out.write(`\n${resultsTable(results)}\n`);
+  const failures = failureLines(results);
+  if (failures.length) out.write(`\n${failures.join("\n")}\n`);
+  for (const r of results.results) if (r.divergence) out.write(`\n${r.name} #${r.trial}:\n${r.divergence}\n`);
+  const { comparison } = where;
+  if (comparison) {
+    const lines = [...comparison.regressions.map((l) => `regressed: ${l}`), ...comparison.improvements.map((l) => `improved: ${l}`), ...comparison.notes];
+    out.write(`\nAgainst ${where.baseline}: ${comparison.regressions.length} regression${comparison.regressions.length === 1 ? "" : "s"}.${lines.length ? `\n${lines.join("\n")}` : ""}\n`);
+  }
+  out.write(`\nResults: ${where.output}\n`);
+}
+
+/** `file` relative to `cwd` when it is inside it. */
+export function shortPath(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }

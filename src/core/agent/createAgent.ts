@@ -13,10 +13,17 @@ import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentio
 import { CheckpointingBackend, checkpointsMiddleware, type CheckpointPosition } from "../checkpoints/checkpointingBackend";
 import type { CheckpointStore } from "../checkpoints/checkpointStore";
 import { rulesMiddleware } from "../middleware/rules";
+import { skillsMiddleware } from "../middleware/skills";
+import { agentNarrowing, allowsTool, modelForName, type ToolNarrowing } from "../teamFiles/agentRuns";
+import type { TeamCatalog } from "../teamFiles/types";
+import { withUserSkills } from "../teamFiles/userSkillRoutes";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { todosMiddleware } from "../middleware/todos";
 import { deferredToolsMiddleware } from "../middleware/deferredTools";
+import { hooksMiddleware, type HooksOptions } from "../middleware/hooks";
+import { memoryMiddleware } from "../middleware/memory";
+import { isMemoryPath, withMemory, type MemoryFolders } from "../memory/memoryStore";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../secretFiles";
@@ -80,6 +87,22 @@ export interface AgentOptions {
   readMcpResource?: McpResourceReader;
   /** Additions to (and `!` removals from) the built-in list of secret files (./secretFiles.ts). */
   secretFiles?: readonly string[];
+  /**
+   * The team files found (../teamFiles): their rules (instead of reading the root's at each run),
+   * skills (names in the prompt, `load_skill`; the person's own read through a read-only route),
+   * and custom agents (subagent types for `task`).
+   */
+  teamFiles?: TeamCatalog;
+  /** Run as this custom agent of `teamFiles` (its instructions, model and tool list) instead of Fathom's own. */
+  agent?: string;
+  /** Only these tools for this run (a prompt file's `tools`, Copilot's `ask` mode): a narrowing, never a widening. */
+  narrowTools?: ToolNarrowing;
+  /** The model for a name a team file gives (undefined: the task's model answers). */
+  modelFor?: (model: string) => ChatModel | undefined;
+  /** The person's hooks (and a workspace's they approved), run around the run and each tool call. */
+  hooks?: HooksOptions;
+  /** Memory: `/memories/` routed to these folders, its index in the prompt; writes asked unless `allowWrites`. */
+  memory?: { folders: MemoryFolders; allowWrites?: boolean };
 }
 
 export interface RunOptions {
@@ -92,6 +115,8 @@ export interface RunOptions {
   images?: ImagePart[];
   /** Files, ranges, terminal output and problems the person attached to `input` (read when the model first sees it). */
   attachments?: Attachment[];
+  /** A subagent's: its parent's scratch files (evicted results under /large_tool_results/), readable by it. */
+  parentFiles?: Readonly<Record<string, string>>;
   /**
    * Resuming `state`: ids of its last tool calls that were waiting for the person's approval when
    * the run stopped (nothing of them ran), to be asked again before the model is called. Other
@@ -116,46 +141,82 @@ export interface Agent {
 interface Internal {
   subagentType?: string;
   allowedTools?: readonly string[];
+  /** The parent's narrowings: a subagent never has a tool its parent could not use. */
+  inherited?: readonly (ToolNarrowing | undefined)[];
 }
 
-export function createAgent(options: AgentOptions): Agent {
+/** A custom agent of the catalog as a `task` subagent type. */
+function customSubagents(options: AgentOptions): SubagentSpec[] {
+  return (options.teamFiles?.agents ?? []).map((a) => {
+    const model = a.model ? modelForName(a.model, options.model.provider).model : undefined;
+    const chosen = model ? options.modelFor?.(model) : undefined;
+    return { name: a.name, description: a.description, systemPrompt: `# Agent: ${a.name} (from ${a.file.label})\n${a.instructions}`, ...(a.tools ? { tools: a.tools } : {}), ...(chosen ? { model: chosen } : {}) };
+  });
+}
+
+/** What running as a custom agent changes: its instructions, tools and model, and notes on what it asks for that is not used. */
+function asCustomAgent(options: AgentOptions): { options: AgentOptions; narrowing?: ToolNarrowing; notes: string[] } {
+  const def = options.agent ? options.teamFiles?.agents.find((a) => a.name === options.agent) : undefined;
+  if (!options.agent) return { options, notes: [] };
+  if (!def) throw new Error(`No custom agent is named "${options.agent}".`);
+  const notes: string[] = [];
+  const wanted = modelForName(def.model, options.model.provider);
+  if (wanted.note) notes.push(`Agent ${def.name}: ${wanted.note}.`);
+  const model = wanted.model ? options.modelFor?.(wanted.model) : undefined;
+  const systemPrompt = [options.systemPrompt, `# Agent: ${def.name} (from ${def.file.label})\nYou act as this agent for the whole task:\n${def.instructions}`].filter(Boolean).join("\n\n");
+  const narrowing = agentNarrowing(def);
+  return { options: { ...options, systemPrompt, ...(model ? { model } : {}) }, ...(narrowing ? { narrowing } : {}), notes };
+}
+
+export function createAgent(given: AgentOptions): Agent {
+  // The person's own skills are read through read-only routes of the backend, never a wider guard.
+  const options = given.backend && given.teamFiles ? { ...given, backend: withUserSkills(given.backend, given.teamFiles.skills) } : given;
+  // Memory is routed outside the checkpoints: a restore takes back workspace files, never what was remembered.
+  const remembering = (o: AgentOptions): AgentOptions => (o.memory && o.backend ? { ...o, backend: withMemory(o.backend, o.memory.folders) } : o);
   const cp = options.checkpoints;
-  if (!cp || !options.backend) return buildAgent(options, {});
+  if (!cp || !options.backend) return buildAgent(remembering(options), {});
   // Every write (the subagents' too) goes through the checkpointing backend.
   const position: CheckpointPosition = { conversationLength: 0 };
   const backend = new CheckpointingBackend(options.backend, cp.store, cp.taskId, position, cp.onError);
-  return buildAgent({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }, {});
+  return buildAgent(remembering({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }), {});
 }
 
-function buildAgent(options: AgentOptions, internal: Internal): Agent {
+function buildAgent(given: AgentOptions, internal: Internal): Agent {
   const isSubagent = internal.subagentType !== undefined;
+  const custom = isSubagent ? { options: given, notes: [] as string[] } : asCustomAgent(given);
+  const options = custom.options;
+  const narrowings: (ToolNarrowing | undefined)[] = [...(internal.inherited ?? []), internal.allowedTools ? { names: internal.allowedTools } : undefined, "narrowing" in custom ? custom.narrowing : undefined, isSubagent ? undefined : options.narrowTools];
+  const allows = (name: string, kind: Tool["kind"]) => allowsTool(narrowings, name, kind);
   const isSecret = secretFileMatcher(options.secretFiles);
   const ownTools = options.fileTools;
   const fileTools = typeof ownTools === "function" ? (options.backend ? ownTools(options.backend) : []) : (ownTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []));
   const subagentSpecs = isSubagent
     ? []
-    : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? [])];
+    : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? []), ...customSubagents(options)];
 
-  const subagentSystem = (spec: SubagentSpec) => [options.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
+  const subagentSystem = (spec: SubagentSpec) => [given.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget) => {
+  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(
-        { ...options, model: spec.model ?? options.model, systemPrompt: subagentSystem(spec) },
-        { subagentType: spec.name, ...(spec.tools ? { allowedTools: spec.tools } : {}) },
+        { ...given, model: spec.model ?? options.model, systemPrompt: subagentSystem(spec) },
+        { subagentType: spec.name, inherited: narrowings, ...(spec.tools ? { allowedTools: spec.tools } : {}) },
       );
       childCache.set(spec.name, child);
     }
-    return child.run(description, { signal, budget });
+    return child.run(description, { signal, budget, parentFiles });
   };
 
   const middleware: Middleware[] = [
+    // Outermost: a hook's block comes before anyone is asked, and its ask or allow reaches the approvals.
+    ...(options.hooks?.hooks.length ? [hooksMiddleware(options.hooks)] : []),
     approvalsMiddleware({
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
       ...(options.commands ? { commands: options.commands } : {}),
       isSecret,
+      ...(options.memory ? { memory: { isMemoryPath, allowWrites: options.memory.allowWrites === true } } : {}),
     }),
     todosMiddleware(),
     filesystemMiddleware({
@@ -164,21 +225,21 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       ...(options.executor ? { executor: options.executor } : {}),
       ...(options.executeTimeoutMs ? { defaultTimeoutMs: options.executeTimeoutMs } : {}),
     }),
-    subagentsMiddleware({ subagents: subagentSpecs, runSubagent }),
+    subagentsMiddleware({ subagents: allows("task", "other") ? subagentSpecs : [], runSubagent }),
+    ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read") ? [skillsMiddleware({ skills: options.teamFiles.skills, backend: options.backend })] : []),
+    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}), ...(options.teamFiles ? { catalog: options.teamFiles } : {}) })]),
+    ...(custom.notes.length ? [notesMiddleware(custom.notes)] : []),
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
     summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
-    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}) })]),
+    ...(options.memory ? [memoryMiddleware({ folders: options.memory.folders })] : []),
     deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
     ...(options.middleware ?? []),
   ];
 
   let tools: Tool[] = [...middleware.flatMap((mw) => mw.tools ?? []), ...(options.tools ?? [])];
-  if (internal.allowedTools) {
-    const allowed = new Set(internal.allowedTools);
-    tools = tools.filter((t) => allowed.has(t.name));
-  }
+  tools = tools.filter((t) => allows(t.name, t.kind));
   const toolMap = new Map<string, Tool>();
   for (const tool of tools) {
     if (toolMap.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
@@ -233,11 +294,23 @@ function buildAgent(options: AgentOptions, internal: Internal): Agent {
       const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
       // Asked again only when nothing came after the calls (no results, no new message).
       const askAgain = input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
-      void runLoop(askAgain?.length ? { ...config, askAgain } : config, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
+      const parentFiles = runOptions.parentFiles ? { parentFiles: runOptions.parentFiles } : {};
+      void runLoop(askAgain?.length ? { ...config, ...parentFiles, askAgain } : { ...config, ...parentFiles }, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();
       });
       return channel;
+    },
+  };
+}
+
+/** Says once per run, as warnings, what a team file asked for that is not used. */
+function notesMiddleware(notes: readonly string[]): Middleware {
+  return {
+    name: "teamFileNotes",
+    systemPrompt(ctx) {
+      for (const message of notes) ctx.emit({ type: "warning", code: "team_files", message });
+      return undefined;
     },
   };
 }

@@ -53,14 +53,27 @@ export type AgentEvent =
       proposal?: FileChangeProposal;
       /** Why it is asked although its kind may be auto-approved (a secret file, leaving the sandbox). */
       why?: string;
+      /** A write to Fathom's memory: shown as memory, its text in full. */
+      memory?: boolean;
     }
   | { type: "approval_decided"; toolCallId: string; toolName: string; decision: ApprovalDecision["type"]; reason?: string }
   | { type: "todos_changed"; todos: Todo[] }
   /** `usage` is this model call; `total` and `costUsd` are the whole run so far (subagents included). */
   | { type: "usage"; usage: Usage; total: Usage; costUsd: number }
   | { type: "warning"; code: WarningCode; message: string }
-  /** Project rules files added to the system prompt this run (virtual paths). */
+  /** Rules files that started to apply (in the system prompt, or with a file the task touched): their paths or labels. */
   | { type: "rules_loaded"; files: string[] }
+  /** A hook ran (./../hooks): which, how long, what it decided, and why or what went wrong. */
+  | {
+      type: "hook_ran";
+      event: "SessionStart" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "Stop";
+      command: string;
+      origin: "user" | "workspace";
+      durationMs: number;
+      decision: "block" | "ask" | "allow" | "none" | "failed";
+      toolName?: string;
+      message?: string;
+    }
   | { type: "error"; kind: ModelErrorKind | "internal"; message: string }
   /** An event from inside a subagent started by the `task` call `toolCallId`. */
   | { type: "subagent"; toolCallId: string; subagentType: string; event: AgentEvent }
@@ -79,7 +92,9 @@ export type WarningCode =
   /** The server has no native tool calling, or refused stream_options: Fathom adapted. */
   | "model_adapted"
   /** The model's final answer was not the end: a check found more to do (errors after its last edit). */
-  | "continued";
+  | "continued"
+  /** A team file (custom agent, prompt file) asked for something Fathom does not use. */
+  | "team_files";
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -23,6 +23,8 @@ export interface LoopConfig {
   subagentType?: string;
   /** Tool calls of the saved state's last message to ask the person about again (RunOptions.askAgain). */
   askAgain?: readonly string[];
+  /** A subagent's: its parent's scratch files (RunOptions.parentFiles). */
+  parentFiles?: Readonly<Record<string, string>>;
 }
 
 interface Stop {
@@ -56,6 +58,7 @@ export async function runLoop(
       emit({ type: "usage", usage, total: { ...state.usage }, costUsd: state.costUsd });
     },
     ...(config.subagentType ? { subagentType: config.subagentType } : {}),
+    ...(config.parentFiles ? { parentFiles: config.parentFiles } : {}),
   };
   let finalText = "";
   let stop: Stop;
@@ -91,7 +94,10 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     const spent = ctx.budget.exhausted();
     if (spent) return { stop: spent, finalText: "" };
 
-    for (const mw of config.middleware) await mw.beforeModel?.(ctx);
+    for (const mw of config.middleware) {
+      const halt = await mw.beforeModel?.(ctx);
+      if (halt) return { stop: { reason: "error", message: halt.stop }, finalText: "" };
+    }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
     const spentMeanwhile = ctx.budget.exhausted();
     if (spentMeanwhile) return { stop: spentMeanwhile, finalText: "" };

@@ -13,12 +13,18 @@ import { compareMatch } from "./search/collect";
  */
 export class CompositeBackend implements BackendProtocol {
   private readonly routes: { prefix: string; backend: BackendProtocol }[];
+  private readonly unlisted: ReadonlySet<string>;
 
-  /** `fallback` serves paths no route matches (null: such paths are an error). */
+  /**
+   * `fallback` serves paths no route matches (null: such paths are an error). `unlisted` routes
+   * are reached only by their own paths: a listing or search of a folder above leaves them out.
+   */
   constructor(
     private readonly fallback: BackendProtocol | null,
     routes: Record<string, BackendProtocol>,
+    options: { unlisted?: readonly string[] } = {},
   ) {
+    this.unlisted = new Set(options.unlisted ?? []);
     this.routes = Object.entries(routes)
       .map(([p, backend]) => {
         const v = normalizeVirtualPath(p);
@@ -43,6 +49,11 @@ export class CompositeBackend implements BackendProtocol {
     return { backend: this.fallback, prefix: "", inner: v };
   }
 
+  private hidden(prefix: string): boolean {
+    for (const u of this.unlisted) if (prefix === u || prefix.startsWith(`${u}/`)) return true;
+    return false;
+  }
+
   private outer(prefix: string, p: string): string {
     return prefix === "" ? p : p === "/" ? prefix : prefix + p;
   }
@@ -64,7 +75,7 @@ export class CompositeBackend implements BackendProtocol {
     if (typeof v === "string" && ("error" in r || r.prefix === "")) {
       const base = v === "/" ? "/" : v + "/";
       for (const { prefix } of this.routes) {
-        if (!prefix.startsWith(base)) continue;
+        if (!prefix.startsWith(base) || this.hidden(prefix)) continue;
         const child = base + prefix.slice(base.length).split("/")[0] + "/";
         if (!files.some((f) => f.path === child)) files.push({ path: child, is_dir: true });
       }
@@ -138,7 +149,7 @@ export class CompositeBackend implements BackendProtocol {
     if (typeof v !== "string") return v;
     const r = this.route(v);
     const base = v === "/" ? "/" : v + "/";
-    const below = this.routes.filter((x) => x.prefix.startsWith(base)).map((x) => ({ backend: x.backend, prefix: x.prefix, inner: "/" }));
+    const below = this.routes.filter((x) => x.prefix.startsWith(base) && !this.hidden(x.prefix)).map((x) => ({ backend: x.backend, prefix: x.prefix, inner: "/" }));
     if ("error" in r) return below.length ? below : r;
     return r.prefix === "" ? [r, ...below] : [r];
   }

@@ -19,7 +19,11 @@ export interface ApprovalsOptions {
   commands?: CommandPatterns;
   /** Reading a file this matches is always asked, whatever the policy for reads. */
   isSecret?: SecretFileMatcher;
+  /** Writes to memory (`/memories/…`) reach every later task: asked each time unless the person allowed them. */
+  memory?: { isMemoryPath(path: string): boolean; allowWrites: boolean };
 }
+
+const MEMORY_WRITE = "It writes to Fathom's memory, which every later task reads: approve only what you want remembered.";
 
 const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full rights (files, keys, network).";
 
@@ -54,7 +58,15 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it;
       // so is every command when the sandbox should run them but cannot.
       const leavesSandbox = command !== undefined && call.args.sandbox === false;
-      const mustAskWhy = command === undefined ? undefined : leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk;
+      const filePath = typeof call.args.file_path === "string" ? call.args.file_path : undefined;
+      const memoryWrite = tool.kind === "edit" && filePath !== undefined && options.memory?.isMemoryPath(filePath) === true;
+      if (memoryWrite) mode = options.memory?.allowWrites ? "auto" : "ask";
+      // A hook's ask always reaches the person; the person's own hook's allow skips the question.
+      const hookAsks = call.hookDecision?.decision === "ask" ? `A PreToolUse hook asks for your approval: ${call.hookDecision.reason}` : undefined;
+      if (hookAsks) mode = "ask";
+      else if (call.hookDecision?.decision === "allow") mode = "auto";
+      const mustAskWhy =
+        command !== undefined ? (leavesSandbox ? LEAVES_SANDBOX : options.commands?.alwaysAsk) : memoryWrite && !options.memory?.allowWrites ? MEMORY_WRITE : undefined;
       if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;
@@ -76,6 +88,8 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         ...(proposal ? { proposal } : {}),
         ...(command !== undefined ? { command } : {}),
         ...(secret ? { reason: `It reads a file that may hold secrets (matches ${secret}).` } : {}),
+        ...(hookAsks ? { reason: hookAsks } : {}),
+        ...(memoryWrite ? { memory: true } : {}),
         ...(mustAskWhy ? { reason: mustAskWhy, mustAsk: true } : {}),
         ...(ctx.subagentType ? { subagentType: ctx.subagentType } : {}),
       };
@@ -87,6 +101,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         args: call.args,
         ...(proposal ? { proposal } : {}),
         ...(request.reason ? { why: request.reason } : {}),
+        ...(memoryWrite ? { memory: true } : {}),
       });
       const decision = await ask(options.gate, request, ctx.signal);
       const reason = decision.type === "reject" ? decision.reason : undefined;

@@ -26,7 +26,8 @@ export function evictionMiddleware(options: EvictionOptions = {}): Middleware {
     async wrapToolCall(call, ctx, next) {
       const filePath = call.args.file_path;
       if (call.name === "read_file" && typeof filePath === "string" && filePath.startsWith(LARGE_RESULTS_DIR)) {
-        return readSaved(ctx.state.files, filePath, call.args.offset, call.args.limit, threshold);
+        // A subagent reads its parent's saved results too (the parent hands it their paths).
+        return readSaved(ctx.parentFiles ? { ...ctx.parentFiles, ...ctx.state.files } : ctx.state.files, filePath, call.args.offset, call.args.limit, threshold);
       }
       const result = await next(call);
       if (result.content.length <= threshold) return result;

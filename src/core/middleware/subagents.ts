@@ -30,7 +30,7 @@ export const GENERAL_PURPOSE_SUBAGENT: SubagentSpec = {
  * Runs a subagent with a fresh history and todo list, spending from `budget`; yields its events
  * (ending with `done`).
  */
-export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget) => AsyncIterable<AgentEvent>;
+export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>) => AsyncIterable<AgentEvent>;
 
 export interface SubagentsOptions {
   subagents: readonly SubagentSpec[];
@@ -86,7 +86,7 @@ async function runTask(
   }
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   try {
-    for await (const event of runSubagent(spec, description, signal, parent.budget)) {
+    for await (const event of runSubagent(spec, description, signal, parent.budget, parent.state.files)) {
       if (event.type === "done") {
         done = event;
         continue;

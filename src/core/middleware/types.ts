@@ -13,8 +13,11 @@ export interface Middleware {
   readonly tools?: readonly Tool[];
   /** A section of the system prompt, computed once per run. */
   systemPrompt?(ctx: RunContext): string | undefined | Promise<string | undefined>;
-  /** Runs before every model call, in list order; may rewrite `ctx.state.messages`. */
-  beforeModel?(ctx: RunContext): void | Promise<void>;
+  /**
+   * Runs before every model call, in list order; may rewrite `ctx.state.messages`. Returning
+   * `stop` ends the run there with that message for the person (a hook refused the prompt).
+   */
+  beforeModel?(ctx: RunContext): void | { stop: string } | Promise<void | { stop: string }>;
   wrapModelCall?(call: ModelCall, ctx: RunContext, next: (call: ModelCall) => Promise<ModelTurn>): Promise<ModelTurn>;
   wrapToolCall?(call: ToolCallRequest, ctx: RunContext, next: (call: ToolCallRequest) => Promise<ToolResult>): Promise<ToolResult>;
   /**
@@ -37,6 +40,8 @@ export interface RunContext {
   readonly workspaceRoot: string;
   /** Set when this run is a subagent (its `subagent_type`). */
   readonly subagentType?: string;
+  /** A subagent's: its parent's scratch files (results evicted to /large_tool_results/), which it may read. */
+  readonly parentFiles?: Readonly<Record<string, string>>;
   /**
    * Counts a model call made outside the loop (a summary, a subagent) toward the task's usage
    * and spend; `costUsd` defaults to the price of `usage` on this run's model.
@@ -66,6 +71,8 @@ export interface ToolCallRequest {
   args: Record<string, unknown>;
   /** Edit tools: an approved change; the loop then writes it with `applyChange` instead of `run`. */
   proposal?: FileChangeProposal;
+  /** A PreToolUse hook's say: `ask` asks the person whatever the policy; `allow` (the person's own hook) skips the question, never the sandbox. */
+  hookDecision?: { decision: "ask" | "allow"; reason: string };
   /** Every call the model made in this turn (to refuse parallel calls where they make no sense). */
   readonly turn: readonly ToolCall[];
 }

@@ -17,13 +17,14 @@ const SAFE_CONFIG = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=fal
 const REDIRECTING_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES", "GIT_PREFIX"];
 
 /** Runs git (no shell) in `cwd`; never throws: a missing git is code 127 with a message. */
-export function runGit(args: readonly string[], o: { cwd: string; env?: Record<string, string>; input?: string | Buffer; maxBytes?: number }): Promise<GitResult> {
+export function runGit(args: readonly string[], o: { cwd: string; env?: Record<string, string>; input?: string | Buffer; maxBytes?: number; timeoutMs?: number }): Promise<GitResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...o.env };
   for (const name of REDIRECTING_ENV) if (!o.env?.[name]) delete env[name];
   return new Promise((resolve) => {
-    const child = execFile("git", [...SAFE_CONFIG, ...args], { cwd: o.cwd, env, maxBuffer: o.maxBytes ?? 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
+    const child = execFile("git", [...SAFE_CONFIG, ...args], { cwd: o.cwd, env, maxBuffer: o.maxBytes ?? 256 * 1024 * 1024, encoding: "utf8", ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}) }, (error, stdout, stderr) => {
       if (!error) return resolve({ code: 0, stdout, stderr });
-      const err = error as NodeJS.ErrnoException & { code?: number | string };
+      const err = error as NodeJS.ErrnoException & { code?: number | string; killed?: boolean };
+      if (err.killed && o.timeoutMs) return resolve({ code: 124, stdout: stdout ?? "", stderr: `no answer in ${Math.round(o.timeoutMs / 1000)} s` });
       if (err.code === "ENOENT") return resolve({ code: 127, stdout: "", stderr: "git is not installed (or not on PATH)." });
       resolve({ code: typeof err.code === "number" ? err.code : 1, stdout: stdout ?? "", stderr: stderr || err.message });
     });

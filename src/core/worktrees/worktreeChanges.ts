@@ -48,8 +48,9 @@ async function snapshotTree(wt: TaskWorktree): Promise<string> {
   }
 }
 
-async function diffFiles(wt: TaskWorktree, from: string, to: string): Promise<ChangedFile[]> {
-  const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], inWorktree(wt));
+/** The files that differ between two commits or trees, read by git run `at`. */
+export async function diffFiles(at: { cwd: string; env?: Record<string, string> }, from: string, to: string): Promise<ChangedFile[]> {
+  const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], at);
   const parts = out.split("\0").filter((p) => p !== "");
   const files: ChangedFile[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) files.push({ path: parts[i + 1]!, status: STATUS[parts[i]!.charAt(0)] ?? "modified" });
@@ -58,7 +59,7 @@ async function diffFiles(wt: TaskWorktree, from: string, to: string): Promise<Ch
 
 export async function changedFiles(wt: TaskWorktree): Promise<ChangedFile[]> {
   if (!wt.exists) return [];
-  return diffFiles(wt, wt.base, await snapshotTree(wt));
+  return diffFiles(inWorktree(wt), wt.base, await snapshotTree(wt));
 }
 
 function exists(file: string): boolean {
@@ -72,29 +73,49 @@ function exists(file: string): boolean {
 
 /**
  * Applies the task's changes to the working tree at `topLevel` (not its index, not its branch),
- * all or nothing: first every file the change touches is checked to be as it was at the task's
- * base in the person's tree (`git diff` of the base against their files covers staged and
- * unstaged edits and commits made since), and a file the task adds must not exist there, even
- * untracked or ignored; then `git apply`, which itself applies all or none.
+ * all or nothing (see `applyTreeToWorkingTree`).
  */
 export async function applyToWorkingTree(wt: TaskWorktree, topLevel: string): Promise<ApplyResult> {
   if (!wt.exists) return { ok: false, message: `The worktree folder ${wt.path} is gone, so there is nothing to apply. Discard the task to clean up.`, conflicts: [] };
   const tree = await snapshotTree(wt);
-  const files = await diffFiles(wt, wt.base, tree);
-  if (files.length === 0) return { ok: false, message: "The task changed no files, so there is nothing to apply.", conflicts: [] };
+  return applyTreeToWorkingTree({ base: wt.base, tree, at: inWorktree(wt), files: await diffFiles(inWorktree(wt), wt.base, tree), what: "the task", openHint: "open the worktree and take what you need" }, topLevel);
+}
+
+/** A change to apply: from `base` to `tree`, both readable by git run `at`. */
+export interface TreeChange {
+  base: string;
+  tree: string;
+  at: { cwd: string; env?: Record<string, string> };
+  files: ChangedFile[];
+  /** Who made it, in the messages ("the task", "fathom/12-fix"). */
+  what: string;
+  /** What the person can do instead when git refuses it. */
+  openHint: string;
+}
+
+/**
+ * Applies a change to the working tree at `topLevel` as uncommitted changes, all or nothing:
+ * first every file the change touches is checked to be as it was at the change's base in the
+ * person's tree (`git diff` of the base against their files covers staged and unstaged edits and
+ * commits made since), and a file the change adds must not exist there, even untracked or
+ * ignored; then `git apply`, which itself applies all or none.
+ */
+export async function applyTreeToWorkingTree(change: TreeChange, topLevel: string): Promise<ApplyResult> {
+  const { files } = change;
+  if (files.length === 0) return { ok: false, message: `${change.what.charAt(0).toUpperCase()}${change.what.slice(1)} changed no files, so there is nothing to apply.`, conflicts: [] };
   const paths = files.map((f) => f.path);
-  const changedByPerson = new Set((await git(["diff", "--name-only", "--no-renames", "-z", wt.base, "--", ...paths], { cwd: topLevel })).split("\0").filter(Boolean));
+  const changedByPerson = new Set((await git(["diff", "--name-only", "--no-renames", "-z", change.base, "--", ...paths], { cwd: topLevel })).split("\0").filter(Boolean));
   for (const f of files) if (f.status === "added" && exists(path.join(topLevel, f.path))) changedByPerson.add(f.path);
   const conflicts = paths.filter((p) => changedByPerson.has(p));
   if (conflicts.length > 0) {
     return {
       ok: false,
       conflicts,
-      message: `Not applied, nothing was changed: ${conflicts.length === 1 ? "this file has" : "these files have"} changes of yours (or changed since the task started): ${conflicts.join(", ")}. Commit, stash or revert ${conflicts.length === 1 ? "it" : "them"}, then Apply again; or open the worktree and take what you need.`,
+      message: `Not applied, nothing was changed: ${conflicts.length === 1 ? "this file has" : "these files have"} changes of yours (or changed since ${change.what} started): ${conflicts.join(", ")}. Commit, stash or revert ${conflicts.length === 1 ? "it" : "them"}, then Apply again; or ${change.openHint}.`,
     };
   }
-  const patch = await git(["diff", "--binary", "--full-index", "--no-renames", wt.base, tree], inWorktree(wt));
+  const patch = await git(["diff", "--binary", "--full-index", "--no-renames", change.base, change.tree], change.at);
   const applied = await runGit(["apply", "--binary", "--whitespace=nowarn", "-"], { cwd: topLevel, input: patch });
-  if (applied.code !== 0) return { ok: false, conflicts: [], message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). Open the worktree to take what you need.` };
+  if (applied.code !== 0) return { ok: false, conflicts: [], message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). ${change.openHint.charAt(0).toUpperCase()}${change.openHint.slice(1)}.` };
   return { ok: true, files, message: `Applied ${files.length} file${files.length === 1 ? "" : "s"} to your working tree as uncommitted changes: ${paths.join(", ")}.` };
 }

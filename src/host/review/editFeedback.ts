@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { normalizeVirtualPath } from "../../core/backends/pathGuard";
 import type { Middleware } from "../../core/middleware/types";
+import { isMemoryPath } from "../../core/memory/memoryStore";
 import { describeDiagnostics, newDiagnostics, type DiagnosticFact } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
 import { latency } from "../latency";
@@ -68,7 +69,8 @@ export function editFeedbackMiddleware(options: EditFeedbackOptions = {}): Middl
       if (call.tool.kind !== "edit") return withLate(await next(call), lateReport());
       const raw = call.proposal?.path ?? call.args.file_path;
       const path = typeof raw === "string" ? normalizeVirtualPath(raw) : undefined;
-      const uri = typeof path === "string" ? toUri(path) : undefined;
+      // Memory is not a workspace file: no editor, no language server.
+      const uri = typeof path === "string" && !isMemoryPath(path) ? toUri(path) : undefined;
       if (typeof path !== "string" || !uri) return withLate(await next(call), lateReport());
 
       // A file written again while its check runs is compared with before its first write.

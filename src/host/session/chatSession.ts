@@ -175,6 +175,9 @@ export class ChatSession {
     this.reducer.notice(level, text);
   }
 
+  /** The Agent box (a name the host checked against the custom agents found): the task runs as it from its next message. */
+  setAgent = (agent: string | null): void => this.reducer.emit({ type: "agent", agent });
+
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {
     this.reducer.emit({ type: "mcpServers", servers });
@@ -198,7 +201,7 @@ export class ChatSession {
           this.state.items = items;
           this.task.runState = runState;
           this.postState();
-          this.save();
+          this.saves.flush();
         },
         setPreview: (preview) => this.reducer.emit({ type: "restorePreview", preview }),
         notice: (level, text) => this.reducer.notice(level, text),
@@ -351,10 +354,6 @@ export class ChatSession {
   }
 
   private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
-
-  private save(): void {
-    this.saves.flush();
-  }
 
   private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;

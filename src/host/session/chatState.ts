@@ -85,6 +85,12 @@ export function applyMessage(state: ChatState, message: HostToWebviewChat): void
     case "queued":
       state.queued = message.queued;
       return;
+    case "agent":
+      state.agent = message.agent;
+      return;
+    case "rules":
+      state.rules = message.rules;
+      return;
     case "mcpServers":
       state.mcpServers = message.servers;
       return;

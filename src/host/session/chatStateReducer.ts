@@ -237,10 +237,16 @@ export class ChatStateReducer {
       case "usage":
         this.onUsage(event, scope);
         return;
+      case "hook_ran":
+        // A small line per run: which hook, how long, what it decided (and why, or what went wrong).
+        this.notice(event.decision === "failed" ? "warning" : "info", `Hook ${event.event}${event.toolName ? ` (${event.toolName})` : ""}: ${event.command.split("\n")[0]!.slice(0, 120)} · ${event.durationMs} ms · ${event.decision}${event.message ? ` — ${event.message.slice(0, 500)}` : ""}`, scope.parentId);
+        return;
       case "rules_loaded": {
         // Once per task, not on every message: the person needs to know, not to be reminded.
         const text = `Project rules loaded from ${event.files.join(", ")}.`;
         if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text === text)) this.notice("info", text);
+        const fresh = event.files.filter((f) => !this.state.rules.includes(f));
+        if (fresh.length) this.emit({ type: "rules", rules: [...this.state.rules, ...fresh] });
         return;
       }
       case "warning":

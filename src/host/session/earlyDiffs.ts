@@ -1,4 +1,4 @@
-import { EDIT_SELECTION, inlineEditPreview, normalizeVirtualPath, secretFileMatcher, type AgentEvent, type SecretFileMatcher } from "../../core";
+import { EDIT_SELECTION, inlineEditPreview, isMemoryPath, normalizeVirtualPath, secretFileMatcher, type AgentEvent, type SecretFileMatcher } from "../../core";
 import type { SessionGate } from "./sessionGate";
 
 /**
@@ -88,8 +88,8 @@ export class EarlyDiffs {
     }
     call.opened = true;
     const path = normalizeVirtualPath(raw);
-    // A path the tool will refuse, or a secret file, gets no early diff (its request, if any, decides).
-    if (typeof path !== "string" || this.isSecret(path)) return;
+    // A path the tool will refuse, a secret file or a memory (not a workspace file) gets no early diff (its request, if any, decides).
+    if (typeof path !== "string" || this.isSecret(path) || isMemoryPath(path)) return;
     void this.open(id, path, EDIT_TOOLS[call.toolName]!.mustExist);
   }
 

@@ -20,6 +20,12 @@ export function logAgentEvent(log: Logger, event: AgentEvent, startedTools: Map<
     case "warning":
       log.warn(`${event.code}: ${event.message}`);
       break;
+    case "hook_ran": {
+      const line = `Hook ${event.event}${event.toolName ? ` (${event.toolName})` : ""} from ${event.origin === "user" ? "your own file" : "the workspace"}: ${event.command} in ${event.durationMs} ms, ${event.decision}${event.message ? `: ${event.message.split("\n")[0]}` : ""}`;
+      if (event.decision === "failed") log.warn(line);
+      else log.info(line);
+      break;
+    }
     case "error":
       log.error(`${event.kind}: ${event.message}`);
       break;

@@ -10,7 +10,10 @@ import {
   type DoneReason,
   type Executor,
   type Middleware,
+  memoryFolders,
 } from "../../core";
+import type { HostHooks } from "../hooks/hostHooks";
+import { memoryWritesAllowed } from "../memory/hostMemories";
 import type { ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware, workspaceFileUri } from "../review";
@@ -20,6 +23,7 @@ import type { HostMcp } from "../mcp/hostMcp";
 import { createModelSetup, type ModelSetup } from "../models/modelSetup";
 import type { VscodeModels } from "../models/vscodeModels";
 import type { SessionGate } from "./sessionGate";
+import type { SessionTeamFiles } from "./teamRun";
 import type { SessionEnv } from "./chatSession";
 import { TaskStore } from "./taskStore";
 import type { HostWorktrees } from "../worktrees/hostWorktrees";
@@ -52,6 +56,10 @@ export interface HostEnvOptions {
   models?: ModelSetup;
   /** The window plays the demo's recording ("Fathom: Try the Demo Task"): the chat says so. */
   demo?: boolean;
+  /** Rules, prompt files, skills and custom agents (absent: none are read, as in the demo). */
+  teamFiles?: SessionTeamFiles;
+  /** The person's hooks, and a workspace's once approved. */
+  hooks?: HostHooks;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -65,7 +73,7 @@ function workspaceRoot(): string | undefined {
 }
 
 /** The files the agent sees: one folder as `/`, several as `/<folder name>/…`. */
-function fileBackend(): BackendProtocol {
+export function fileBackend(): BackendProtocol {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length <= 1) return new FilesystemBackend({ rootDir: folders[0]!.uri.fsPath });
   const routes: Record<string, BackendProtocol> = {};
@@ -119,6 +127,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
+    ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
     ...(o.worktrees ? { placeTask: (p) => placeTask(o.worktrees!, p, o.worktreeByDefault?.() ?? false), taskEnded: (taskId, reason) => void taskEndedIn(o.worktrees!, taskId, reason) } : {}),
     async createAgent(options) {
@@ -138,7 +147,16 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
       const mcp = o.mcp;
       const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
-      return createAgent({ ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, ...(readMcpResource ? { readMcpResource } : {}) });
+      const trusted = (o.isTrusted ?? (() => vscode.workspace.isTrusted))();
+      // Hooks are read where the person works and run in the task's folder; a workspace's inside the sandbox.
+      const hookSandbox = o.sandbox?.sandboxFor(options.sandbox);
+      const hooks = o.hooks ? await o.hooks.forTask(workspaceRoot()!, { trusted, sandboxed: hookSandbox !== undefined }).catch((e: unknown) => (o.log.error(`Hooks: ${String(e)}`), [])) : [];
+      const memory = { folders: memoryFolders(workspaceRoot()!), allowWrites: memoryWritesAllowed(trusted) };
+      return createAgent({
+        ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, memory,
+        ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } } : {}),
+        ...(readMcpResource ? { readMcpResource } : {}),
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware } from "../../core";
+import type { SessionTeamFiles } from "./teamRun";
+import type { Agent, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -33,7 +34,14 @@ export interface SessionEnv {
     systemPrompt?: string;
     /** The run is this inline edit (Edit Selection): its agent has the one edit tool and asks the model with no tools. */
     inlineEdit?: InlineEditRequest;
+    /** The team files found, the custom agent the task runs as, and a prompt file's narrowing (./teamRun.ts). */
+    teamFiles?: TeamCatalog;
+    agent?: string;
+    narrowTools?: ToolNarrowing;
+    modelFor?: (model: string) => ChatModel | undefined;
   }): Agent | Promise<Agent>;
+  /** The rules, prompt files, skills and custom agents of the workspace and the person (absent: none are read). */
+  teamFiles?: SessionTeamFiles;
   isTrusted(): boolean;
   /** The workspace's checkpoints (absent: no Restore). */
   checkpoints?: CheckpointStore;

@@ -1,5 +1,5 @@
 import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport } from "../../core";
-import type { ChatState, OpenTaskView, ParallelView, WorktreeView } from "../../protocol";
+import { noRemoteBranches, type ChatState, type OpenTaskView, type ParallelView, type RemoteBranchesView, type WorktreeView } from "../../protocol";
 import type { Logger } from "../log";
 import type { ChatSession } from "./chatSession";
 
@@ -28,6 +28,8 @@ export interface TaskManagerOptions {
    */
   watch?(session: ChatSession, o: { shown(): boolean; show(): void; label(): string }): () => void;
   worktrees?: WorktreeActions;
+  /** The remotes' `fathom/*` branches (`HostRemoteBranches`): listed beside the worktrees. */
+  remote?: { readonly current: RemoteBranchesView; onDidChange(listener: () => void): { dispose(): void }; probe(): void };
   worktreeByDefault(): boolean;
   maxParallel(): number;
   /** A task left the window (its terminal executor can go). */
@@ -62,6 +64,7 @@ export class TaskManager {
   private mode: ParallelView["worktreeMode"] = { available: false, byDefault: false };
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopWorktrees: { dispose(): void } | undefined;
+  private readonly stopRemote: { dispose(): void } | undefined;
   private disposed = false;
 
   constructor(private readonly o: TaskManagerOptions) {
@@ -69,6 +72,7 @@ export class TaskManager {
     this.shownKey = this.entries[0]!.key;
     o.show(o.first);
     this.stopWorktrees = o.worktrees?.onDidChange(() => void this.refreshWorktrees());
+    this.stopRemote = o.remote?.onDidChange(() => this.publish());
     void this.refreshWorktrees();
   }
 
@@ -180,6 +184,7 @@ export class TaskManager {
     this.disposed = true;
     clearTimeout(this.timer);
     this.stopWorktrees?.dispose();
+    this.stopRemote?.dispose();
     for (const e of this.entries.splice(0)) {
       for (const stop of e.stop) stop();
       e.session.dispose();
@@ -236,6 +241,7 @@ export class TaskManager {
     const views = support.ok ? await wt.views((id) => history.has(id)) : [];
     if (generation !== this.refreshes) return;
     this.mode = support.ok ? { available: true, byDefault: this.o.worktreeByDefault() } : { available: false, reason: support.reason, byDefault: false };
+    if (support.ok) this.o.remote?.probe();
     this.worktreeViews = views;
     this.publish();
   }
@@ -248,7 +254,7 @@ export class TaskManager {
       const branch = state.taskId ? branches.get(state.taskId) : undefined;
       return { key: e.key, taskId: state.taskId, title: state.title || "New task", status: state.status, needsYou: state.status === "awaiting_approval", shown: e.key === this.shownKey, ...(branch ? { branch } : {}) };
     });
-    const parallel: ParallelView = { tasks, worktrees: this.worktreeViews, worktreeMode: { ...this.mode, byDefault: this.mode.available && this.o.worktreeByDefault() }, maxParallel: this.o.maxParallel() };
+    const parallel: ParallelView = { tasks, worktrees: this.worktreeViews, worktreeMode: { ...this.mode, byDefault: this.mode.available && this.o.worktreeByDefault() }, maxParallel: this.o.maxParallel(), remote: this.o.remote?.current ?? noRemoteBranches() };
     for (const e of this.entries) e.session.setParallel(parallel);
   }
 }

@@ -23,6 +23,8 @@ export function toSavedTask(state: ChatState, meta: { id: string; createdAt: num
     todos: state.todos,
     usage: state.usage,
     alwaysAllowed: state.alwaysAllowed,
+    ...(state.agent ? { agent: state.agent } : {}),
+    ...(state.rules.length ? { rules: state.rules } : {}),
     runState,
     ...(meta.inlineEdit ? { inlineEdit: meta.inlineEdit } : {}),
   };
@@ -87,6 +89,9 @@ export function reopened(saved: SavedTask, now: number): { state: ChatState; ask
     todos: saved.todos,
     usage: saved.usage,
     alwaysAllowed: saved.alwaysAllowed,
+    // Saved by this version or written by hand: kept only when well-formed (the agent's name is checked again when it runs).
+    agent: typeof saved.agent === "string" && saved.agent.length <= 64 ? saved.agent : null,
+    rules: Array.isArray(saved.rules) ? saved.rules.filter((r): r is string => typeof r === "string") : [],
   };
   if (!interrupted) return { state, askAgain };
   return { state, askAgain, interruptedNotice: `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.` };

@@ -11,6 +11,7 @@ import { loggedModel } from "./loggedModel";
 import type { SaveSchedule } from "./saveSchedule";
 import type { SessionEnv } from "./sessionEnv";
 import { taskTitle } from "./taskRecord";
+import { planTeamRun } from "./teamRun";
 
 /** What the open task keeps between its runs (shared by the session and the run). */
 export interface OpenTask {
@@ -165,6 +166,11 @@ export class TaskRun {
     }
     task.root = place.root;
     latency(env.log, "message", "placed");
+    // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no rules).
+    const team = env.teamFiles && !task.inlineEdit ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider }) : undefined;
+    for (const note of team?.notes ?? []) reducer.notice("warning", note);
+    const modelFor = (id: string) => loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
+    if (team?.model) model.switchTo(modelFor(team.model));
     const agent = await env.createAgent({
       ...agentOptions({
         env,
@@ -177,6 +183,7 @@ export class TaskRun {
         onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
+      ...(team ? { teamFiles: team.catalog, modelFor, ...(team.agent ? { agent: team.agent } : {}), ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}) } : {}),
     });
     latency(env.log, "message", "agent made");
     env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}${task.inlineEdit ? " (inline edit)" : ""}`);
@@ -185,7 +192,7 @@ export class TaskRun {
     // Resuming after a reload: what waited for the person is asked again (with their draft edits).
     const askAgain = task.askAgain;
     task.askAgain = [];
-    const events = agent.run(input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}) });
+    const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}) });
     await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
 

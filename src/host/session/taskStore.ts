@@ -24,6 +24,10 @@ export interface SavedTask {
   todos: TodoItem[];
   usage: UsageView;
   alwaysAllowed: string[];
+  /** The custom agent it runs as (the Agent box), so a reloaded task keeps its narrower tools. */
+  agent?: string;
+  /** Rules files in force ("Rules (N)"). */
+  rules?: string[];
   /** What the core needs to continue; null before the first step. */
   runState: RunState | null;
   /** The inline edit (Edit Selection) its latest message asked for: a resume or retry runs that edit. */

@@ -41,24 +41,34 @@ test("the starter suite has the required scenarios, each with a recorded session
   assert.ok(scenarios.length >= 12);
 });
 
-test("fathom eval test/evals --replay: every scenario passes offline, results.json has every field", async () => {
-  const out = mkdtempSync(path.join(tmpdir(), "fathom-suite-"));
-  const output = path.join(out, "results.json");
+/** `fathom eval ARGS` as a child process, offline. */
+async function evalCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
   delete env.OPENAI_API_KEY;
   delete env.ANTHROPIC_API_KEY;
-  // Commands run in the OS sandbox where it can (always in CI); our own scenarios are trusted elsewhere.
-  const args = ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "eval", SUITE, "--replay", "--output", output, ...(unavailable ? ["--no-sandbox"] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "eval", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
+// Commands run in the OS sandbox where it can (always in CI); our own scenarios are trusted elsewhere.
+const sandboxFlag = unavailable ? ["--no-sandbox"] : [];
+/** The unsharded replay's results, which the shards' merge must equal. */
+let whole: EvalResults | undefined;
+
+test("fathom eval test/evals --replay: every scenario passes offline, results.json has every field", async () => {
+  const out = mkdtempSync(path.join(tmpdir(), "fathom-suite-"));
+  const output = path.join(out, "results.json");
+  const { code, stdout, stderr } = await evalCli([SUITE, "--replay", "--output", output, ...sandboxFlag]);
   try {
     assert.equal(code, 0, `${stdout}\n${stderr}`);
     const results = JSON.parse(readFileSync(output, "utf8")) as EvalResults;
+    whole = results;
     assert.equal(results.mode, "replay");
     assert.deepEqual(results.results.filter((r) => !r.passed).map((r) => r.name), []);
     for (const name of REQUIRED) assert.ok(results.scenarios.some((s) => s.name === name && s.passed === 1), name);
@@ -73,6 +83,39 @@ test("fathom eval test/evals --replay: every scenario passes offline, results.js
     assert.ok(by("todo-list").toolCalls.write_todos!.attempts >= 2);
     assert.match(stdout, /\| \*\*all\*\* +\| +(\d+)\/\1 \| +1\.00 \|/);
     assert.match(stdout, /Edit precision: \d+ of \d+ edits applied on the first try/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+/** What must not differ between a merged and an unsharded run: everything but times and dates. */
+function figures(results: EvalResults): unknown {
+  const { createdAt: _createdAt, totals, scenarios, results: records, ...rest } = results;
+  const { durationMs: _durationMs, ...counts } = totals;
+  return {
+    ...rest,
+    totals: counts,
+    scenarios: scenarios.map(({ meanDurationMs: _mean, ...s }) => s),
+    results: records.map(({ durationMs: _d, folder: _f, ...r }) => r),
+  };
+}
+
+test("fathom eval --replay --shard I/3 on three machines, then fathom eval merge: the figures of the unsharded run", async (t) => {
+  if (!whole) return t.skip("the unsharded replay did not finish");
+  const out = mkdtempSync(path.join(tmpdir(), "fathom-shards-"));
+  try {
+    const runs = await Promise.all([1, 2, 3].map((i) => evalCli([SUITE, "--replay", "--shard", `${i}/3`, "--parallel", "2", "--output", path.join(out, `shard-${i}.json`), ...sandboxFlag])));
+    for (const run of runs) assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(runs[0]!.stderr, /shard 1\/3: \d+ of 12 trials/);
+    const sizes = [1, 2, 3].map((i) => (JSON.parse(readFileSync(path.join(out, `shard-${i}.json`), "utf8")) as EvalResults).totals.trials);
+    assert.equal(sizes.reduce((a, b) => a + b, 0), whole.totals.trials, `each trial in one shard: ${sizes.join(" + ")}`);
+    const merged = path.join(out, "results.json");
+    const merge = await evalCli(["merge", ...[3, 1, 2].map((i) => path.join(out, `shard-${i}.json`)), "--output", merged]);
+    assert.equal(merge.code, 0, `${merge.stdout}\n${merge.stderr}`);
+    assert.match(merge.stdout, /\| \*\*all\*\* +\| +(\d+)\/\1 \| +1\.00 \|/);
+    const result = JSON.parse(readFileSync(merged, "utf8")) as EvalResults;
+    assert.equal(result.shard, undefined, "the merge is a whole run");
+    assert.deepEqual(figures(result), figures(whole));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -74,9 +74,10 @@ describe("EarlyDiffs", () => {
     h.stream("e2", "edit_file", { file_path: "/.env", old_string: "1", new_string: "2" });
     h.stream("e3", "edit_file", { file_path: "/outside/../../etc/passwd", old_string: "1", new_string: "2" });
     h.stream("r1", "read_file", { file_path: "/new.txt" });
+    h.stream("m1", "write_file", { file_path: "/memories/style.md", content: "Use tabs" });
     await tick();
     assert.deepEqual(h.calls, ['prepare task1::w1 /new.txt null Fix it']);
-    assert.deepEqual(h.reads, ["/new.txt", "/missing.txt"], "a secret or refused path is not even read");
+    assert.deepEqual(h.reads, ["/new.txt", "/missing.txt"], "a secret or refused path, or a memory (not a workspace file), is not even read");
 
     const auto = harness({ "/a.txt": "a" }, { asks: (tool) => tool !== "edit_file" });
     auto.stream("e4", "edit_file", { file_path: "/a.txt", old_string: "a", new_string: "b" });

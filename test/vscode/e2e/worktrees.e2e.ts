@@ -33,6 +33,26 @@ function commitAll(dir: string): void {
   git(dir, 'commit', '-q', '-m', 'sample');
 }
 
+/**
+ * The workspace's repository with a bare `origin` beside it, and a `fathom/*` branch pushed
+ * there from another clone, as the GitHub Action pushes one.
+ */
+function withRemoteBranch(dir: string): void {
+  commitAll(dir);
+  const root = path.dirname(dir);
+  const origin = path.join(root, 'origin.git');
+  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(dir, 'remote', 'add', 'origin', origin);
+  git(dir, 'push', '-q', 'origin', 'main');
+  const other = path.join(root, 'elsewhere');
+  git(root, 'clone', '-q', origin, other);
+  git(other, 'checkout', '-q', '-b', 'fathom/12-add-notes');
+  fs.writeFileSync(path.join(other, 'NOTES.md'), 'from the action\n');
+  git(other, 'add', '-A');
+  git(other, 'commit', '-q', '-m', 'Add notes (#12)');
+  git(other, 'push', '-q', 'origin', 'fathom/12-add-notes');
+}
+
 async function startInWorktree(chat: Frame, prompt: string): Promise<void> {
   const box = chat.getByRole('checkbox', { name: /Worktree/ });
   await box.waitFor({ state: 'visible', timeout: 30_000 });
@@ -112,6 +132,31 @@ export const tests: E2ETest[] = [
         await chat.getByText('Worktrees (1)').click();
         await chat.getByRole('listitem', { name: 'Made by the CLI: fathom/made-by-the-cli, done' }).waitFor({ state: 'visible', timeout: 30_000 });
       });
+    },
+  },
+  {
+    name: 'Worktrees: a fathom/* branch pushed to the remote shows under Worktrees once the list is opened; its diff, then Apply',
+    timeoutMs: 180_000,
+    prepare: withRemoteBranch,
+    async run(ctx) {
+      const { page } = ctx;
+      const dir = ctx.session.workspaceDir;
+      const chat = await openChat(page);
+      await chat.getByText('Worktrees', { exact: true }).click({ timeout: 60_000 });
+      const item = chat.getByRole('listitem', { name: 'origin/fathom/12-add-notes: 1 file changed' });
+      await item.waitFor({ state: 'visible', timeout: 60_000 });
+      await item.getByText('Add notes (#12)').waitFor({ state: 'visible' });
+      assert.equal(git(dir, 'branch', '--list').trim(), '* main', 'fetched into remote-tracking refs only');
+      await item.getByRole('button', { name: 'NOTES.md, added: open its diff' }).click();
+      await page.locator('.tabs-container .tab').filter({ hasText: 'NOTES.md (start ↔ origin/fathom/12-add-notes)' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('.editor-group-container .monaco-diff-editor .editor.modified').getByText('from the action').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await ctx.screenshot('e2e-worktrees-remote-branch');
+      assert.equal(fs.existsSync(path.join(dir, 'NOTES.md')), false, 'nothing in the working tree before Apply');
+      await item.getByRole('button', { name: 'Apply origin/fathom/12-add-notes to your working tree' }).click();
+      // git apply creates the file, then writes it: wait for its text, not only for the file.
+      await until('NOTES.md applied', () => fs.existsSync(path.join(dir, 'NOTES.md')) && fs.readFileSync(path.join(dir, 'NOTES.md'), 'utf8') === 'from the action\n', 30_000);
+      await page.locator('.notifications-toasts').getByText(/Applied 1 file to your working tree as uncommitted changes: NOTES\.md/).waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'main');
     },
   },
   {

@@ -1,11 +1,14 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState } from "../../../src/protocol";
+import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState, type TeamFilesView } from "../../../src/protocol";
 import { attach, imageFiles, refusal } from "../lib/imageAttach";
 import type { MentionResults, ViewState } from "../state/chatReducer";
 import { ComposerChips } from "./AttachmentChips";
 import { postToHost } from "../vscodeApi";
 import { MentionPicker, mentionOptionId } from "./MentionPicker";
 import { requestFollow } from "../lib/follow";
+import { builtinFor } from "../lib/builtinCommands";
+import { askTeamFilesOnce } from "../lib/teamFilesRequest";
+import { SlashPicker, slashOptionId, useSlashPicker } from "./SlashPicker";
 
 interface Props {
   /** A task is running: the button cancels it; Enter still sends (the host queues it). */
@@ -23,6 +26,8 @@ interface Props {
   worktree?: ChatState["parallel"]["worktreeMode"] | null;
   /** Other tasks run in this folder: a new one here may collide with them. */
   sharedWith?: number;
+  /** The prompt files' commands for the `/` picker (undefined until the host sent them). */
+  commands?: TeamFilesView["commands"] | undefined;
 }
 
 interface Mention {
@@ -33,13 +38,14 @@ interface Mention {
 
 const MENTION_BEFORE_CARET = /(^|\s)@([^\s@]*)$/;
 const LIST_ID = "mention-list";
+const SLASH_LIST_ID = "slash-list";
 
 /** The message box: Enter sends, Shift+Enter is a new line, Up recalls, `@` mentions a file, a pasted or dropped image is attached. */
 /** The `@problems` pick: the workspace's errors and warnings as a chip. */
 const PROBLEMS_OPTION = { path: "@problems", special: "problems" as const };
 const NO_CHIPS: ViewState["chips"] = { attachments: [], focusSeq: 0 };
 
-export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0 }: Props) {
+export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0, commands }: Props) {
   const [text, setText] = useState("");
   const [inWorktree, setInWorktree] = useState<boolean | null>(null);
   const worktreeChosen = worktree?.available ? (inWorktree ?? worktree.byDefault) : false;
@@ -48,6 +54,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
   const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
   const [mention, setMention] = useState<Mention | null>(null);
   const [active, setActive] = useState(0);
+  const slash = useSlashPicker(commands);
   const box = useRef<HTMLTextAreaElement>(null);
   const nextRequest = useRef(1);
   const ownSent = useRef<string[]>([]);
@@ -90,6 +97,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     if (running || Date.now() - composingSaidAt.current < 20_000) return;
     composingSaidAt.current = Date.now();
     postToHost({ type: "composing" });
+    askTeamFilesOnce();
   };
 
   const updateMention = (value: string, caret: number) => {
@@ -100,6 +108,17 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     if (mention && mention.start === start && mention.query === query) return;
     setMention({ start, query, requestId: nextRequest.current++ });
     setActive(0);
+  };
+
+  /** A picked command goes in as `/name `, the caret after it, for its arguments. */
+  const insertCommand = (index: number) => {
+    const picked = slash.options[index];
+    if (!picked) return;
+    const rest = text.replace(/^\/\S*\s?/, "");
+    const value = `/${picked.name} ${rest}`;
+    setText(value);
+    slash.close();
+    caretAfterRender.current = picked.name.length + 2;
   };
 
   const insertMention = (index: number) => {
@@ -165,6 +184,14 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     const message = text.trim();
     const attachments = chips.attachments;
     if (!message && images.length === 0 && attachments.length === 0) return;
+    // Fathom's own commands (/new…) run here; a prompt file's `/name args` goes to the host, which fills it in.
+    const builtin = builtinFor(message);
+    if (builtin && images.length === 0) {
+      builtin.command.run(builtin.args);
+      setText("");
+      slash.close();
+      return;
+    }
     if (message.length > MAX_MESSAGE_CHARS) {
       setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
       return;
@@ -178,6 +205,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
     setError("");
     setRecall(null);
     setMention(null);
+    slash.close();
   };
 
   const recallAt = (index: number, draft: string) => {
@@ -190,6 +218,26 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
     const el = event.currentTarget;
+    if (slash.open && !pickerOpen) {
+      const n = slash.options.length;
+      if ((event.key === "ArrowDown" || event.key === "ArrowUp") && n) {
+        event.preventDefault();
+        slash.setActive((slash.active + (event.key === "ArrowDown" ? 1 : n - 1)) % n);
+        return;
+      }
+      // Enter on a command already typed in full sends it; otherwise it completes the pick.
+      const typed = text.trim().slice(1).toLowerCase();
+      if ((event.key === "Tab" || (event.key === "Enter" && slash.options[slash.active]?.name.toLowerCase() !== typed)) && !event.shiftKey && n) {
+        event.preventDefault();
+        insertCommand(slash.active);
+        return;
+      }
+      if (event.key === "Escape") {
+        event.preventDefault();
+        slash.close();
+        return;
+      }
+    }
     if (pickerOpen) {
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         event.preventDefault();
@@ -238,6 +286,7 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
       }}
       onDrop={onDrop}
     >
+      {slash.open && !pickerOpen ? <SlashPicker id={SLASH_LIST_ID} options={slash.options} active={slash.active} loading={slash.loading} onPick={insertCommand} /> : null}
       {pickerOpen ? <MentionPicker id={LIST_ID} files={files} active={active} loading={mentions?.requestId !== mention.requestId} onPick={insertMention} /> : null}
       <ComposerChips chips={chips.attachments} />
       <textarea
@@ -247,10 +296,10 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
         aria-label="Message"
         aria-describedby="composer-hint"
         aria-autocomplete="list"
-        aria-controls={pickerOpen ? LIST_ID : undefined}
-        aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : undefined}
+        aria-controls={pickerOpen ? LIST_ID : slash.open ? SLASH_LIST_ID : undefined}
+        aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : slash.open && slash.options.length ? slashOptionId(SLASH_LIST_ID, slash.active) : undefined}
         aria-invalid={error ? true : undefined}
-        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file or @problems"}
+        placeholder={running ? "Add a message for Fathom (it is queued)…" : "Ask Fathom to do something… @ mentions a file or @problems, / runs a command"}
         rows={3}
         value={text}
         onFocus={composing}
@@ -259,11 +308,16 @@ export function Composer({ running, sent, mentions, fill, chips = NO_CHIPS, mode
           setText(event.target.value);
           setRecall(null);
           updateMention(event.target.value, event.target.selectionStart);
+          slash.update(event.target.value.slice(0, event.target.selectionStart));
         }}
         onSelect={(event) => {
           if (mention) updateMention(event.currentTarget.value, event.currentTarget.selectionStart);
+          if (slash.open) slash.update(event.currentTarget.value.slice(0, event.currentTarget.selectionStart));
         }}
-        onBlur={() => setMention(null)}
+        onBlur={() => {
+          setMention(null);
+          slash.close();
+        }}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />

@@ -1,4 +1,6 @@
-import type { ChatState } from "../../../src/protocol";
+import type { ChatState, TeamFilesView } from "../../../src/protocol";
+import { AgentPicker } from "./AgentPicker";
+import { RulesInForce } from "./RulesInForce";
 import { formatCost, formatTokens } from "../lib/format";
 import type { ModelListView } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
@@ -10,10 +12,12 @@ interface Props {
   onToggleHistory: () => void;
   /** The Model box's latest list from the host. */
   models?: ModelListView | undefined;
+  /** The custom agents found, for the Agent box (undefined until the host sent them). */
+  agents?: TeamFilesView["agents"] | undefined;
 }
 
-/** Task title, the Model box, tokens, cost, context used, and the "History" / "New task" buttons. */
-export function Header({ chat, historyOpen, onToggleHistory, models }: Props) {
+/** Task title, the Model and Agent boxes, "Rules (N)", tokens, cost, context used, and the "History" / "New task" buttons. */
+export function Header({ chat, historyOpen, onToggleHistory, models, agents }: Props) {
   const { usage, model } = chat;
   const contextShare = usage.contextWindow > 0 ? Math.min(usage.contextTokens / usage.contextWindow, 1) : 0;
   return (
@@ -60,6 +64,8 @@ export function Header({ chat, historyOpen, onToggleHistory, models }: Props) {
         ) : (
           <ModelPicker model={model} list={models} />
         )}
+        {chat.demo ? null : <AgentPicker agent={chat.agent} agents={agents} />}
+        <RulesInForce rules={chat.rules} />
         {model.model || usage.inputTokens > 0 ? (
           <span className="tokens" title="Tokens sent to and received from the model">
             <span className="codicon codicon-arrow-up" aria-hidden="true" />

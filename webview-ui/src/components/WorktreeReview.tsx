@@ -1,4 +1,6 @@
-import type { WorktreeView } from "../../../src/protocol";
+import type { SyntheticEvent } from "react";
+import type { RemoteBranchesView, WorktreeView } from "../../../src/protocol";
+import { RemoteBranchList } from "./RemoteBranchList";
 import { postToHost } from "../vscodeApi";
 
 const STATE_TEXT: Record<WorktreeView["state"], string> = {
@@ -79,30 +81,40 @@ export function WorktreeReview({ worktree: w }: { worktree: WorktreeView }) {
   );
 }
 
-/** The repository's other task worktrees (other windows, the CLI, interrupted tasks). */
-export function WorktreeList({ worktrees }: { worktrees: WorktreeView[] }) {
-  if (worktrees.length === 0) return null;
+/**
+ * The repository's other task worktrees (other windows, the CLI, interrupted tasks) and the
+ * remotes' `fathom/*` branches, fetched when the list is first opened.
+ */
+export function WorktreeList({ worktrees, remote }: { worktrees: WorktreeView[]; remote: RemoteBranchesView }) {
+  if (worktrees.length === 0 && !remote.hasRemote) return null;
+  const onToggle = (e: SyntheticEvent<HTMLDetailsElement>) => {
+    if (e.currentTarget.open && remote.fetchedAt === null && !remote.fetching) postToHost({ type: "remoteBranchAction", action: "refresh" });
+  };
+  const count = worktrees.length + remote.branches.length;
   return (
-    <details className="worktree-list">
+    <details className="worktree-list" onToggle={onToggle}>
       <summary>
         <h2 className="worktree-list-heading" id="worktree-list-heading">
-          Worktrees ({worktrees.length})
+          Worktrees{count > 0 ? ` (${count})` : ""}
         </h2>
       </summary>
-      <ul aria-labelledby="worktree-list-heading">
-        {worktrees.map((w) => (
-          <li key={w.taskId} aria-label={`${w.title}: ${w.branch}, ${STATE_TEXT[w.state]}`}>
-            <div className="worktree-row">
-              <span className="worktree-title">{w.title}</span>
-              <span className="worktree-meta">
-                {w.branch} · {STATE_TEXT[w.state]}
-                {w.files ? ` · ${w.files.length} file${w.files.length === 1 ? "" : "s"} changed` : ""}
-              </span>
-            </div>
-            <Actions w={w} openTask />
-          </li>
-        ))}
-      </ul>
+      {worktrees.length > 0 ? (
+        <ul aria-labelledby="worktree-list-heading">
+          {worktrees.map((w) => (
+            <li key={w.taskId} aria-label={`${w.title}: ${w.branch}, ${STATE_TEXT[w.state]}`}>
+              <div className="worktree-row">
+                <span className="worktree-title">{w.title}</span>
+                <span className="worktree-meta">
+                  {w.branch} · {STATE_TEXT[w.state]}
+                  {w.files ? ` · ${w.files.length} file${w.files.length === 1 ? "" : "s"} changed` : ""}
+                </span>
+              </div>
+              <Actions w={w} openTask />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <RemoteBranchList remote={remote} />
     </details>
   );
 }

@@ -1,4 +1,4 @@
-import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type ModelOption, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type MemoryView, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 /** Most characters of command output a card keeps (the head is dropped; the host caps too). */
 export const MAX_EXEC_OUTPUT_CHARS = 200_000;
@@ -19,6 +19,10 @@ export interface ViewState {
   models?: ModelListView | undefined;
   /** The message box's chips (the host keeps them); `notice` says why a command added nothing; `focusSeq` asks for the caret. */
   chips: { attachments: AttachmentView[]; notice?: string | undefined; focusSeq: number };
+  /** The rules, prompt files, skills and custom agents found (null until the host sent them). */
+  teamFiles?: TeamFilesView | null;
+  /** What Fathom remembers (null until the host sent the list, when the Memories list was opened). */
+  memories?: MemoryView[] | null;
 }
 
 export interface ModelListView {
@@ -120,6 +124,14 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return withChat({ queued: message.queued });
     case "mcpServers":
       return withChat({ mcpServers: message.servers });
+    case "teamFiles":
+      return { ...view, teamFiles: message.teamFiles };
+    case "agent":
+      return withChat({ agent: message.agent });
+    case "rules":
+      return withChat({ rules: message.rules });
+    case "memories":
+      return { ...view, memories: message.memories };
     case "banner":
       return withChat({ banner: message.banner });
     case "history":
