@@ -13,8 +13,10 @@ import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import { McpHub } from "../src/core/mcp/mcpHub";
 import { createModel } from "../src/core/model/createModel";
+import type { ModelOverride } from "../src/core/model/modelOverrides";
 import type { Tool } from "../src/core/tools/tool";
-import { installLocalModel, startLocalModel } from "../test/local-model/localModel";
+import { callsSent } from "../test/local-model/invariants";
+import { installLocalModel, startLocalModel, type LocalModelInstall } from "../test/local-model/localModel";
 import { startRecordingProxy, type RecordedExchange } from "../test/local-model/recordingProxy";
 import { CONFIG_AFTER, CONFIG_BEFORE, writeWorkspace } from "../test/local-model/tasks";
 
@@ -33,8 +35,14 @@ interface Timed {
   exchanges: RecordedExchange[];
 }
 
-async function timedRun(url: string, modelId: string, dir: string, prompt: string, opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean; proxy: Awaited<ReturnType<typeof startRecordingProxy>> }): Promise<Timed> {
-  const model = createModel({ provider: "openai-compatible", model: modelId, baseUrl: url });
+async function timedRun(
+  url: string,
+  modelId: string,
+  dir: string,
+  prompt: string,
+  opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean; override?: ModelOverride; proxy: Awaited<ReturnType<typeof startRecordingProxy>> },
+): Promise<Timed> {
+  const model = createModel({ provider: "openai-compatible", model: modelId, baseUrl: url, ...(opts.override ? { override: opts.override } : {}) });
   const agent = createAgent({
     model,
     workspaceRoot: dir,
@@ -57,6 +65,18 @@ async function timedRun(url: string, modelId: string, dir: string, prompt: strin
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** "hello" on a fresh server (nothing in its prompt cache), driven as `override` says. */
+async function coldHello(install: LocalModelInstall, dir: string, override?: ModelOverride): Promise<Timed> {
+  const server = await startLocalModel({ install, maxTokens: 256 });
+  const proxy = await startRecordingProxy(server.url);
+  try {
+    return await timedRun(proxy.url, server.modelId, dir, "hello", { ...(override ? { override } : {}), proxy });
+  } finally {
+    await proxy.close();
+    await server.stop();
+  }
+}
 const sum = (xs: RecordedExchange[], f: (x: RecordedExchange) => number | undefined) => xs.reduce((n, x) => n + (f(x) ?? 0), 0);
 
 export async function runLocalModelBench(): Promise<void> {
@@ -68,6 +88,15 @@ export async function runLocalModelBench(): Promise<void> {
   try {
     writeWorkspace(dir, { "README.md": "# demo\n", "config.ini": CONFIG_BEFORE });
     const run = (prompt: string, opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean } = {}) => timedRun(proxy.url, server.modelId, dir, prompt, { ...opts, proxy });
+
+    // Issue 33: "hello" cold in the small-model profile (constrained, this model's default) and
+    // in the full profile with native tools (everything before issue 33), each on a fresh server.
+    const coldFull = await coldHello(install, dir, { tools: "native", profile: "full" });
+    const coldSmall = await coldHello(install, dir);
+    console.log(
+      `  "hello" cold, time to first token: small-model profile (constrained) ${s(coldSmall.ttftMs)} for a ${coldSmall.exchanges[0]?.usage?.prompt_tokens ?? "?"}-token request; ` +
+        `full profile (native, as before) ${s(coldFull.ttftMs)} for ${coldFull.exchanges[0]?.usage?.prompt_tokens ?? "?"} tokens (goal ≤ 15 s; 57 s measured before issue 33)`,
+    );
 
     // "hello": the first on a fresh server (nothing cached), then twice more (prompt cached).
     const hellos = [await run("hello"), await run("hello"), await run("hello")];
@@ -122,7 +151,7 @@ export async function runLocalModelBench(): Promise<void> {
             prompt_tokens_processed: sum(task.exchanges, (x) => x.timings?.prompt_n),
             completion_tokens: sum(task.exchanges, (x) => x.usage?.completion_tokens),
             total: s(task.totalMs),
-            tools: task.exchanges.flatMap((x) => x.toolCalls.map((c) => c.name)),
+            tools: callsSent(task.exchanges),
           },
         },
         null,

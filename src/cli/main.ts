@@ -11,9 +11,11 @@ import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
 import { DEFAULT_MODELS, createModel, type Provider } from "../core/model/createModel";
+import type { ModelOverride } from "../core/model/modelOverrides";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { REPLAY_BASE_URL, loadReplay, recordTo, replayFrom, type ModelTap } from "./replayOptions";
+import { MODEL_OPTIONS, announceFit, modelOverrideOf } from "./modelOptions";
 import { TerminalApprovalGate } from "./terminalApprovalGate";
 import { takeWorktreeFlag } from "./worktreeCommands";
 import { placeTask } from "./runWorktree";
@@ -39,8 +41,8 @@ interface CliOptions {
   model: string;
   baseUrl: string;
   apiKey: string;
-  tools?: "native" | "text" | "none";
-  contextWindow?: number;
+  /** --tools, --profile, --context-window, --temperature, --seed (./modelOptions.ts). */
+  override?: ModelOverride;
   maxSteps?: number;
   spendCapUsd?: number;
   yes: boolean;
@@ -71,8 +73,7 @@ const RUN_OPTIONS = {
   provider: { type: "string" },
   model: { type: "string" },
   "base-url": { type: "string" },
-  tools: { type: "string" },
-  "context-window": { type: "string" },
+  ...MODEL_OPTIONS,
   "max-steps": { type: "string" },
   "spend-cap": { type: "string" },
   yes: { type: "boolean", short: "y" },
@@ -170,15 +171,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
     options.maxSteps = n;
   }
-  if (values.tools !== undefined) {
-    if (values.tools !== "native" && values.tools !== "text" && values.tools !== "none") throw new UsageError(`--tools must be native, text or none (got "${values.tools}").`);
-    options.tools = values.tools;
-  }
-  if (values["context-window"] !== undefined) {
-    const n = Number(values["context-window"]);
-    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
-    options.contextWindow = n;
-  }
+  const modelOptions = modelOverrideOf(values);
+  if ("error" in modelOptions) throw new UsageError(modelOptions.error);
+  if (modelOptions.override) options.override = modelOptions.override;
   if (values["spend-cap"] !== undefined) {
     const n = Number(values["spend-cap"]);
     if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
@@ -240,7 +235,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     model: id,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-    ...(opts.tools || opts.contextWindow ? { override: { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) } } : {}),
+    ...(opts.override ? { override: opts.override } : {}),
     ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
     ...(tap ? { fetch: tap.fetch } : {}),
     surface: "cli",
@@ -296,9 +291,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
   // The repository's hook files are read where the person works; hooks run in the task's folder.
   const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
+  const runModel = team.model ? makeModel(team.model) : model;
   const agent = createAgent({
     checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model: team.model ? makeModel(team.model) : model,
+    model: runModel,
     workspaceRoot: root,
     backend,
     teamFiles: team.catalog,
@@ -323,6 +319,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   announce(team, opts.json, render);
   const rules: string[] = [];
   try {
+    await announceFit(runModel, (line) => process.stderr.write(line));
     for await (const event of agent.run(team.prompt, { signal: controller.signal, ...(saved ? { state: saved.state } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
       if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
       if (event.type === "done") {

@@ -19,8 +19,15 @@ Options:
                         or anthropic when only ANTHROPIC_API_KEY is set)
   --model ID            model id (default: the provider's default)
   --base-url URL        API base URL (required for most openai-compatible servers)
-  --tools MODE          native (default: the API's tool calling; calls written as text
-                        still run), text (tools in the prompt, calls read from text), none
+  --tools MODE          native (the API's tool calling; calls written as text still run),
+                        text (tools in the prompt, calls read from text), none, or
+                        constrained (one schema-held JSON call or answer per turn). Default:
+                        constrained for small models (4B parameters or fewer, by name or as
+                        a local server says), native for every other
+  --profile P           small (short prompt, core tools only) or full. Default: small with
+                        constrained tool calls or a context of 16K tokens or less
+  --temperature T       sampling temperature sent with each request (constrained: 0)
+  --seed N              sampling seed sent with each request
   --context-window N    the model's context window in tokens, if Fathom does not know it
   --max-steps N         most model calls for this task (default 100)
   --spend-cap USD       stop when the task has cost this much

@@ -7,7 +7,8 @@ export { costOf, contextWindowOf, lookupModel, promptTokensOf, defaultMaxOutputT
 export { listModels, type ListedModel, type ListModelsOptions, type ModelList } from "./model/listModels";
 export { parseModelOverrides, overrideFor, ModelOverrideSchema, type ModelOverride, type ModelOverrides, type ModelPrice } from "./model/modelOverrides";
 export { extractTextToolCalls, textToolPrompt, toTextToolMessages, type TextToolCalls } from "./model/textToolCalls";
-export { withToolCallMode, ToolCallModeModel, type ToolCallMode } from "./model/toolCallMode";
+export { withToolCallMode, ToolCallModeModel, type ToolCallOptions } from "./model/toolCallMode";
+export { forgetToolCallLessons } from "./model/toolCallMemory";
 export { SwitchableModel } from "./model/switchableModel";
 export { TurnAccumulator, requestChars } from "./model/turnAccumulator";
 export { imagesToSend, withImageNote, MAX_IMAGES_PER_REQUEST } from "./model/imageNote";

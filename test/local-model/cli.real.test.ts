@@ -1,9 +1,12 @@
-// The real-model suite, through the CLI: SmolLM2-135M-Instruct on llama.cpp's llama-server (temperature 0,
-// seed 42), five everyday tasks, k = 3 runs each. Asserted: what must hold whatever the model
-// emits (the run ends within its step limit and time, no crash, every call the server sent is run
-// or answered, a malformed call writes nothing, history and saved task parse, writes and commands
-// wait for approval unless approved). Reported, not asserted: whether each task succeeded, as
-// pass^k, printed at the end and written to test-output/local-model/cli-passk.md.
+// The real-model suite, through the CLI: SmolLM2-135M-Instruct on llama.cpp's llama-server, five
+// everyday tasks, in each tool-call mode (constrained: the default for this model; native: as
+// before issue 33), k = 3 runs at temperature 0 and three seeds at temperature 0.7. Asserted: what
+// must hold whatever the model emits (the run ends within its step limit and time, no crash, every
+// call the server sent is run or answered, a malformed call writes nothing, history and saved task
+// parse, writes and commands wait for approval unless approved) and, in constrained mode, that
+// every run ends in a valid call or an answer (none stopped for repetition or length). Reported,
+// not asserted: whether each task succeeded, as pass^k per task and mode, printed at the end and
+// written to test-output/local-model/cli-passk.md (with every exchange, the fixtures' source).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -19,6 +22,21 @@ import { countTextToolCalls, passKTable, saveReport, type RunRecord } from "./re
 import { finishedCalls, snapshot, TASKS, writeWorkspace, type RealTask } from "./tasks";
 
 const K = Number(process.env.FATHOM_REAL_MODEL_K ?? 3);
+
+/** A way of running the tasks: a tool-call mode and sampling (seed per run at 0.7). */
+interface Variant {
+  mode: "constrained" | "native";
+  temperature: 0 | 0.7;
+}
+const VARIANTS: Variant[] = [
+  { mode: "constrained", temperature: 0 },
+  { mode: "native", temperature: 0 },
+  { mode: "constrained", temperature: 0.7 },
+  { mode: "native", temperature: 0.7 },
+];
+const variantName = (v: Variant) => `${v.mode}, temperature ${v.temperature}${v.temperature ? ` (seeds 1-${K})` : ""}`;
+/** The CLI's options for a variant's run n: the constrained default is chosen by the model's size, not a flag. */
+const variantArgs = (v: Variant, n: number) => [...(v.mode === "native" ? ["--tools", "native", "--profile", "full"] : []), ...(v.temperature ? ["--temperature", String(v.temperature), "--seed", String(n)] : [])];
 /** Per run: a task's step limit times the slowest step we allow on a loaded 2-core machine. */
 const RUN_TIMEOUT_MS = 150_000;
 /** Most tokens in one answer: a runaway answer is cut here (finish_reason "length"). */
@@ -26,7 +44,7 @@ export const MAX_ANSWER_TOKENS = 200;
 
 let server: LocalModel | undefined;
 let proxy: RecordingProxy;
-const records: RunRecord[] = [];
+const records = new Map<string, RunRecord[]>(VARIANTS.map((v) => [variantName(v), []]));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "fathom-real-"));
 
 before(async () => {
@@ -36,15 +54,16 @@ before(async () => {
 });
 
 after(async () => {
-  const table = passKTable(records, K, `Real model (${server?.modelId ?? "?"} on llama.cpp, temperature 0, seed 42), through the CLI, k = ${K}:`);
+  const tables = [...records].filter(([, runs]) => runs.length > 0).map(([name, runs]) => passKTable(runs, K, `Real model (${server?.modelId ?? "?"} on llama.cpp), through the CLI, ${name}, k = ${K}:`));
+  const table = tables.join("\n\n");
   console.log(`\n${table}\n`);
-  if (proxy) saveReport("cli", table, records, proxy.exchanges);
+  if (proxy) saveReport("cli", table, [...records.values()].flat(), proxy.exchanges);
   await proxy?.close();
   await server?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function runTask(task: RealTask, label: string, opts: { yes: boolean }) {
+async function runTask(task: RealTask, label: string, opts: { yes: boolean; extra?: string[] }) {
   // One workspace path for every run: the system prompt names it, so the server's prompt cache
   // serves the whole system prompt from the second run on, as for a person's second task.
   const workspace = path.join(tmp, "workspace");
@@ -57,17 +76,19 @@ async function runTask(task: RealTask, label: string, opts: { yes: boolean }) {
   const from = proxy.exchanges.length;
   const args = ["run", "--json", "--provider", "openai-compatible", "--base-url", proxy.url, "--model", server!.modelId, "--max-steps", String(task.maxSteps), "--cwd", workspace];
   if (opts.yes) args.push("--yes");
+  args.push(...(opts.extra ?? []));
   const run = await runCli([...args, task.prompt], { env: cliEnv(dataHome), timeoutMs: RUN_TIMEOUT_MS });
   const exchanges = proxy.exchanges.slice(from);
   return { workspace, dataHome, before, run, exchanges };
 }
 
-for (const task of TASKS) {
+for (const variant of VARIANTS) for (const task of TASKS) {
   for (let n = 1; n <= K; n++) {
-    test(`real model, CLI: ${task.id} (run ${n} of ${K}) ends cleanly, every call answered, nothing written by a malformed call`, { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
-      const { workspace, dataHome, before, run, exchanges } = await runTask(task, `${task.id}#${n}`, { yes: task.writes });
+    test(`real model, CLI, ${variantName(variant)}: ${task.id} (run ${n} of ${K}) ends cleanly, every call answered, nothing written by a malformed call`, { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+      const { workspace, dataHome, before, run, exchanges } = await runTask(task, `${variant.mode} t${variant.temperature} ${task.id}#${n}`, { yes: task.writes, extra: variantArgs(variant, n) });
       const done = run.events.find((e): e is Extract<AgentEvent, { type: "done" }> => e.type === "done");
-      records.push({
+      records.get(variantName(variant))!.push({
+        variant: variantName(variant),
         task: task.id,
         run: n,
         succeeded: !!done && task.succeeded({ workspace, done, events: run.events }),
@@ -85,6 +106,11 @@ for (const task of TASKS) {
       assert.ok(exchanges.length >= 1 && exchanges.length <= task.maxSteps, `model calls within the step limit (${exchanges.length})`);
       assertEveryCallAnswered(exchanges, done, run.events);
       assertNoStrayWrites(before, snapshot(workspace), run.events);
+      if (variant.mode === "constrained") {
+        // Held to the schema, a run ends in an answer (or its step limit, each step a valid call): never cut for a loop or the token limit.
+        assert.ok(["completed", "max_steps"].includes(done.reason), `ended in an answer or a valid call (${done.reason}: ${done.message ?? ""})`);
+        for (const x of exchanges) assert.notEqual(x.finishReason, "length", `a reply was cut by the token limit: ${x.content.slice(0, 120)}`);
+      }
       // The saved task (what `fathom run --task` continues) parses.
       const taskId = (done as unknown as { taskId?: string }).taskId;
       assert.ok(taskId, "the done event names the saved task");

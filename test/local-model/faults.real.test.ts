@@ -179,7 +179,8 @@ test("llama-server killed mid-answer: the CLI stops with a clear error, nothing 
 });
 
 test("a request over the server's context: a clear error naming what to do, nothing written", { timeout: 120_000 }, async () => {
-  const server = await startLocalModel({ install, contextSize: 512, maxTokens: 32 });
+  // Smaller than even the small profile's "hello" (about 460 tokens).
+  const server = await startLocalModel({ install, contextSize: 256, maxTokens: 32 });
   const { dir, dataHome } = workspace();
   const before = snapshot(dir);
   try {

@@ -23,6 +23,8 @@ export interface RecordedExchange {
   lastMessage?: unknown;
   tools: string[];
   maxTokens?: number;
+  /** The request held the reply to a schema (constrained mode's response_format). */
+  constrained?: boolean;
   content: string;
   reasoning: string;
   toolCalls: RecordedToolCall[];
@@ -108,7 +110,7 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
           const finish = (cut: boolean) => {
             if (finished || !req.url?.endsWith("/chat/completions")) return;
             finished = true;
-            let sent: { messages?: unknown[]; tools?: { function?: { name?: string } }[]; max_tokens?: number } = {};
+            let sent: { messages?: unknown[]; tools?: { function?: { name?: string } }[]; max_tokens?: number; response_format?: unknown } = {};
             try {
               sent = JSON.parse(body.toString("utf8"));
             } catch {
@@ -121,6 +123,7 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
               lastMessage: sent.messages?.at(-1),
               tools: (sent.tools ?? []).map((t) => t.function?.name ?? "?"),
               ...(sent.max_tokens ? { maxTokens: sent.max_tokens } : {}),
+              ...(sent.response_format ? { constrained: true } : {}),
               content: "",
               reasoning: "",
               toolCalls: [],

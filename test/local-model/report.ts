@@ -5,6 +5,8 @@ import type { RecordedExchange } from "./recordingProxy";
 import { passHatK, type TaskId } from "./tasks";
 
 export interface RunRecord {
+  /** The tool-call mode and sampling of the run ("constrained, temperature 0"). */
+  variant?: string;
   task: TaskId;
   run: number;
   succeeded: boolean;

@@ -26,6 +26,8 @@ export interface Dialect {
   noNativeTools?: boolean;
   /** A request carrying `stream_options` is refused (400), as some older servers do. */
   rejectStreamOptions?: boolean;
+  /** A request carrying `response_format` is refused (400), as servers without structured output do. */
+  rejectResponseFormat?: boolean;
   /** `stream_options.include_usage` is ignored: no usage chunk. */
   ignoreStreamOptions?: boolean;
   /** What the model-list endpoints answer (see scriptedModelLists.ts). */
@@ -318,10 +320,11 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
 }
 
 /** What a local server says when it refuses a request for its dialect, or undefined. */
-function dialectRefusal(dialect: Dialect, wire: Wire, body: { model?: unknown; tools?: unknown[]; stream_options?: unknown }): string | undefined {
+function dialectRefusal(dialect: Dialect, wire: Wire, body: { model?: unknown; tools?: unknown[]; stream_options?: unknown; response_format?: unknown }): string | undefined {
   if (wire !== "openai") return undefined;
   if (dialect.noNativeTools && Array.isArray(body.tools) && body.tools.length > 0) return `registry.ollama.ai/library/${String(body.model)} does not support tools`;
   if (dialect.rejectStreamOptions && body.stream_options !== undefined) return "Unrecognized request argument supplied: stream_options";
+  if (dialect.rejectResponseFormat && body.response_format !== undefined) return "Unrecognized request argument supplied: response_format";
   return undefined;
 }
 

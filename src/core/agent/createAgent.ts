@@ -32,6 +32,7 @@ import { EventChannel } from "./eventChannel";
 import { newRunState, parseRunState, type AgentEvent, type RunState } from "./events";
 import { toolSpecOf } from "./jsonSchema";
 import { runLoop, type LoopConfig } from "./loop";
+import { smallSystemPrompt } from "./smallModelProfile";
 import { baseSystemPrompt } from "./systemPrompt";
 import { TaskBudget } from "./taskBudget";
 
@@ -247,12 +248,14 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
   }
   const model = options.model;
   const systemPrompt = baseSystemPrompt({ workspaceRoot: options.workspaceRoot, ...(options.systemPrompt ? { extra: options.systemPrompt } : {}) });
+  const smallPrompt = smallSystemPrompt(options.systemPrompt ? { extra: options.systemPrompt } : {});
   const config: LoopConfig = {
     model,
     tools: toolMap,
     toolSpecs: tools.map(toolSpecOf),
     middleware,
     systemPrompt,
+    smallSystemPrompt: smallPrompt,
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     ...(options.spendCapUsd !== undefined ? { spendCapUsd: options.spendCapUsd } : {}),
     // Read at each call: the model may change during the task (the person picked another).

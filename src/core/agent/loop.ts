@@ -1,9 +1,11 @@
-import { ModelError, type ChatMessage, type ChatModel, type ToolCall, type ToolSpec, type Usage } from "../model/types";
+import { ModelError, type ChatMessage, type ChatModel, type ModelFit, type ToolCall, type ToolSpec, type Usage } from "../model/types";
+import { fitOf } from "../model/wrappedModel";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
 import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
 import { RepetitionGuard } from "./repetitionGuard";
 import { RunawayWatch } from "./runawayOutput";
+import { inSmallProfile, smallToolSpec } from "./smallModelProfile";
 import type { TaskBudget } from "./taskBudget";
 import { ToolRunner } from "./toolRunner";
 
@@ -14,6 +16,8 @@ export interface LoopConfig {
   middleware: readonly Middleware[];
   /** The base prompt; middleware sections are appended per run. */
   systemPrompt: string;
+  /** The base prompt of the small-model profile (./smallModelProfile.ts). */
+  smallSystemPrompt: string;
   maxSteps: number;
   spendCapUsd?: number;
   /** Dollars for one call's usage (0 when the price is unknown). */
@@ -43,7 +47,10 @@ export async function runLoop(
   emit: (event: AgentEvent) => void,
   budget: TaskBudget,
 ): Promise<void> {
+  // How the model is driven (tool-call mode, profile): decided once, before the first request.
+  const fit = await fitOf(config.model, signal);
   const ctx: RunContext = {
+    profile: fit.profile,
     state,
     emit,
     signal,
@@ -63,7 +70,7 @@ export async function runLoop(
   let finalText = "";
   let stop: Stop;
   try {
-    const result = await steps(config, ctx);
+    const result = await steps(config, ctx, fit);
     stop = result.stop;
     finalText = result.finalText;
   } catch (error) {
@@ -72,10 +79,27 @@ export async function runLoop(
   emit({ type: "done", reason: stop.reason, finalText, ...(stop.message ? { message: stop.message } : {}), state });
 }
 
-async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop; finalText: string }> {
+/** What the model is offered in this run's profile: the small one keeps only the core tools, described briefly. */
+function profileView(config: LoopConfig, fit: ModelFit): { tools: ReadonlyMap<string, Tool>; toolSpecs: ToolSpec[] } {
+  if (fit.profile !== "small") return { tools: config.tools, toolSpecs: config.toolSpecs };
+  return {
+    tools: new Map([...config.tools].filter(([name]) => inSmallProfile(name))),
+    toolSpecs: config.toolSpecs.filter((t) => inSmallProfile(t.name)).map(smallToolSpec),
+  };
+}
+
+async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promise<{ stop: Stop; finalText: string }> {
   const { state, signal, emit } = ctx;
-  const system = await systemPromptFor(config, ctx);
-  const runner = new ToolRunner(config.tools, config.middleware, ctx, new RepetitionGuard());
+  const view = profileView(config, fit);
+  const system = await systemPromptFor(config, ctx, view.tools);
+  const constrained = fit.toolCallMode === "constrained";
+  const runner = new ToolRunner(view.tools, config.middleware, ctx, new RepetitionGuard(), {
+    specs: new Map(view.toolSpecs.map((t) => [t.name, t])),
+    reuseResults: fit.profile === "small",
+    repeatEndsWithAnswer: constrained,
+  });
+  /** A loop the guard stopped: the next request offers only the final answer (constrained mode holds the model to it). */
+  let answerNext = false;
   const callModel = composeModelCall(config, ctx);
   const usedIds = new Set(state.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
   // Ids this run makes up carry a random tag: a subagent's calls, or a resumed task's, must
@@ -104,7 +128,8 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
     ctx.budget.takeStep();
     state.steps++;
     emit({ type: "step_started", step: state.steps });
-    const turn = await callModel({ system, messages: state.messages, tools: config.toolSpecs });
+    const answerOnly = answerNext || ctx.budget.stepsUsed >= ctx.budget.maxSteps;
+    const turn = await callModel({ system, messages: state.messages, tools: view.toolSpecs, ...(answerOnly ? { answerOnly } : {}) });
     const message = turn.message;
     if (turn.stopReason === RUNAWAY) {
       state.messages.push({ role: "assistant", content: message.content });
@@ -139,13 +164,21 @@ async function steps(config: LoopConfig, ctx: RunContext): Promise<{ stop: Stop;
       return { stop: overCap, finalText: message.content };
     }
 
-    const { outcomes, repetition } = await runner.runTurn(calls);
+    const { outcomes, repetition, reused } = await runner.runTurn(calls);
     for (const outcome of outcomes) {
       state.messages.push(outcome.message);
       if (outcome.message.isError && !outcome.rejected) consecutiveErrors++;
       else if (!outcome.message.isError) consecutiveErrors = 0;
     }
     if (signal.aborted) return { stop: cancelled(), finalText: "" };
+    if (repetition && constrained) {
+      // Held to a schema, the model can be made to answer instead of being stopped.
+      answerNext = true;
+      emit({ type: "warning", code: "repetition", message: `${repetition} Only the final answer is offered next.` });
+      continue;
+    }
+    // A constrained model that repeats a call it has the result of is going round: it answers next.
+    if (reused && constrained) answerNext = true;
     if (repetition) return { stop: { reason: "repetition", message: `${repetition} Stopped to avoid a loop.` }, finalText: "" };
     if (consecutiveErrors >= config.maxConsecutiveToolErrors) {
       return {
@@ -168,9 +201,11 @@ async function continuation(middleware: readonly Middleware[], ctx: RunContext):
   return undefined;
 }
 
-async function systemPromptFor(config: LoopConfig, ctx: RunContext): Promise<string> {
-  const sections = [config.systemPrompt];
+/** The base prompt and the sections of middleware whose tools are offered (or that have none: rules). */
+async function systemPromptFor(config: LoopConfig, ctx: RunContext, offered: ReadonlyMap<string, Tool>): Promise<string> {
+  const sections = [ctx.profile === "small" ? config.smallSystemPrompt : config.systemPrompt];
   for (const mw of config.middleware) {
+    if (ctx.profile === "small" && mw.tools?.length && !mw.tools.some((t) => offered.has(t.name))) continue;
     const section = await mw.systemPrompt?.(ctx);
     if (section?.trim()) sections.push(section.trim());
   }
@@ -204,7 +239,7 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext): P
   const watch = new RunawayWatch();
   let partialText = "";
   try {
-    for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal })) {
+    for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal, ...(call.answerOnly ? { answerOnly: true } : {}) })) {
       switch (event.type) {
         case "text_delta": {
           partialText += event.text;

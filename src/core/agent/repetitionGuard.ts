@@ -23,6 +23,8 @@ export type RepetitionVerdict =
 export class RepetitionGuard {
   private readonly counts = new Map<string, number>();
   private readonly history: string[] = [];
+  /** Results of calls made since the workspace last changed, by call (see `previousResult`). */
+  private readonly results = new Map<string, { content: string; isError?: boolean }>();
 
   constructor(
     private readonly warnAt = REPEAT_WARN_AT,
@@ -59,12 +61,25 @@ export class RepetitionGuard {
     return undefined;
   }
 
-  /** A call changed the workspace: every other call's count starts again. */
+  /** A call changed the workspace: every other call's count starts again, and its earlier results are stale. */
   workspaceChanged(name: string, args: unknown): void {
     const key = callKey(name, args);
     const own = this.counts.get(key);
     this.counts.clear();
     if (own !== undefined) this.counts.set(key, own);
+    const result = this.results.get(key);
+    this.results.clear();
+    if (result) this.results.set(key, result);
+  }
+
+  /** Keeps a call's result, to answer the same call again while nothing else is written or run. */
+  remember(name: string, args: unknown, result: { content: string; isError?: boolean }): void {
+    this.results.set(callKey(name, args), { content: result.content, ...(result.isError ? { isError: true } : {}) });
+  }
+
+  /** The result of this exact call made before, when nothing has been written or run since. */
+  previousResult(name: string, args: unknown): { content: string; isError?: boolean } | undefined {
+    return this.results.get(callKey(name, args));
   }
 }
 

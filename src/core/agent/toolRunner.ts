@@ -1,8 +1,9 @@
 import type { z } from "zod";
-import type { ChatMessage, ToolCall } from "../model/types";
+import type { ChatMessage, ToolCall, ToolSpec } from "../model/types";
 import type { Tool, ToolResult } from "../tools/tool";
 import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "../middleware/types";
 import { toolError } from "../middleware/types";
+import { repairCall } from "./callRepair";
 import type { RepetitionGuard } from "./repetitionGuard";
 import { CYCLE_STOP_AT, REPEAT_STOP_AT } from "./repetitionGuard";
 
@@ -18,9 +19,24 @@ export interface TurnOutcome {
   outcomes: CallOutcome[];
   /** Set when the repetition guard stopped a call. */
   repetition?: string;
+  /** Set when a call was answered from an identical earlier call's result (the model is going round). */
+  reused?: boolean;
 }
 
 export const CANCELLED_RESULT = "Not run: the task was cancelled before this call started.";
+
+/** Calls whose result an identical call may be answered with while nothing is written or run (the small-model profile). */
+const REUSABLE = new Set(["ls", "read_file", "glob", "grep", "execute"]);
+export const REUSED_NOTE = "[Note] The same call as before: the same result. Use it.";
+
+export interface ToolRunnerOptions {
+  /** The schemas the model was given, by tool (repair reads them; a failed call gets its schema back). */
+  specs?: ReadonlyMap<string, ToolSpec>;
+  /** Answer an identical repeated call from its earlier result (the small-model profile). */
+  reuseResults?: boolean;
+  /** A loop the guard stops ends with the model's answer, not a stop (the loop then offers only the answer). */
+  repeatEndsWithAnswer?: boolean;
+}
 
 /**
  * Runs one turn's tool calls. Calls with side effects run one at a time, in order; neighbouring
@@ -28,12 +44,15 @@ export const CANCELLED_RESULT = "Not run: the task was cancelled before this cal
  */
 export class ToolRunner {
   private readonly handler: (call: ToolCallRequest) => Promise<ToolResult>;
+  /** Tools whose schema has already gone back to the model with an error (once each). */
+  private readonly schemaShown = new Set<string>();
 
   constructor(
     private readonly tools: ReadonlyMap<string, Tool>,
     middleware: readonly Middleware[],
     private readonly ctx: RunContext,
     private readonly guard: RepetitionGuard,
+    private readonly options: ToolRunnerOptions = {},
   ) {
     let handler = (call: ToolCallRequest) => this.invoke(call);
     for (let i = middleware.length - 1; i >= 0; i--) {
@@ -48,10 +67,12 @@ export class ToolRunner {
   async runTurn(calls: readonly ToolCall[]): Promise<TurnOutcome> {
     const outcomes: CallOutcome[] = new Array(calls.length);
     let repetition: string | undefined;
+    let reused = false;
     for (const batch of this.batches(calls)) {
       const run = async (index: number) => {
         const call = calls[index]!;
         const result = await this.runOne(call, calls);
+        if (result.details?.reused) reused = true;
         if (result.details?.repetitionStop) {
           const period = result.details.cyclePeriod;
           repetition =
@@ -67,7 +88,7 @@ export class ToolRunner {
       if (batch.length === 1) await run(batch[0]!);
       else await Promise.all(batch.map(run));
     }
-    return repetition ? { outcomes, repetition } : { outcomes };
+    return { outcomes, ...(repetition ? { repetition } : {}), ...(reused ? { reused } : {}) };
   }
 
   /** Groups call indexes: each side-effecting call alone, runs of concurrent-safe calls together. */
@@ -104,10 +125,11 @@ export class ToolRunner {
       args = prepared.args;
       const verdict = this.guard.record(call.name, args);
       if (verdict.verdict === "stop") {
+        const then = this.options.repeatEndsWithAnswer ? "Now answer the person with what you have." : "The task stops here.";
         result = toolError(
           verdict.period
-            ? `Not run: you have made the same ${verdict.period} calls ${verdict.count} times in a row; they undo each other. The task stops here.`
-            : `Not run: you have made this exact call ${verdict.count} times and its result will not change. The task stops here.`,
+            ? `Not run: you have made the same ${verdict.period} calls ${verdict.count} times in a row; they undo each other. ${then}`
+            : `Not run: you have made this exact call ${verdict.count} times and its result will not change. ${then}`,
           { repetitionStop: true, ...(verdict.period ? { cyclePeriod: verdict.period } : {}) },
         );
       } else {
@@ -118,14 +140,22 @@ export class ToolRunner {
           warning = `You have made this exact call ${verdict.count} times; repeating it will not give a different result. Try a different approach. At ${REPEAT_STOP_AT} the task stops.`;
           ctx.emit({ type: "warning", code: "repetition", message: `${call.name} called ${verdict.count} times with the same arguments` });
         }
-        const request: ToolCallRequest = { id: call.id, name: call.name, tool: prepared.tool, args, turn };
-        result = await this.safely(request);
-        args = request.args;
-        if (!result.isError && (prepared.tool.kind === "edit" || prepared.tool.kind === "execute")) {
-          this.guard.workspaceChanged(call.name, args);
+        const reusable = this.options.reuseResults === true && REUSABLE.has(call.name);
+        const earlier = reusable ? this.guard.previousResult(call.name, args) : undefined;
+        if (earlier) {
+          result = { content: `${earlier.content}\n\n${REUSED_NOTE}`, ...(earlier.isError ? { isError: true } : {}), details: { reused: true } };
+        } else {
+          const request: ToolCallRequest = { id: call.id, name: call.name, tool: prepared.tool, args, turn };
+          result = await this.safely(request);
+          args = request.args;
+          if (reusable && !result.details?.cancelled) this.guard.remember(call.name, args, result);
+          if (!result.isError && (prepared.tool.kind === "edit" || prepared.tool.kind === "execute")) {
+            this.guard.workspaceChanged(call.name, args);
+          }
         }
       }
     }
+    if (prepared && "repairs" in prepared && prepared.repairs) result = { ...result, content: `${result.content}\n\n[Note] ${prepared.repairs}`, details: { ...result.details, repaired: prepared.repairs } };
     if (warning) result = { ...result, content: `${result.content}\n\n[Warning] ${warning}` };
     ctx.emit({
       type: "tool_call_finished",
@@ -139,31 +169,47 @@ export class ToolRunner {
     return result;
   }
 
-  /** Parses and validates; every failure becomes a result telling the model what was wrong. */
-  private prepare(call: ToolCall): { tool: Tool; args: Record<string, unknown> } | { error: ToolResult } {
-    const tool = this.tools.get(call.name);
+  /**
+   * Repairs (./callRepair.ts), parses and validates; every failure becomes a result telling the
+   * model what was wrong, with the tool's schema the first time. A repaired call is written back
+   * into the history as it was read, so the model sees its call in the right form.
+   */
+  private prepare(call: ToolCall): { tool: Tool; args: Record<string, unknown>; repairs?: string } | { error: ToolResult } {
+    const specs = this.options.specs ?? new Map<string, ToolSpec>([...this.tools.values()].map((t) => [t.name, { name: t.name, description: t.description, parameters: {} }]));
+    const repaired = repairCall(call.name, call.arguments, specs);
+    const tool = this.tools.get(repaired.name);
     if (!tool) {
       const names = [...this.tools.keys()].join(", ");
       return { error: toolError(`Error: there is no tool named "${call.name}". Available tools: ${names}.`) };
     }
-    let raw: unknown;
-    try {
-      raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-    } catch (error) {
-      return {
-        error: toolError(
-          `Error: the arguments for ${call.name} are not valid JSON (${(error as Error).message}). ` +
-            `Send one JSON object matching the tool's schema.`,
-        ),
-      };
+    if (typeof repaired.args === "string") {
+      let reason = "";
+      try {
+        JSON.parse(call.arguments);
+      } catch (error) {
+        reason = ` (${(error as Error).message})`;
+      }
+      return { error: toolError(`Error: the arguments for ${tool.name} are not valid JSON${reason}. Send one JSON object matching the tool's schema.${this.schemaOnce(tool.name)}`) };
     }
-    const parsed = tool.schema.safeParse(raw);
-    if (!parsed.success) return { error: toolError(describeIssues(call.name, parsed.error)) };
+    const parsed = tool.schema.safeParse(repaired.args);
+    if (!parsed.success) return { error: toolError(`${describeIssues(tool.name, parsed.error)}${this.schemaOnce(tool.name)}`) };
     const args = parsed.data;
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      return { error: toolError(`Error: the arguments for ${call.name} must be a JSON object.`) };
+      return { error: toolError(`Error: the arguments for ${tool.name} must be a JSON object.${this.schemaOnce(tool.name)}`) };
     }
-    return { tool, args: args as Record<string, unknown> };
+    if (repaired.fixes.length === 0) return { tool, args: args as Record<string, unknown> };
+    call.name = tool.name;
+    call.arguments = JSON.stringify(repaired.args);
+    const named = repaired.fixes.filter((f) => !/ given as /.test(f));
+    return { tool, args: args as Record<string, unknown>, ...(named.length ? { repairs: `Your call was read as ${tool.name} with ${call.arguments} (${named.join("; ")}); write it that way.` } : {}) };
+  }
+
+  /** The tool's schema, the first time one of its calls fails in this run. */
+  private schemaOnce(name: string): string {
+    const spec = this.options.specs?.get(name);
+    if (!spec || this.schemaShown.has(name)) return "";
+    this.schemaShown.add(name);
+    return `\nIts arguments, as JSON Schema: ${JSON.stringify(spec.parameters)}`;
   }
 
   private async safely(request: ToolCallRequest): Promise<ToolResult> {

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { toolSpecOf } from "../agent/jsonSchema";
 import { MAX_TOOLS } from "../mcp/mcpTools";
 import { defineTool, type Tool } from "../tools/tool";
-import type { Middleware } from "./types";
+import type { Middleware, RunContext } from "./types";
 
 /**
  * Keeps many MCP tools from bloating every request. When their schemas together pass
- * `thresholdChars`, the model sees none of them at first, only `find_tools`, which lists the
+ * `thresholdChars` (or the run uses the small-model profile, whatever their size), the model
+ * sees none of them at first, only `find_tools`, which lists the
  * ones matching a query (or a server) and loads them for the following requests. A call to a
  * deferred tool by its full name still runs (its arguments are checked as always) and loads it.
  *
@@ -20,9 +21,12 @@ const MAX_LOADED_PER_CALL = 20;
 const MAX_UP_FRONT_TOOLS = 96;
 
 export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thresholdChars?: number }): Middleware {
+  if (options.tools.length === 0) return { name: "deferredTools" };
   const size = options.tools.reduce((n, t) => n + JSON.stringify(toolSpecOf(t)).length, 0);
   const tooMany = options.tools.length > MAX_UP_FRONT_TOOLS;
-  if (options.tools.length === 0 || (!tooMany && size <= (options.thresholdChars ?? DEFAULT_DEFER_THRESHOLD_CHARS))) return { name: "deferredTools" };
+  const overThreshold = tooMany || size > (options.thresholdChars ?? DEFAULT_DEFER_THRESHOLD_CHARS);
+  /** Few MCP tools go up front, unless the run uses the small-model profile (MCP tools only through find_tools). */
+  const defers = (ctx: RunContext) => overThreshold || ctx.profile === "small";
   const deferred = new Map(options.tools.map((t) => [t.name, t]));
   /** Loaded tools, least recently used first: past 128 tools in a request, the oldest are unloaded. */
   const loaded = new Set<string>();
@@ -65,9 +69,10 @@ export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thres
   return {
     name: "deferredTools",
     tools: [findTools],
-    systemPrompt: () =>
-      `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.`,
-    async wrapModelCall(call, _ctx, next) {
+    systemPrompt: (ctx) =>
+      defers(ctx) ? `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.` : undefined,
+    async wrapModelCall(call, ctx, next) {
+      if (!defers(ctx)) return next({ ...call, tools: call.tools.filter((t) => t.name !== findTools.name) });
       const own = call.tools.filter((t) => !deferred.has(t.name)).length;
       for (const name of loaded) {
         if (own + loaded.size <= MAX_TOOLS) break;

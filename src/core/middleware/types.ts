@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
+import type { AgentProfile, ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
 import type { FileChangeProposal, Tool, ToolContext, ToolResult } from "../tools/tool";
 import type { AgentEvent, RunState } from "../agent/events";
 import type { TaskBudget } from "../agent/taskBudget";
@@ -49,12 +49,16 @@ export interface RunContext {
   recordUsage(usage: Usage, costUsd?: number, alreadyBudgeted?: boolean): void;
   /** The steps, dollars and subagent slots this run shares with its subagents. */
   readonly budget: TaskBudget;
+  /** The agent profile of this run (agent/smallModelProfile.ts): `small` offers only the core tools. */
+  readonly profile: AgentProfile;
 }
 
 export interface ModelCall {
   system: string;
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /** The run's last request (or a loop was stopped): only the final answer is offered where the model can be held to it. */
+  answerOnly?: boolean;
 }
 
 export interface ModelTurn {

@@ -5,6 +5,7 @@ import { AnthropicModel } from "./anthropicModel";
 import { contextWindowOf } from "./modelTable";
 import type { ModelOverride } from "./modelOverrides";
 import { OpenAIModel } from "./openaiModel";
+import { probeFor } from "./modelProbe";
 import { withToolCallMode, type ToolCallModeModel } from "./toolCallMode";
 import type { Surface } from "./errors";
 import type { RetryOptions } from "./retry";
@@ -51,9 +52,27 @@ export const DEFAULT_MODELS: Record<Provider, string> = {
 
 export const OPENAI_COMPATIBLE_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 
-/** The adapter for the provider, inside the tool-call mode the override asks for (native by default). */
+/**
+ * The adapter for the provider, inside the tool-call mode the override asks for; unset, the mode
+ * and profile are chosen by the model's size (model/modelFit.ts: constrained and small for a small
+ * model, native and full for every other, hosted models included).
+ */
 export function createModel(opts: CreateModelOptions): ToolCallModeModel {
-  return withToolCallMode(createAdapter(opts), opts.override?.tools ?? "native");
+  const adapter = createAdapter(opts);
+  const o = opts.override ?? {};
+  const contextWindow = opts.contextWindow ?? o.contextWindow;
+  const baseUrl = opts.baseUrl || (opts.provider === "openai-compatible" ? OPENAI_COMPATIBLE_DEFAULT_BASE_URL : "");
+  const sampling = { ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) };
+  // A recording or replay (a fetch of its own) decides by name only, so both decide alike.
+  const probe = opts.provider === "openai-compatible" && !opts.fetch ? probeFor(baseUrl, adapter.model) : undefined;
+  return withToolCallMode(adapter, {
+    ...(o.tools ? { mode: o.tools } : {}),
+    ...(o.profile ? { profile: o.profile } : {}),
+    ...(Object.keys(sampling).length ? { sampling } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+    key: `${opts.provider} ${baseUrl} ${adapter.model}`,
+    ...(probe ? { probe } : {}),
+  });
 }
 
 function createAdapter(opts: CreateModelOptions): ChatModel {

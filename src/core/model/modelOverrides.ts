@@ -19,8 +19,17 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 export const ModelOverrideSchema = z
   .object({
     contextWindow: z.number().int().min(1024).max(100_000_000).optional(),
-    /** `native`: the API's tool calling; `text`: tools in the prompt, calls read from text; `none`: no tools. */
-    tools: z.enum(["native", "text", "none"]).optional(),
+    /**
+     * `native`: the API's tool calling; `text`: tools in the prompt, calls read from text; `none`:
+     * no tools; `constrained`: one schema-held JSON call or answer a turn. Unset: by size (modelFit.ts).
+     */
+    tools: z.enum(["native", "text", "none", "constrained"]).optional(),
+    /** `small`: a short system prompt and only the core tools; `full`: everything. Unset: by size and context. */
+    profile: z.enum(["small", "full"]).optional(),
+    /** Sampling temperature sent with every request (constrained turns send 0 unless this says otherwise). */
+    temperature: z.number().min(0).max(2).optional(),
+    /** A sampling seed sent with every request, for servers that take one. */
+    seed: z.number().int().optional(),
     images: z.boolean().optional(),
     price: ModelPriceSchema.optional(),
     /** Anthropic: extended thinking with this budget of tokens. */

@@ -183,6 +183,10 @@ export class OpenAIModel implements ChatModel {
       ...(this.includeUsage ? { stream_options: { include_usage: true } } : {}),
       // OpenAI's reasoning models accept only max_completion_tokens; other servers know max_tokens.
       ...(maxTokens === undefined ? {} : this.provider === "openai" ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
+      ...(request.sampling?.temperature !== undefined ? { temperature: request.sampling.temperature } : {}),
+      ...(request.sampling?.seed !== undefined ? { seed: request.sampling.seed } : {}),
+      // llama.cpp, Ollama, LM Studio and vLLM turn the schema into a grammar enforced from the first token.
+      ...(request.responseFormat ? { response_format: { type: "json_schema", json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema } } } : {}),
     };
   }
 

@@ -65,6 +65,20 @@ export interface ModelRequest {
   tools: ToolSpec[];
   signal?: AbortSignal;
   maxOutputTokens?: number;
+  /**
+   * The last request the run may make (its step limit, or a loop the guard stopped): a model
+   * that can be held to a schema (constrained mode) is offered only its final `answer`.
+   */
+  answerOnly?: boolean;
+  /** The reply must be one JSON value valid against `schema` (OpenAI's `response_format: json_schema`). */
+  responseFormat?: { name: string; schema: Record<string, unknown> };
+  /** Sampling the request asks for; absent fields are the server's own defaults (and are not sent). */
+  sampling?: Sampling;
+}
+
+export interface Sampling {
+  temperature?: number;
+  seed?: number;
 }
 
 /** Streamed pieces of one model turn, in arrival order. */
@@ -98,7 +112,11 @@ export type ModelNoticeCode =
   /** The server has no native tool calling: tools now go in the prompt, calls come back as text. */
   | "tools_as_text"
   /** The server refused `stream_options`: asked again without it (usage is then estimated). */
-  | "no_stream_options";
+  | "no_stream_options"
+  /** The server refused or ignored the reply schema of constrained mode: the next mode is used from now on. */
+  | "constrained_off"
+  /** A constrained call's arguments went into a loop: cut, and the call is not run. */
+  | "looping_call";
 
 /**
  * Why a model call failed for good (after retries), as a value the UI can explain.
@@ -141,4 +159,26 @@ export interface ChatModel {
   costOf?(usage: Usage): number | undefined;
   /** Streams one turn. Retries transient failures itself; throws ModelError when it gives up. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * How this model is best driven (asked once per run, before its first request): the tool-call
+   * mode it will use and whether the agent should use the small-model profile. Absent: the full
+   * profile, tools as the adapter sends them.
+   */
+  fit?(signal?: AbortSignal): Promise<ModelFit>;
+}
+
+/**
+ * How tools reach a model and its calls come back (model/toolCallMode.ts): the API's own tool
+ * calling, tools described in the prompt, no tools, or one schema-constrained JSON object a turn.
+ */
+export type ToolCallMode = "native" | "text" | "none" | "constrained";
+
+/** "small": a short system prompt and only the core tools (agent/smallModelProfile.ts). */
+export type AgentProfile = "full" | "small";
+
+export interface ModelFit {
+  toolCallMode: ToolCallMode;
+  profile: AgentProfile;
+  /** Why, in a few words, for the log ("SmolLM2 135M: 0.1B parameters, set by …"). */
+  reason: string;
 }

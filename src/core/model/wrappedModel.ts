@@ -1,5 +1,5 @@
 import { costOf } from "./modelTable";
-import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "./types";
+import type { ChatModel, ModelFit, ModelRequest, ModelStreamEvent, Usage } from "./types";
 
 /**
  * A model around another (`inner`): who it is, its window, images and price are the inner
@@ -26,5 +26,15 @@ export abstract class WrappedModel implements ChatModel {
     return this.inner.costOf ? this.inner.costOf(usage) : costOf(this.inner.model, usage);
   }
 
+  /** The inner model's fit (the tool-call mode and profile it is driven with). */
+  fit(signal?: AbortSignal): Promise<ModelFit> {
+    return fitOf(this.inner, signal);
+  }
+
   abstract stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+/** A model's fit; one that does not say is driven as before: its adapter's tool calls, the full profile. */
+export function fitOf(model: ChatModel, signal?: AbortSignal): Promise<ModelFit> {
+  return model.fit ? model.fit(signal) : Promise.resolve({ toolCallMode: "native", profile: "full", reason: `${model.model}: as its adapter sends tools, full profile` });
 }

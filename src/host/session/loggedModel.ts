@@ -1,4 +1,4 @@
-import type { ChatModel, ModelRequest, ModelStreamEvent, Usage } from "../../core";
+import type { ChatModel, ModelFit, ModelRequest, ModelStreamEvent, Usage } from "../../core";
 import { latency } from "../latency";
 import type { Logger } from "../log";
 
@@ -14,6 +14,16 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
     contextWindow: model.contextWindow,
     ...(model.acceptsImages !== undefined ? { acceptsImages: model.acceptsImages } : {}),
     ...(model.costOf ? { costOf: (usage: Usage) => model.costOf!(usage) } : {}),
+    // The run's tool-call mode and profile, and why, once per run: the person can see (and override) them.
+    ...(model.fit
+      ? {
+          async fit(signal?: AbortSignal): Promise<ModelFit> {
+            const fit = await model.fit!(signal);
+            log.info(`Model ${model.provider}/${model.model}: ${fit.profile} profile, ${fit.toolCallMode} tool calls (${fit.reason}). Set "tools" or "profile" for it in fathom.modelOverrides to choose otherwise.`);
+            return fit;
+          },
+        }
+      : {}),
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       const n = ++calls;
       const chars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length + ("toolCalls" in m && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);

@@ -28,7 +28,7 @@ test("a server without native tools: the whole task (a write and a command) runs
   server.dialect = { noNativeTools: true, ignoreStreamOptions: true };
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-local-"));
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: "gemma:2b", baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({ provider: "openai-compatible", model: "gemma:2b", override: { tools: "native" }, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
     executor: new ChildProcessExecutor(),

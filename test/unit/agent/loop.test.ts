@@ -51,7 +51,7 @@ test("invalid JSON, unknown tools and schema violations become results the model
       toolCalls: [
         { name: "echo", arguments: "{not json" },
         { name: "nope", arguments: {} },
-        { name: "echo", arguments: { text: 5 } },
+        { name: "echo", arguments: { text: ["a"] } },
       ],
     },
     { text: "ok" },

@@ -31,7 +31,7 @@ test("the recorded looping answer is stopped early; the task ends as a repetitio
   servers.push(server);
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-runaway-"));
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", override: { tools: "native" }, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
   });

@@ -82,5 +82,28 @@ test("fathom run --tools text: tools go in the prompt and the calls written as t
   assert.match(run.stderr, /warning: Ran write_file, written as text by tiny/);
   const bad = await cli(["run", "--tools", "maybe", "x"], { OPENAI_API_KEY: KEY });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--tools must be native, text or none/);
+  assert.match(bad.stderr, /--tools must be native, text, none or constrained/);
+});
+
+test("fathom run with a small model: constrained tool calls and the small profile by default, said on stderr; --tools and --profile choose otherwise", async () => {
+  const s = await server();
+  s.push({ text: '{"tool": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}' }, { text: '{"tool": "answer", "arguments": {"text": "Wrote a.txt."}}' });
+  const dir = mkdtempSync(path.join(tmpdir(), "fathom-cli-constrained-"));
+  const run = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "qwen2.5:0.5b", "--yes", "--no-sandbox", "write a"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "A");
+  assert.match(run.stderr, /fathom: small profile, constrained tool calls \(qwen2\.5:0\.5b: 500M parameters \(from its name\).*Choose otherwise with --tools and --profile/);
+  assert.match(run.stdout, /Wrote a\.txt\./);
+  assert.equal(s.requests[0]!.body.response_format.json_schema.strict, true);
+  // Chosen by the person: native tools and the full profile, nothing said.
+  s.push({ text: "hi" });
+  const chosen = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "qwen2.5:0.5b", "--tools", "native", "--profile", "full", "hello"]);
+  assert.equal(chosen.code, 0, chosen.stderr);
+  assert.doesNotMatch(chosen.stderr, /profile/);
+  assert.ok(s.requests[2]!.body.tools.length >= 9);
+  for (const [flag, value, message] of [["--profile", "tiny", /--profile must be small or full/], ["--temperature", "hot", /--temperature must be a number from 0 to 2/], ["--seed", "1.5", /--seed must be a whole number/]] as const) {
+    const bad = await cli(["run", flag, value, "x"], { OPENAI_API_KEY: KEY });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, message);
+  }
 });

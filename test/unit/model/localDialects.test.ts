@@ -7,6 +7,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createModel, type CreateModelOptions } from "../../../src/core/model/createModel";
 import type { ChatMessage } from "../../../src/core/model/types";
+import { forgetToolCallLessons } from "../../../src/core/model/toolCallMemory";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
 import { collect, ofType, request, TOOLS } from "./helpers";
 
@@ -16,6 +17,8 @@ before(async () => {
 });
 after(() => server.close());
 beforeEach(() => {
+  // What a server refused is remembered per server and model for the process: each test starts afresh.
+  forgetToolCallLessons();
   server.dialect = {};
   server.requests.length = 0;
 });
