@@ -23,6 +23,7 @@ before(async () => {
 });
 after(async () => {
   await model?.close();
+  await api?.close();
   for (const c of checkouts) rmSync(c.scratch, { recursive: true, force: true });
 });
 
