@@ -37,6 +37,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns] }] },
   },
   {
+    // The GitHub Action: a third entry point beside the CLI and the host, on the core alone.
+    files: ["src/action/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The action uses the core as the CLI does, not the CLI itself." }] }] },
+  },
+  {
     files: ["webview-ui/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

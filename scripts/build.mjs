@@ -1,5 +1,5 @@
 // One build for every bundle: the extension host (Node, CommonJS, `vscode` external), the chat
-// webview (browser), the core's public API (+ .d.ts) and the headless CLI.
+// webview (browser), the core's public API (+ .d.ts), the headless CLI and the GitHub Action.
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, statSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
@@ -52,6 +52,9 @@ const builds = [
     outdir: dist,
     banner: { js: `#!/usr/bin/env node\n${importMetaShim}` },
   },
+  // The GitHub Action (action.yml): run by the runner's own Node, so everything is in the one file,
+  // always minified (the runner reads all of it before the first model request; budget: 3 MB).
+  { ...nodeTarget, entryPoints: { action: "src/action/index.ts" }, outdir: dist, minify: true, sourcemap: false },
   {
     ...common,
     platform: "browser",

@@ -55,6 +55,8 @@ if (!unitOnly) {
   await stage("type check", npx("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
   await stage("type check (webview)", npx("tsc"), ["-p", "webview-ui/tsconfig.json", "--noEmit"]);
   await stage("lint", npx("eslint"), ["."]);
+  // action.yml and the example workflows (actionlint, installed into the cache on first use).
+  await stage("actionlint", process.execPath, ["scripts/actionlint.mjs"]);
   await stage("build", process.execPath, ["scripts/build.mjs"]);
 }
 

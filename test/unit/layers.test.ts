@@ -20,6 +20,9 @@ describe("layer rules", () => {
     { file: "src/core/probe.ts", code: 'import { z } from "zod";\nimport path from "node:path";\nexport const a = [z, path];\n', errors: 0 },
     { file: "src/protocol/probe.ts", code: 'import { readFile } from "node:fs/promises";\nexport const a = readFile;\n', errors: 1 },
     { file: "src/cli/probe.ts", code: 'import * as vscode from "vscode";\nexport const v = vscode;\n', errors: 1 },
+    { file: "src/action/probe.ts", code: 'import * as vscode from "vscode";\nexport const v = vscode;\n', errors: 1 },
+    { file: "src/action/probe.ts", code: 'import { main } from "../cli/main";\nexport const m = main;\n', errors: 1 },
+    { file: "src/action/probe.ts", code: 'import { createAgent } from "../core/agent/createAgent";\nexport const c = createAgent;\n', errors: 0 },
     { file: "webview-ui/src/probe.ts", code: 'import { defineTool } from "../../src/core/tools/tool";\nexport const a = defineTool;\n', errors: 1 },
     { file: "webview-ui/src/probe.ts", code: 'import { parseMessage } from "../../src/protocol";\nexport const a = parseMessage;\n', errors: 0 },
   ];

@@ -1,0 +1,146 @@
+/**
+ * One task, headless, as the action runs it: the agent on the checked-out repository with
+ * the OS sandbox on; writes and sandboxed commands approved without asking (no one is there to
+ * ask), anything that would leave the sandbox refused, the spend cap and step limit from the
+ * inputs. What happened is kept as a transcript (JSON lines) and a cassette (every model request
+ * and answer) for the workflow's artifact, both without the key.
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createAgent } from "../core/agent/createAgent";
+import type { AgentEvent, DoneReason, RunState } from "../core/agent/events";
+import { approveAll, rejectAll, type ApprovalGate } from "../core/approval";
+import { FilesystemBackend } from "../core/backends/filesystem";
+import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
+import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
+import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
+import { createModel, DEFAULT_MODELS, type Provider } from "../core/model/createModel";
+import type { ChatModel } from "../core/model/types";
+import { CassetteRecorder } from "../core/replay/cassetteRecorder";
+import { redactSecrets } from "./runnerIo";
+
+export interface ModelSettings {
+  provider: Provider;
+  model: string;
+  baseUrl?: string;
+  apiKey: string;
+}
+
+export interface TaskOptions {
+  root: string;
+  prompt: string;
+  model: ModelSettings;
+  maxSteps?: number;
+  spendCapUsd?: number;
+  allowDomains: string[];
+  /** Where the transcript and cassette are written. */
+  artifactDir: string;
+  secrets: readonly string[];
+  log: (line: string) => void;
+  retryBaseDelayMs?: number;
+}
+
+export interface TaskOutcome {
+  reason: DoneReason | "crashed";
+  finalText: string;
+  /** Why it stopped, when it did not complete. */
+  message?: string;
+  state?: RunState;
+  /** The last lines of the transcript, as text, for a comment. */
+  tail: string[];
+  /** The model, with the same recorder, for the commit message. */
+  model: ChatModel;
+  sandboxed: boolean;
+}
+
+const LEAVE_SANDBOX_REFUSED =
+  "Commands may not leave the OS sandbox in a GitHub Actions run (no one is there to approve it), so it was not run. Do it inside the sandbox, or say in your answer what is needed.";
+const TAIL_LINES = 20;
+
+export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
+  mkdirSync(o.artifactDir, { recursive: true });
+  const transcript = path.join(o.artifactDir, "transcript.jsonl");
+  writeFileSync(transcript, "");
+  const recorder = new CassetteRecorder({
+    file: path.join(o.artifactDir, "cassette.jsonl"),
+    header: { provider: o.model.provider, model: o.model.model || DEFAULT_MODELS[o.model.provider], prompt: o.prompt, options: { yes: true, sandbox: true, surface: "github-action" } },
+    workspaceRoot: o.root,
+    secrets: o.secrets,
+  });
+  const model = createModel({
+    provider: o.model.provider,
+    model: o.model.model,
+    ...(o.model.baseUrl ? { baseUrl: o.model.baseUrl } : {}),
+    ...(o.model.apiKey ? { apiKey: o.model.apiKey } : {}),
+    ...(o.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: o.retryBaseDelayMs } : {}),
+    fetch: recorder.fetch,
+    surface: "cli",
+  });
+  const problem = sandboxUnavailable();
+  if (problem) o.log(`The OS sandbox cannot run on this runner (${problem}); the task may read and write files but no command will run.`);
+  const sandbox = problem ? null : new CommandSandbox({ allowedDomains: o.allowDomains });
+  const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
+  const gate: ApprovalGate = { request: (r, signal) => (r.mustAsk ? rejectAll(LEAVE_SANDBOX_REFUSED) : approveAll).request(r, signal) };
+  const tail: string[] = [];
+  const note = (line: string) => {
+    tail.push(redactSecrets(line, o.secrets));
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
+  // The sandbox library puts empty stand-ins for shell and git files in the working directory
+  // while commands run: run from an empty folder, as the CLI does.
+  const previousCwd = process.cwd();
+  const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
+  if (neutralCwd) process.chdir(neutralCwd);
+  try {
+    const agent = createAgent({
+      model,
+      workspaceRoot: o.root,
+      backend: new FilesystemBackend({ rootDir: o.root }),
+      executor,
+      approvalPolicy: { read: "auto", edit: "auto", execute: sandbox ? "auto" : "ask", other: "auto" },
+      approvalGate: gate,
+      ...(sandbox ? {} : { commands: { alwaysAsk: "The OS sandbox cannot run on this runner, and commands never run outside it here." } }),
+      ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+      ...(o.spendCapUsd ? { spendCapUsd: o.spendCapUsd } : {}),
+    });
+    let done: Extract<AgentEvent, { type: "done" }> | undefined;
+    for await (const event of agent.run(o.prompt)) {
+      if (event.type === "done") done = event;
+      record(event, transcript, o.secrets, note);
+    }
+    if (!done) return { reason: "crashed", finalText: "", message: "The task ended without a result.", tail, model, sandboxed: sandbox !== null };
+    return { reason: done.reason, finalText: done.finalText, ...(done.message ? { message: done.message } : {}), state: done.state, tail, model, sandboxed: sandbox !== null };
+  } catch (error) {
+    const message = redactSecrets((error as Error).message ?? String(error), o.secrets);
+    note(`error: ${message}`);
+    return { reason: "crashed", finalText: "", message, tail, model, sandboxed: sandbox !== null };
+  } finally {
+    if (neutralCwd) {
+      process.chdir(previousCwd);
+      rmSync(neutralCwd, { recursive: true, force: true });
+    }
+    if (sandbox) {
+      (executor as SandboxedExecutor).dispose();
+      await sandbox.dispose();
+    }
+    await recorder.flush();
+  }
+}
+
+/** Events worth keeping (not each streamed chunk), scrubbed, one JSON line each; a line of text for the tail. */
+function record(event: AgentEvent, file: string, secrets: readonly string[], note: (line: string) => void): void {
+  if (event.type === "text_delta" || event.type === "reasoning_delta" || event.type === "tool_call_arguments" || event.type === "tool_output") return;
+  const kept = event.type === "done" ? { type: "done", reason: event.reason, finalText: event.finalText, message: event.message, steps: event.state.steps, usage: event.state.usage, costUsd: event.state.costUsd } : event;
+  appendFileSync(file, `${redactSecrets(JSON.stringify(kept), secrets)}\n`);
+  if (event.type === "tool_call_finished") note(`${event.toolName}${event.isError ? " (failed)" : ""}: ${oneLine(event.content, 200)}`);
+  else if (event.type === "approval_decided" && event.decision !== "approve") note(`refused ${event.toolName}: ${oneLine(event.reason ?? "", 200)}`);
+  else if (event.type === "error") note(`error (${event.kind}): ${oneLine(event.message, 300)}`);
+  else if (event.type === "warning") note(`warning: ${oneLine(event.message, 200)}`);
+  else if (event.type === "done" && event.finalText) note(`answer: ${oneLine(event.finalText, 300)}`);
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
