@@ -89,7 +89,7 @@ suite("Attention: badge and notifications when the chat cannot be seen", () => {
     session.set("awaiting_approval", [waitingEdit("e1")]);
     await settle();
     assert.equal(badge?.value, 1);
-    assert.match(badge?.tooltip ?? "", /waiting for your approval/);
+    assert.match(badge?.tooltip ?? "", /Fathom is waiting for you \(an approval or an answer\)/);
     assert.equal(notes.length, 1);
     assert.match(notes[0]!.message, /waiting for your approval to change \/src\/slugify\.js/);
     assert.deepEqual(notes[0]!.actions, ["Approve", "Show"]);
