@@ -42,6 +42,9 @@ export const tests: E2ETest[] = [
         const card = chat.getByRole('region', { name: /^Proposed change to / }).last();
         await card.getByRole('button', { name: 'Approve' }).click();
         await chat.getByText('Notes written.').waitFor({ state: 'visible', timeout: 60_000 });
+        // The task ends once the editor's check of its last write is in; a message sent before
+        // that would steer this task instead of starting the next.
+        await chat.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'hidden', timeout: 30_000 });
         assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'person text');
         assert.match(JSON.stringify(server.requests.at(-1)!.body), /changed your proposed content/);
         await ctx.screenshot('e2e-attention-1-edits-survived-reload');

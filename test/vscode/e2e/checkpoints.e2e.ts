@@ -27,6 +27,8 @@ export const tests: E2ETest[] = [
         const chat = await openChat(ctx.page);
         await send(chat, 'Fix the trailing dash in slugify');
         await chat.getByText('Fixed the trailing dash and added toSlug.').waitFor({ state: 'visible', timeout: 60_000 });
+        // The task ends once the editor's check of its last writes is in (a moment after its answer shows).
+        await chat.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'hidden', timeout: 30_000 });
         assert.match(fs.readFileSync(path.join(ws, 'src/slugify.js'), 'utf8'), /\^-\|-\$/);
         assert.ok(fs.existsSync(path.join(ws, 'src/toSlug.js')));
         // The person changes README.md after Fathom did (as an editor save would).
