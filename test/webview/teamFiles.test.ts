@@ -38,7 +38,8 @@ describe("webview team files", { timeout: 120_000 }, () => {
     await view.waitForPosted("listTeamFiles");
     await view.send({ type: "teamFiles", teamFiles: TEAM });
     const list = view.page.getByRole("listbox", { name: "Commands" });
-    await list.getByRole("option").first().waitFor();
+    // Fathom's own commands show at once; wait for the prompt files' to join them.
+    await list.getByRole("option", { name: /^\/fix-issue/ }).waitFor();
     const names = await list.getByRole("option").allTextContents();
     assert.match(names[0]!, /^\/new/);
     assert.ok(names.some((n) => n.startsWith("/fix-issue") && n.includes("NUMBER PRIORITY") && n.includes("Fix a GitHub issue")), names.join(" | "));
