@@ -1,7 +1,6 @@
-import { createInterface } from "node:readline/promises";
 import type { CommandSandbox } from "../core/executor/sandbox";
 import { describeHook, loadHooks, userHookFiles, workspaceHookFiles, type HookDefinition } from "../core/hooks/hookConfig";
-import type { PromptStreams } from "./workspaceMcp";
+import { askYesNo, type PromptStreams } from "./terminalYesNo";
 
 /**
  * The hooks of a CLI run: the person's own files always; the repository's only with
@@ -36,18 +35,5 @@ async function confirmWorkspaceHooks(hooks: readonly HookDefinition[], root: str
     `\nThis repository defines ${hooks.length === 1 ? "a hook" : `${hooks.length} hooks`}, programs written by whoever wrote it:\n${hooks.map((h) => `  ${describeHook(h, root)}`).join("\n")}\n` +
       "They would run at those points of the task, in the OS sandbox (when it is on). They may block or add context, never approve a call.\n",
   );
-  const rl = createInterface({ input: io.input, output: io.output, terminal: io.input.isTTY === true });
-  const interrupted = new AbortController();
-  rl.on("SIGINT", () => {
-    interrupted.abort();
-    io.onInterrupt();
-  });
-  try {
-    const reply = (await rl.question("Run them? [y]es / [N]o: ", { signal: interrupted.signal })).trim().toLowerCase();
-    return reply === "y" || reply === "yes";
-  } catch {
-    return false;
-  } finally {
-    rl.close();
-  }
+  return askYesNo(io, "Run them?");
 }
