@@ -17,6 +17,7 @@ import { renderWebviewHtml } from "./webviewHtml";
 import { rankPaths } from "./session/fuzzyFiles";
 import { ComposerChips } from "./context/composerChips";
 import { workspaceFileUri } from "./review/workspaceUris";
+import { isMemoryPath } from "../core/memory/memoryStore";
 import { sendWithCommand } from "./session/chatCommands";
 import type { HostTeamFiles } from "./teamFiles/hostTeamFiles";
 
@@ -258,6 +259,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Opens a workspace file the chat names (virtual `/src/a.ts` paths); nothing outside the root. */
   private async openFile(virtualPath: string, line?: number): Promise<void> {
+    // A memory lives in Fathom's data folder, not in the workspace.
+    if (isMemoryPath(virtualPath)) {
+      await this.memoryAction?.("open", virtualPath);
+      return;
+    }
     const target = workspaceFileUri(virtualPath);
     if (!target) {
       this.log.warn(`Refused to open ${virtualPath}: outside the workspace`);

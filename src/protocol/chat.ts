@@ -27,6 +27,8 @@ export const ProposalSchema = z.object({
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
   isNewFile: z.boolean(),
+  /** A write to Fathom's memory (`/memories/…`), which every later task reads: its diff holds the whole text. */
+  memory: z.boolean().optional(),
   /** How it ended: still waiting, written as proposed, written after the person changed it, or not written. */
   outcome: z.enum(["pending", "approved", "approved_with_changes", "rejected", "auto_applied", "failed"]),
   /** The person's reason, when rejected. */

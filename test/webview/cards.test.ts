@@ -143,6 +143,27 @@ describe("webview cards", { timeout: 120_000 }, () => {
     await view.page.context().close();
   });
 
+  it("a write to memory says so, with its whole text; approved, it offers no Restore (memory is not checkpointed)", async () => {
+    const view = await openWith({ status: "awaiting_approval" });
+    const diff = ["--- a/memories/style.md", "+++ b/memories/style.md", "@@ -1,4 +1,5 @@", " Code style", " - tabs", " - no semicolons", " - single quotes", "+- tests beside the code"].join("\n");
+    const memoryProposal = proposal({ path: "/memories/style.md", diff, added: 1, removed: 0, memory: true });
+    await view.send({ type: "itemAppended", item: editTool("m1", { title: "Editing /memories/style.md", proposal: memoryProposal }) });
+    const card = view.page.getByRole("region", { name: "Memory write to /memories/style.md" });
+    await card.getByText("memory", { exact: true }).waitFor();
+    await card.getByText(/every later task reads it\. Approve only what you want remembered/).waitFor();
+    for (const line of ["Code style", "- single quotes", "- tests beside the code"]) await card.getByText(line, { exact: true }).waitFor();
+    await card.getByRole("button", { name: "/memories/style.md" }).click();
+    assert.deepEqual(await view.waitForPosted("openFile"), { type: "openFile", path: "/memories/style.md" });
+    await card.getByRole("button", { name: "Approve" }).click();
+    assert.deepEqual(await view.waitForPosted("approve"), { type: "approve", toolCallId: "m1" });
+    await view.send({ type: "itemUpdated", item: editTool("m1", { status: "done", proposal: { ...memoryProposal, outcome: "approved" } }) });
+    await card.getByText("Approved", { exact: true }).waitFor();
+    assert.equal(await card.getByRole("button", { name: /Restore/ }).count(), 0);
+    await view.send({ type: "itemAppended", item: editTool("e9", { status: "done", proposal: proposal({ outcome: "approved" }) }) });
+    await view.page.getByRole("region", { name: "Proposed change to /src/slugify.js" }).getByRole("button", { name: /Restore/ }).waitFor();
+    await view.page.context().close();
+  });
+
   it("shows hidden characters and line breaks in what the person approves", async () => {
     const view = await harness.open();
     await view.send({ type: "state", state: baseState({ items: [user("u1", "Run the tests")] }) });

@@ -6,7 +6,9 @@ import type { HookProcessResult } from "./runHook";
  * goes on (stdout is context for UserPromptSubmit and SessionStart, or JSON); exit 2 blocks with
  * stderr; any other code is a warning. JSON: `decision` ("block"; "approve" as an old allow),
  * `reason`, `hookSpecificOutput.permissionDecision` (allow/deny/ask) with
- * `permissionDecisionReason`, and `hookSpecificOutput.additionalContext`.
+ * `permissionDecisionReason`, `hookSpecificOutput.updatedInput` (PreToolUse: the call runs with
+ * these arguments), `hookSpecificOutput.additionalContext`, `continue: false` with `stopReason`
+ * (the task stops after this hook) and `systemMessage` (a line for the person).
  */
 export type HookDecision = "block" | "ask" | "allow" | "none" | "failed";
 
@@ -20,6 +22,10 @@ export interface HookOutcome {
   context?: string;
   /** A line for the person: it failed, or part of what it said was ignored. */
   warning?: string;
+  /** `continue: false`: the task stops once this hook has run; the text says why (for the person). */
+  stop?: string;
+  /** PreToolUse's `updatedInput`: the arguments the call should run with instead. */
+  updatedInput?: Record<string, unknown>;
 }
 
 const REASON_CHARS = 8_000;
@@ -74,19 +80,26 @@ function fromJson(base: { hook: HookDefinition; durationMs: number }, hook: Hook
   const specific = typeof json.hookSpecificOutput === "object" && json.hookSpecificOutput !== null ? (json.hookSpecificOutput as Record<string, unknown>) : {};
   const text = (v: unknown) => (typeof v === "string" && v.trim() ? clip(v) : undefined);
   const context = text(specific.additionalContext);
-  const withContext = context ? { context } : {};
+  const extras: Partial<HookOutcome> = {
+    ...(context ? { context } : {}),
+    ...(text(json.systemMessage) ? { warning: `The ${hook.event} hook "${hook.command}" says: ${text(json.systemMessage)}` } : {}),
+    ...(json.continue === false ? { stop: `The ${hook.event} hook "${hook.command}" stopped the task${text(json.stopReason) ? `: ${text(json.stopReason)}` : "."}` } : {}),
+  };
+  const updated = hook.event === "PreToolUse" ? specific.updatedInput : undefined;
+  if (typeof updated === "object" && updated !== null && !Array.isArray(updated)) extras.updatedInput = updated as Record<string, unknown>;
   const permission = hook.event === "PreToolUse" ? specific.permissionDecision : undefined;
   const reason = text(specific.permissionDecisionReason) ?? text(json.reason);
   let decision: HookDecision = "none";
   if (permission === "deny" || json.decision === "block") decision = "block";
   else if (permission === "ask") decision = "ask";
   else if (permission === "allow" || (hook.event === "PreToolUse" && json.decision === "approve")) decision = "allow";
-  if (decision === "block" && !reason) return { ...base, ...withContext, decision, reason: `The ${hook.event} hook "${hook.command}" blocked this without saying why.` };
+  if (decision === "block" && !reason) return { ...base, ...extras, decision, reason: `The ${hook.event} hook "${hook.command}" blocked this without saying why.` };
   if (decision === "allow" && hook.origin === "workspace") {
     // A repository cannot approve its own calls: its allow counts for nothing.
-    return { ...base, ...withContext, decision: "none", warning: `The repository's PreToolUse hook "${hook.command}" said allow; a workspace hook cannot approve calls, so the usual approval applies.` };
+    const ignored = `The repository's PreToolUse hook "${hook.command}" said allow; a workspace hook cannot approve calls, so the usual approval applies.`;
+    return { ...base, ...extras, decision: "none", warning: extras.warning ? `${extras.warning} ${ignored}` : ignored };
   }
-  return { ...base, ...withContext, decision, ...(reason ? { reason } : {}) };
+  return { ...base, ...extras, decision, ...(reason ? { reason } : {}) };
 }
 
 /** The strongest of several hooks' decisions: block, then ask, then allow. */

@@ -24,6 +24,8 @@ export const MAX_STOP_CONTINUATIONS = 3;
 interface RunHookState {
   started: boolean;
   stopContinuations: number;
+  /** A hook said `continue: false`: the run ends before its next model call, saying this. */
+  stop?: string;
 }
 
 /**
@@ -65,9 +67,11 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
         durationMs: o.durationMs,
         decision: o.decision,
         ...(toolName ? { toolName } : {}),
-        ...(o.reason || o.warning ? { message: o.warning ?? o.reason } : {}),
+        ...(o.reason || o.warning || o.stop ? { message: [o.stop, o.warning ?? o.reason].filter(Boolean).join(" ") } : {}),
       });
     }
+    const stopping = outcomes.find((o) => o.stop);
+    if (stopping && !stateOf(ctx).stop) stateOf(ctx).stop = stopping.stop;
     return outcomes;
   };
 
@@ -77,6 +81,7 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
     async beforeModel(ctx) {
       if (ctx.subagentType) return undefined;
       const run = stateOf(ctx);
+      if (run.stop) return { stop: run.stop };
       if (run.started) return undefined;
       run.started = true;
       const messages = ctx.state.messages;
@@ -84,15 +89,16 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
       const added: string[] = [];
       if (messages.length <= 1) {
         const session = contextOf("SessionStart", await fire("SessionStart", ctx, { source: "startup" }));
+        if (run.stop) return { stop: run.stop };
         if (session) added.push(session);
       }
       if (last?.role === "user" && last.content.trim()) {
         const outcomes = await fire("UserPromptSubmit", ctx, { prompt: last.content });
         const blocked = outcomes.find((o) => o.decision === "block");
-        if (blocked) {
+        if (blocked || run.stop) {
           // The prompt is not sent: it leaves the conversation, and the person is told why.
           messages.pop();
-          return { stop: `Your message was not sent: the UserPromptSubmit hook "${blocked.hook.command}" blocked it. ${blocked.reason ?? ""}`.trim() };
+          return { stop: blocked ? `Your message was not sent: the UserPromptSubmit hook "${blocked.hook.command}" blocked it. ${blocked.reason ?? ""}`.trim() : `Your message was not sent. ${run.stop}` };
         }
         const context = contextOf("UserPromptSubmit", outcomes);
         if (context) added.push(context);
@@ -102,13 +108,26 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
     },
 
     async wrapToolCall(call, ctx, next) {
+      const run = stateOf(ctx);
+      if (run.stop) return toolError(`Not run: ${run.stop}`, { hookBlocked: true });
       const pre = await fire("PreToolUse", ctx, { tool_input: hookToolInput(call.args, options.cwd), tool_use_id: call.id }, call.name);
+      if (run.stop) return toolError(`Not run: ${run.stop}`, { hookBlocked: true });
       const decided = combinedDecision(pre);
       const preContext = contextOf("PreToolUse", pre);
       if (decided?.decision === "block") {
         return toolError(`A PreToolUse hook refused this call, so it did not run. The hook said:\n${decided.reason ?? ""}`, { hookBlocked: true });
       }
       if (decided?.decision === "ask" || decided?.decision === "allow") call.hookDecision = { decision: decided.decision, reason: decided.reason ?? `the hook "${decided.hook.command}"` };
+      const changed = pre.find((o) => o.updatedInput);
+      if (changed?.updatedInput) {
+        const parsed = call.tool.schema.safeParse(fromHookToolInput(changed.updatedInput, options.cwd));
+        if (!parsed.success) {
+          return toolError(`The PreToolUse hook "${changed.hook.command}" changed this call's arguments to ones ${call.name} does not take (${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}), so it did not run. Fix the hook's updatedInput.`, { hookBlocked: true });
+        }
+        call.args = parsed.data as Record<string, unknown>;
+        // A repository's hook may not slip a different call past the person: a changed call is asked.
+        if (changed.hook.origin === "workspace") call.hookDecision = { decision: "ask", reason: `the repository's hook "${changed.hook.command}" changed this call's arguments` };
+      }
       const result = await next(call);
       // A call the person rejected, or a deny pattern refused, did not run: nothing to follow up.
       if (result.details?.rejected || result.details?.denied) return preContext ? withPostHooks(result, [], preContext) : result;
@@ -121,7 +140,8 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
       const run = stateOf(ctx);
       const outcomes = await fire("Stop", ctx, { stop_hook_active: run.stopContinuations > 0 });
       const blocked = outcomes.find((o) => o.decision === "block");
-      if (!blocked) return undefined;
+      // `continue: false` wins over a block: the task ends.
+      if (!blocked || run.stop) return undefined;
       if (run.stopContinuations >= MAX_STOP_CONTINUATIONS) {
         ctx.emit({ type: "warning", code: "continued", message: `Stop hooks sent the task back ${MAX_STOP_CONTINUATIONS} times; it ends here. Check the hook "${blocked.hook.command}".` });
         return undefined;
@@ -144,6 +164,16 @@ function withPostHooks(result: ToolResult, post: readonly HookOutcome[], preCont
   const postContext = contextOf("PostToolUse", post);
   if (postContext) notes.push(postContext);
   return notes.length ? { ...result, content: `${result.content}\n\n${notes.join("\n\n")}` } : result;
+}
+
+/** A hook's `updatedInput` back in the workspace's terms: paths under the task's folder made virtual again. */
+export function fromHookToolInput(input: Record<string, unknown>, cwd: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input };
+  for (const key of ["file_path", "path"]) {
+    const v = out[key];
+    if (typeof v === "string" && (v === cwd || v.startsWith(cwd + nodePath.sep))) out[key] = `/${nodePath.relative(cwd, v).split(nodePath.sep).join("/")}`;
+  }
+  return out;
 }
 
 /** The call's arguments as a hook reads them: workspace paths made real (`/src/a.ts` → `<cwd>/src/a.ts`). */

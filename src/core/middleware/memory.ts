@@ -10,13 +10,32 @@ export const MEMORY_INDEX_BUDGET = 3_000;
  * reads what it needs with `read_file` and writes memories with the ordinary file tools.
  */
 export function memoryMiddleware(options: { folders: MemoryFolders; budgetChars?: number }): Middleware {
+  const seen = new WeakSet<object>();
   return {
     name: "memory",
     systemPrompt(ctx) {
       if (ctx.subagentType) return undefined;
       return memorySection(listMemories(options.folders), options.budgetChars ?? MEMORY_INDEX_BUDGET);
     },
+    beforeModel(ctx) {
+      // Once per run, on the person's message: "# …" is a request to remember (Claude Code's habit).
+      if (ctx.subagentType || seen.has(ctx)) return;
+      seen.add(ctx);
+      const last = ctx.state.messages.at(-1);
+      const note = last?.role === "user" ? rememberRequest(last.content) : undefined;
+      if (note) ctx.state.messages.push({ role: "user", content: note });
+    },
   };
+}
+
+/**
+ * The note that makes "# text" a memory write: a message starting with one `#` and a space
+ * ("## …", "#123" or "#!" are not one). Undefined for any other message.
+ */
+export function rememberRequest(message: string): string | undefined {
+  const m = /^#[ \t]+(\S[\s\S]*)$/.exec(message.trimStart());
+  if (!m) return undefined;
+  return `<memory-request>\nThe person started the message above with "#": they ask you to remember what follows it. Write it to memory now (a short file under /memories/, or /memories/user/ if it is about them rather than this project; the first line sums it up; add to a fitting file rather than duplicating one), then say in one line what you saved.\n</memory-request>`;
 }
 
 export function memorySection(files: readonly MemoryFile[], budgetChars: number): string {

@@ -1,5 +1,5 @@
 import { structuredPatch } from "diff";
-import type { FileChangeProposal } from "../../core";
+import { isMemoryPath, type FileChangeProposal } from "../../core";
 import type { Proposal } from "../../protocol";
 
 /** Most characters of a diff a card carries; the rest is summarised (the diff editor shows it all). */
@@ -11,7 +11,9 @@ export const MAX_CARD_DIFF_CHARS = 100_000;
  */
 export function proposalView(proposal: FileChangeProposal, outcome: Proposal["outcome"], reason?: string): Proposal {
   const before = proposal.before ?? "";
-  const patch = structuredPatch(proposal.path, proposal.path, before, proposal.after, undefined, undefined, { context: 3 });
+  // A memory reaches every later task: its card shows the whole text, not three lines around the change.
+  const memory = isMemoryPath(proposal.path);
+  const patch = structuredPatch(proposal.path, proposal.path, before, proposal.after, undefined, undefined, { context: memory ? Number.MAX_SAFE_INTEGER : 3 });
   let added = 0;
   let removed = 0;
   const lines: string[] = [
@@ -36,6 +38,7 @@ export function proposalView(proposal: FileChangeProposal, outcome: Proposal["ou
     added,
     removed,
     isNewFile: proposal.before === null,
+    ...(memory ? { memory: true } : {}),
     outcome,
     ...(reason ? { reason } : {}),
   };

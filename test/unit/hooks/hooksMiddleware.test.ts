@@ -196,3 +196,42 @@ test("Cancel stops a running hook and what it started", async () => {
   await new Promise((r) => setTimeout(r, 2500));
   assert.equal(existsSync(marker), false, "the hook's child was killed with it");
 });
+
+test('"continue": false stops the task after the hook (the call it came before does not run); systemMessage is a line for the person', async () => {
+  const root = dir();
+  const json = `echo '{"continue":false,"stopReason":"the build is broken: fix it first","systemMessage":"checked by the CI guard"}'`;
+  for (const event of ["PreToolUse", "PostToolUse"] as const) {
+    const model = new FakeModel([{ toolCalls: [{ name: "write_file", arguments: { file_path: `/${event}.txt`, content: "x" } }, { name: "write_file", arguments: { file_path: `/${event}-2.txt`, content: "y" } }] }, { text: "never" }]);
+    const { events, done } = await collect(agentWith(root, [hook(event, json)], model), "write");
+    assert.equal(model.requests.length, 1, `${event}: the model is not asked again`);
+    assert.equal(done.reason, "error");
+    assert.match(done.message!, new RegExp(`The ${event} hook .* stopped the task: the build is broken: fix it first`));
+    assert.equal(existsSync(path.join(root, `${event}.txt`)), event === "PostToolUse", `${event}: the first write ran only if the hook came after it`);
+    assert.equal(existsSync(path.join(root, `${event}-2.txt`)), false, `${event}: nothing runs once a hook stopped the task`);
+    assert.match(ofType(events, "hook_ran")[0]!.message!, /stopped the task: the build is broken[\s\S]*says: checked by the CI guard/);
+    assertWellFormed(done.state.messages);
+  }
+});
+
+test("updatedInput: the person's hook changes the call's arguments; a repository's change is asked; arguments the tool does not take refuse the call", async () => {
+  const rewrite = (to: string) => `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":${to}}}'`;
+  for (const origin of ["user", "workspace"] as const) {
+    const root = dir();
+    const to = JSON.stringify({ file_path: path.join(root, "safe.txt"), content: "rewritten" });
+    const model = new FakeModel([{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "x" } }] }, { text: "done" }]);
+    const gate = askingGate();
+    await collect(createAgent({ model, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), approvalGate: gate, approvalPolicy: { edit: "auto" }, hooks: { hooks: [hook("PreToolUse", rewrite(to), { origin })], cwd: root, sessionId: "t" } }), "write");
+    assert.equal(readFileSync(path.join(root, "safe.txt"), "utf8"), "rewritten", origin);
+    assert.equal(existsSync(path.join(root, "a.txt")), false, origin);
+    assert.equal(gate.asked.length, origin === "workspace" ? 1 : 0, `${origin}: asked only when a repository changed the call`);
+    if (origin === "workspace") {
+      assert.match(gate.asked[0]!.reason!, /the repository's hook .* changed this call's arguments/);
+      assert.equal(gate.asked[0]!.proposal!.path, "/safe.txt");
+    }
+  }
+  const root = dir();
+  const model = new FakeModel([{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "x" } }] }, { text: "done" }]);
+  await collect(agentWith(root, [hook("PreToolUse", rewrite('{"file_path":42}'))], model), "write");
+  assert.equal(existsSync(path.join(root, "a.txt")), false);
+  assert.match(model.requests[1]!.messages.at(-1)!.content, /changed this call's arguments to ones write_file does not take \(file_path: .*\), so it did not run/);
+});

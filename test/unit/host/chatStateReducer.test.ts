@@ -112,6 +112,11 @@ describe("AgentEvent → chat state", () => {
     assert.equal(view.removed, 1);
     assert.equal(view.isNewFile, false);
     assert.match(view.diff, /^--- a\/a.ts\n\+\+\+ b\/a.ts\n@@ -1,2 \+1,3 @@\n one\n-two\n\+2\n\+three$/);
+    assert.equal(view.memory, undefined);
+    const long = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+    const memory = proposalView({ path: "/memories/notes.md", before: `${long}\n`, after: `${long}\nline 20\n` }, "pending");
+    assert.equal(memory.memory, true);
+    assert.match(memory.diff, /\n line 0\n[\s\S]*\n line 19\n\+line 20$/, "a memory's card holds its whole text");
     const { reducer, feed } = setup();
     feed(
       { type: "tool_call_started", toolCallId: "e", toolName: "edit_file" },

@@ -13,6 +13,7 @@ import { memorySection } from "../../../src/core/middleware/memory";
 import { CheckpointStore } from "../../../src/core/checkpoints/checkpointStore";
 import { FakeModel } from "../../support/fakeModel";
 import { collect, ofType } from "../../support/agentTestKit";
+import { rememberRequest } from "../../../src/core/middleware/memory";
 
 function setup() {
   const scratch = mkdtempSync(path.join(tmpdir(), "fathom-mem-"));
@@ -96,8 +97,17 @@ test("task 1 writes a memory (asked as memory, the text in full); task 2's first
   assert.equal(g.asked[0]!.proposal!.after, "Prefer tabs for indentation\n");
   assert.equal(ofType(first.events, "approval_requested")[0]!.memory, true);
   assert.match(model.requests[0]!.system, /<memory-index>\n\(no memories yet\)\n<\/memory-index>/);
+  const asked = model.requests[0]!.messages.map((m) => m.content).join("\n");
+  assert.match(asked, /# prefer tabs\n<memory-request>\nThe person started the message above with "#": they ask you to remember/);
   await collect(make(), "hello");
   assert.match(model.requests[2]!.system, /<memory-index>\n- \/memories\/style\.md: Prefer tabs for indentation\n<\/memory-index>/);
+  assert.doesNotMatch(JSON.stringify(model.requests[2]!.messages.slice(-1)), /memory-request/, "only a message that starts with # asks");
+});
+
+test('"# …" asks the model to remember; a heading, an issue number or a shebang does not', () => {
+  assert.ok(rememberRequest("# Use tabs, not spaces"));
+  assert.ok(rememberRequest("  #\tthe API key lives in 1Password, not .env"));
+  for (const not of ["## Plan", "#123 is broken", "#!/bin/sh", "remember: tabs", "#", "# "]) assert.equal(rememberRequest(not), undefined, not);
 });
 
 test("a rejected memory write writes nothing; with memory writes allowed nothing is asked", async () => {

@@ -24,17 +24,22 @@ interface Props {
   alwaysAllow?: string | null | undefined;
 }
 
-/** A proposed edit: the diff, its +/− counts, how it ended, and the approval bar while pending. */
+/**
+ * A proposed edit: the diff, its +/− counts, how it ended, and the approval bar while pending.
+ * A write to memory says so, with its whole text: every later task reads it.
+ */
 export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }: Props) {
   const outcome = OUTCOME[proposal.outcome];
   const waiting = status === "awaiting_approval" && proposal.outcome === "pending";
+  const memory = proposal.memory === true;
   return (
-    <section className={`diff-card outcome-${proposal.outcome}`} aria-label={`Proposed change to ${proposal.path}`}>
+    <section className={`diff-card outcome-${proposal.outcome}${memory ? " memory-write" : ""}`} aria-label={memory ? `Memory write to ${proposal.path}` : `Proposed change to ${proposal.path}`}>
       <div className="diff-header">
-        <span className="codicon codicon-diff" aria-hidden="true" />
+        <span className={`codicon codicon-${memory ? "bookmark" : "diff"}`} aria-hidden="true" />
         <button type="button" className="link-button diff-path" title="Open file" onClick={() => postToHost({ type: "openFile", path: proposal.path })}>
           {revealInvisible(proposal.path)}
         </button>
+        {memory ? <span className="tag tag-memory">memory</span> : null}
         {proposal.isNewFile ? <span className="tag">new file</span> : null}
         <span className="diff-counts" title={`${proposal.added} lines added, ${proposal.removed} removed`}>
           <span className="codicon codicon-diff-added" aria-hidden="true" />
@@ -46,6 +51,7 @@ export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }
           </span>
         </span>
       </div>
+      {memory ? <p className="memory-note">Fathom's memory, kept outside the repository: every later task reads it. Approve only what you want remembered.</p> : null}
       <DiffLines diff={proposal.diff} path={proposal.path} />
       <div className="diff-footer">
         <span className={`outcome outcome-${proposal.outcome}`}>
@@ -57,7 +63,8 @@ export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }
           <span className="codicon codicon-diff-multiple" aria-hidden="true" />
           Open in diff editor
         </button>
-        {status === "done" && APPLIED.has(proposal.outcome) ? (
+        {/* Memory is not checkpointed: a restore never takes back what was remembered. */}
+        {status === "done" && APPLIED.has(proposal.outcome) && !memory ? (
           <button type="button" className="button secondary" aria-label={`Restore to before this change to ${proposal.path}`} title="Restore files or conversation to before this change" onClick={() => postToHost({ type: "previewRestore", itemId: toolCallId })}>
             <span className="codicon codicon-discard" aria-hidden="true" />
             Restore…
