@@ -21,9 +21,15 @@ export function memoryMiddleware(options: { folders: MemoryFolders; budgetChars?
       // Once per run, on the person's message: "# …" is a request to remember (Claude Code's habit).
       if (ctx.subagentType || seen.has(ctx)) return;
       seen.add(ctx);
-      const last = ctx.state.messages.at(-1);
-      const note = last?.role === "user" ? rememberRequest(last.content) : undefined;
-      if (note) ctx.state.messages.push({ role: "user", content: note });
+      // The person's message is among the user messages at the end (hooks may have added context after it).
+      const messages = ctx.state.messages;
+      for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "user"; i--) {
+        const note = rememberRequest(messages[i]!.content);
+        if (note) {
+          messages.push({ role: "user", content: note });
+          return;
+        }
+      }
     },
   };
 }

@@ -21,7 +21,9 @@ export function proposalView(proposal: FileChangeProposal, outcome: Proposal["ou
     `+++ b${proposal.path}`,
   ];
   for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    // Unified diff numbers an empty side from the line before it (`-0,0` for a new file), as parsePatch expects.
+    const start = (at: number, count: number) => (count === 0 ? at - 1 : at);
+    lines.push(`@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`);
     for (const line of hunk.lines) {
       if (line.startsWith("+")) added++;
       else if (line.startsWith("-")) removed++;

@@ -113,6 +113,7 @@ describe("AgentEvent → chat state", () => {
     assert.equal(view.isNewFile, false);
     assert.match(view.diff, /^--- a\/a.ts\n\+\+\+ b\/a.ts\n@@ -1,2 \+1,3 @@\n one\n-two\n\+2\n\+three$/);
     assert.equal(view.memory, undefined);
+    assert.match(proposalView({ path: "/new.ts", before: null, after: "x\n" }, "pending").diff, /\n@@ -0,0 \+1,1 @@\n\+x$/, "a new file's hunk starts at 0, as unified diffs write it");
     const long = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
     const memory = proposalView({ path: "/memories/notes.md", before: `${long}\n`, after: `${long}\nline 20\n` }, "pending");
     assert.equal(memory.memory, true);
