@@ -26,6 +26,8 @@ let checkout: Checkout | undefined;
 /** The repository as it would be committed: HEAD, plus tracked changes and new files not ignored. */
 function cloneWorkingState(): void {
   git(scratch, "clone", "-q", "--no-hardlinks", ROOT, source);
+  // Exactly ROOT's commit, whatever its HEAD is (CI checks out a detached one).
+  git(source, "-c", "advice.detachedHead=false", "checkout", "-q", git(ROOT, "rev-parse", "HEAD").trim());
   const diff = execFileSync("git", ["diff", "HEAD", "--binary"], { cwd: ROOT });
   if (diff.length > 0) execFileSync("git", ["apply", "--whitespace=nowarn", "-"], { cwd: source, input: diff });
   for (const rel of git(ROOT, "ls-files", "--others", "--exclude-standard", "-z").split("\0").filter((f) => f && statSync(path.join(ROOT, f)).isFile())) {
