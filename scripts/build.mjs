@@ -8,7 +8,8 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 
 // Flags: --watch, --production; --only <bundle> and --outdir <dir> build one bundle elsewhere
-// (the webview benchmark measures exactly what ships without touching dist/).
+// (the webview benchmark measures exactly what ships without touching dist/); --metafile <file>
+// writes esbuild's account of inputs and imports (the action's release checks what it loads).
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 const flagValue = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -17,6 +18,7 @@ const production = args.has("--production");
 const only = flagValue("--only");
 const root = path.resolve(import.meta.dirname, "..");
 const dist = path.resolve(flagValue("--outdir") ?? path.join(root, "dist"));
+const metafile = flagValue("--metafile");
 
 import { LAZY_LIBRARIES, lazyLibraries, zodEnglishOnly } from "./esbuildPlugins.mjs";
 
@@ -118,7 +120,15 @@ if (watch) {
 } else {
   if (!only) rmSync(dist, { recursive: true, force: true });
   const started = Date.now();
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build({ ...options, metafile: Boolean(metafile) })));
+  if (metafile) {
+    const merged = { inputs: {}, outputs: {} };
+    for (const result of results) {
+      Object.assign(merged.inputs, result.metafile.inputs);
+      Object.assign(merged.outputs, result.metafile.outputs);
+    }
+    writeFileSync(path.resolve(metafile), JSON.stringify(merged));
+  }
   if (!only) emitCoreTypes();
   if (!only) copySandboxHelpers();
   if (!only) copyDemo();

@@ -19,6 +19,7 @@ import { createModel, DEFAULT_MODELS, type Provider } from "../core/model/create
 import type { ChatModel } from "../core/model/types";
 import { CassetteRecorder } from "../core/replay/cassetteRecorder";
 import { redactSecrets } from "./runnerIo";
+import { runnerSandboxUnavailableLine } from "./runnerSandbox";
 
 export interface ModelSettings {
   provider: Provider;
@@ -78,7 +79,7 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
     surface: "cli",
   });
   const problem = sandboxUnavailable();
-  if (problem) o.log(`The OS sandbox cannot run on this runner (${problem}); the task may read and write files but no command will run.`);
+  if (problem) o.log(runnerSandboxUnavailableLine(problem));
   const sandbox = problem ? null : new CommandSandbox({ allowedDomains: o.allowDomains });
   const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
   const gate: ApprovalGate = { request: (r, signal) => (r.mustAsk ? rejectAll(LEAVE_SANDBOX_REFUSED) : approveAll).request(r, signal) };

@@ -60,7 +60,8 @@ export interface ActionRun {
   ms: number;
 }
 
-export async function runActionAsRunner(c: Checkout, o: { event: string; payload: unknown; repository: string; apiUrl: string; inputs: Record<string, string>; env?: Record<string, string> }): Promise<ActionRun> {
+/** `entry`: node's arguments; by default the action's source through tsx (a release's test passes its built runs.main). */
+export async function runActionAsRunner(c: Checkout, o: { event: string; payload: unknown; repository: string; apiUrl: string; inputs: Record<string, string>; env?: Record<string, string>; entry?: string[] }): Promise<ActionRun> {
   const eventPath = path.join(c.runnerTemp, "event.json");
   const outputFile = path.join(c.runnerTemp, `output-${Date.now()}`);
   writeFileSync(eventPath, JSON.stringify(o.payload));
@@ -86,7 +87,7 @@ export async function runActionAsRunner(c: Checkout, o: { event: string; payload
     ...o.env,
   };
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", TSX, ENTRY], { cwd: c.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, o.entry ?? ["--import", TSX, ENTRY], { cwd: c.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
