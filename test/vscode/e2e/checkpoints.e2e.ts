@@ -105,6 +105,8 @@ export const tests: E2ETest[] = [
         const chat = await openChat(ctx.page);
         await send(chat, 'Change app and lib');
         await chat.getByText('Changed app and lib.').waitFor({ state: 'visible', timeout: 60_000 });
+        // Restore waits for the task's end (the editor's check of its last writes comes just after the answer).
+        await chat.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'hidden', timeout: 30_000 });
         assert.equal(fs.readFileSync(path.join(lib, 'index.js'), 'utf8'), 'export const lib = 2;\n');
         assert.notEqual(fs.readFileSync(path.join(ws, 'src/slugify.js'), 'utf8'), slugify);
         // The checkpoints are in VS Code's storage for this workspace, not in either folder.
