@@ -41,7 +41,7 @@ export class ChatSession {
   ) {
     this.now = env.now ?? Date.now;
     this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root)) : undefined;
+    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 

@@ -235,6 +235,8 @@ export class ChatStateReducer {
         if (!scope.parentId) this.emit({ type: "todos", todos: event.todos.map((t) => ({ content: t.content, status: t.status })) });
         return;
       case "usage":
+        // Usage comes once the call's stream is over: its answer is complete (the run may still be finishing).
+        this.closeAssistant(scope);
         this.onUsage(event, scope);
         return;
       case "hook_ran":

@@ -6,6 +6,8 @@ import type { Logger } from "../log";
 export interface RestoreSession {
   readonly state: ChatState;
   readonly isRunning: boolean;
+  /** Settles when the run under way (if any) is over. */
+  runEnds(): Promise<void>;
   runState(): RunState | null;
   rawIdOf(itemId: string): string;
   /** Replaces the transcript and the conversation the model continues from, and saves. */
@@ -23,6 +25,9 @@ export interface RestoreEnv {
   compare(path: string, now: string | null, restored: string | null): Promise<void>;
   log: Logger;
 }
+
+/** How long Restore waits for a task that has answered and is only finishing (the editor's check of its last writes). */
+export const FINISHING_WAIT_MS = 5_000;
 
 const short = (text: string) => {
   const line = text.replace(/\s+/g, " ").trim();
@@ -60,14 +65,22 @@ export class RestoreActions {
       : "Fathom has no checkpoint for this point of the task (it was made before Fathom kept checkpoints, or nothing was written there).";
   }
 
-  private busy(): boolean {
+  private async busy(): Promise<boolean> {
     if (!this.session.isRunning) return false;
+    // The answer is on screen but the run is finishing: a click right after it waits, not refuses.
+    const last = this.session.state.items.at(-1);
+    if (last?.kind === "assistant" && !last.streaming) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ended = await Promise.race([this.session.runEnds().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FINISHING_WAIT_MS)))]);
+      clearTimeout(timer);
+      if (ended && !this.session.isRunning) return false;
+    }
     this.session.notice("info", "The task is running. Cancel it (or wait for it to finish) before restoring.");
     return true;
   }
 
   async preview(itemId: string): Promise<void> {
-    if (this.busy()) return;
+    if (await this.busy()) return;
     const found = await this.checkpointOf(itemId);
     if (typeof found === "string") return this.session.notice("warning", found);
     const { checkpoint, index } = found;
@@ -101,7 +114,7 @@ export class RestoreActions {
   }
 
   async restore(itemId: string, what: "files" | "conversation" | "both", overwrite: readonly string[]): Promise<void> {
-    if (this.busy()) return;
+    if (await this.busy()) return;
     const found = await this.checkpointOf(itemId);
     if (typeof found === "string") return this.session.notice("warning", found);
     const { checkpoint, index } = found;
@@ -135,7 +148,7 @@ export class RestoreActions {
 
   /** Edit and resend: the conversation goes back to before the message, whose text returns to the message box. */
   async editMessage(itemId: string): Promise<void> {
-    if (this.busy()) return;
+    if (await this.busy()) return;
     const item = this.session.state.items.find((i) => i.id === itemId);
     if (item?.kind !== "user") return;
     const found = await this.checkpointOf(itemId);

@@ -3,7 +3,7 @@ import { RestoreActions } from "./restoreActions";
 import type { RunOwner } from "./taskRun";
 
 /** The Restore actions of a chat session, reading it through the same live view its runs have. */
-export function restoreActionsFor(owner: RunOwner, store: CheckpointStore, backend: () => BackendProtocol): RestoreActions {
+export function restoreActionsFor(owner: RunOwner, store: CheckpointStore, backend: () => BackendProtocol, runEnds: () => Promise<void>): RestoreActions {
   const { env } = owner;
   return new RestoreActions(
     { store, backend, compare: (path, now, restored) => env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(), log: env.log },
@@ -14,6 +14,7 @@ export function restoreActionsFor(owner: RunOwner, store: CheckpointStore, backe
       get isRunning() {
         return owner.isRunning;
       },
+      runEnds,
       runState: () => owner.task.runState,
       rawIdOf: (itemId) => owner.reducer.rawIdOf(itemId),
       setConversation: (items, runState) => {

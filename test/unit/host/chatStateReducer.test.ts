@@ -33,6 +33,15 @@ describe("AgentEvent → chat state", () => {
     assert.ok(item.kind === "assistant" && item.text === "Hello" && !item.streaming);
   });
 
+  it("an answer is complete once its call's usage comes, before the run ends", () => {
+    const { reducer, feed } = setup();
+    const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    feed({ type: "step_started", step: 1 }, { type: "text_delta", text: "Done." });
+    assert.equal((reducer.state.items[0] as { streaming: boolean }).streaming, true);
+    feed({ type: "usage", usage, total: usage, costUsd: 0 });
+    assert.equal((reducer.state.items[0] as { streaming: boolean }).streaming, false);
+  });
+
   it("a tool card goes streaming → running → done, with its title from the streamed arguments", () => {
     const { reducer, feed } = setup();
     feed(

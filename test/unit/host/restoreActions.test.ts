@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import type { RestorePreview, ToolItem, TranscriptItem } from "../../../src/protocol";
+import type { Middleware } from "../../../src/core";
 import { makeKit, until, type Kit } from "./sessionKit";
 
 const EDITS = { "autoApprove.edit": true };
@@ -96,6 +97,44 @@ describe("Restore in the chat session", () => {
     const sent = JSON.stringify(kit.model.requests.at(-1)!.messages);
     assert.match(sent, /Change the files[\s\S]*read_file[\s\S]*Try again, only a.txt/);
     assert.doesNotMatch(sent, /edit_file|write_file|echo made/);
+  });
+
+  it("Restore clicked as a task finishes (its answer shown, the editor's last check still running) waits for its end; while it works, it is refused, saying so", async () => {
+    const root = workspace({ "a.txt": "one\n" });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let finishing = false;
+    const lateCheck: Middleware = {
+      name: "late-check",
+      async beforeFinish() {
+        finishing = true;
+        await held;
+        return undefined;
+      },
+    };
+    const script = [{ toolCalls: [{ id: "e1", name: "edit_file", arguments: { file_path: "/a.txt", old_string: "one", new_string: "ONE" } }] }, { text: "Done." }];
+    const kit = makeKit(script, { root, checkpoints: true, settings: EDITS, middleware: [lateCheck] });
+    await kit.session.send("Change a");
+    await until(() => finishing, 10_000);
+    assert.equal(kit.session.isRunning, true);
+    const e1 = toolItems(kit.session.state.items).find((t) => t.toolName === "edit_file")!;
+    const previewing = kit.session.restoring!.preview(e1.id);
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(lastPreview(kit), null, "nothing is shown while the run is still on");
+    release();
+    await previewing;
+    assert.equal(lastPreview(kit)?.label, "before Fathom changed /a.txt");
+    assert.deepEqual(notices(kit).filter((n) => /task is running/.test(n)), []);
+
+    const working = makeKit([{ hang: true, text: "Thinking" }], { checkpoints: true });
+    await working.session.send("Think");
+    await until(() => working.session.state.items.some((i) => i.kind === "assistant"), 10_000);
+    const started = Date.now();
+    await working.session.restoring!.preview(working.session.state.items[0]!.id);
+    assert.ok(Date.now() - started < 1_000, "a task at work is refused at once");
+    assert.match(notices(working).at(-1) ?? "", /The task is running\. Cancel it \(or wait for it to finish\) before restoring\./);
+    working.session.cancel();
+    await working.session.whenIdle();
   });
 
   it("restoring the conversation only says the files keep Fathom's changes", async () => {

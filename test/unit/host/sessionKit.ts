@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, createInlineEditAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel } from "../../../src/core";
+import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, createInlineEditAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel, type Middleware } from "../../../src/core";
 import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
@@ -61,6 +61,8 @@ export interface KitOptions {
   /** A multi-root workspace: folder name → its root (routed as the host does, `/<name>/…`). */
   folders?: Record<string, string>;
   env?: Partial<SessionEnv>;
+  /** Middleware added to every run's agent after the session's own (as the host adds the editor's). */
+  middleware?: Middleware[];
   /** `{ reopen: false }`: a session for another task, starting empty. */
   sessionOptions?: ConstructorParameters<typeof ChatSession>[1];
 }
@@ -95,7 +97,7 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
     createModel: (): ChatModel => model,
     createAgent: (opts) => {
       const base = { ...opts, workspaceRoot: root, backend: backend(), ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}) };
-      return opts.inlineEdit ? createInlineEditAgent(base, opts.inlineEdit) : createAgent({ ...base, executor: new ChildProcessExecutor() });
+      return opts.inlineEdit ? createInlineEditAgent(base, opts.inlineEdit) : createAgent({ ...base, executor: new ChildProcessExecutor(), middleware: [...(opts.middleware ?? []), ...(o.middleware ?? [])] });
     },
     ...(checkpoints
       ? {
