@@ -43,6 +43,7 @@ export { LARGE_RESULTS_DIR } from "./middleware/eviction";
 export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText";
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
 export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";
+export { WrappingBackend } from "./backends/wrappingBackend";
 export { CheckpointStore, type Checkpoint, type FileRestore, type RestorePlan, type RestoreResult } from "./checkpoints/checkpointStore";
 export { readCassette, parseCassette, formatCassette, CassetteError, WORKSPACE_PLACEHOLDER, type Cassette, type CassetteHeader, type RecordedExchange } from "./replay/cassette";
 export { CassetteRecorder, type CassetteRecorderOptions } from "./replay/cassetteRecorder";

@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type {
-  BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult,
-} from "../backends/protocol";
+import type { BackendProtocol, EditResult, WriteResult } from "../backends/protocol";
 import { editByPreparing, writeByPreparing } from "../backends/preparedChanges";
+import { WrappingBackend } from "../backends/wrappingBackend";
 import type { Middleware } from "../middleware/types";
 import { sizeText, type CheckpointStore } from "./checkpointStore";
 
@@ -30,36 +29,17 @@ const callScope = new AsyncLocalStorage<CallScope>();
  * before the write, and a checkpoint with what was written (read back: an editor's save may
  * have reformatted it) is recorded once it succeeded. Reads pass through unchanged.
  */
-export class CheckpointingBackend implements BackendProtocol {
+export class CheckpointingBackend extends WrappingBackend {
   constructor(
-    readonly inner: BackendProtocol,
+    inner: BackendProtocol,
     private readonly store: CheckpointStore,
     private readonly taskId: string,
     private readonly position: CheckpointPosition,
     private readonly onError: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  ls(path: string): Promise<LsResult> {
-    return this.inner.ls(path);
-  }
-  read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
-    return this.inner.read(path, offset, limit);
-  }
-  readText(path: string, maxBytes: number): Promise<TextResult> {
-    return this.inner.readText(path, maxBytes);
-  }
-  grep(pattern: string, path?: string, glob?: string, options?: GrepOptions): Promise<GrepResult> {
-    return this.inner.grep(pattern, path, glob, options);
-  }
-  glob(pattern: string, path?: string): Promise<GlobResult> {
-    return this.inner.glob(pattern, path);
-  }
-  prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {
-    return this.inner.prepareWrite(path, content);
-  }
-  prepareEdit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<PreparedChange | { error: string }> {
-    return this.inner.prepareEdit(path, oldString, newString, replaceAll);
-  }
   write(path: string, content: string): Promise<WriteResult> {
     return writeByPreparing(this, path, content);
   }

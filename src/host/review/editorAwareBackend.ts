@@ -1,10 +1,8 @@
 import * as vscode from "vscode";
-import type {
-  BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult,
-} from "../../core/backends/protocol";
+import type { BackendProtocol, EditResult, WriteResult } from "../../core/backends/protocol";
 import { sameAsEditorText } from "./reviewText";
 import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
-import { editByPreparing, writeByPreparing } from "../../core";
+import { editByPreparing, writeByPreparing, WrappingBackend } from "../../core";
 import { latency } from "../latency";
 
 export interface EditorAwareBackendOptions {
@@ -21,34 +19,14 @@ export interface EditorAwareBackendOptions {
  * through the wrapped backend (atomically, with its stale-write guard), and an open editor of
  * the file is awaited until it shows the write. Everything else is delegated unchanged.
  */
-export class EditorAwareBackend implements BackendProtocol {
+export class EditorAwareBackend extends WrappingBackend {
   private readonly toUri: VirtualPathToUri;
 
-  constructor(readonly inner: BackendProtocol, private readonly options: EditorAwareBackendOptions) {
+  constructor(inner: BackendProtocol, private readonly options: EditorAwareBackendOptions) {
+    super(inner);
     this.toUri = options.toUri ?? ((p) => workspaceFileUri(p));
   }
 
-  ls(path: string): Promise<LsResult> {
-    return this.inner.ls(path);
-  }
-  read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
-    return this.inner.read(path, offset, limit);
-  }
-  readText(path: string, maxBytes: number): Promise<TextResult> {
-    return this.inner.readText(path, maxBytes);
-  }
-  grep(pattern: string, path?: string, glob?: string, options?: GrepOptions): Promise<GrepResult> {
-    return this.inner.grep(pattern, path, glob, options);
-  }
-  glob(pattern: string, path?: string): Promise<GlobResult> {
-    return this.inner.glob(pattern, path);
-  }
-  prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {
-    return this.inner.prepareWrite(path, content);
-  }
-  prepareEdit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<PreparedChange | { error: string }> {
-    return this.inner.prepareEdit(path, oldString, newString, replaceAll);
-  }
 
   write(path: string, content: string): Promise<WriteResult> {
     return writeByPreparing(this, path, content);
