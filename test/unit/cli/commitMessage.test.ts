@@ -2,34 +2,22 @@
 // openai and anthropic clients) and real git repositories in a temp folder.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import { cliEnv, runCli, type CliRun } from "../../support/cliProcess";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
 const KEY = "sk-commit-SECRET-0123456789abcdef";
 const servers: ScriptedModelServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, FATHOM_RETRY_BASE_DELAY_MS: "1", ...extra };
-  if (!("OPENAI_API_KEY" in extra)) delete env.OPENAI_API_KEY;
-  if (!("ANTHROPIC_API_KEY" in extra)) delete env.ANTHROPIC_API_KEY;
-  return env;
-}
 
-function cli(args: string[], env = cleanEnv({ OPENAI_API_KEY: KEY })): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "commit-message", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+function cli(args: string[], env = cliEnv({ OPENAI_API_KEY: KEY })): Promise<CliRun> {
+  return runCli(["commit-message", ...args], env);
 }
 
 async function server(turns: ScriptedTurn[]) {
@@ -106,7 +94,7 @@ test("works with the anthropic wire too, and a huge staged diff is cut to the bu
   writeFileSync(path.join(dir, "slugify.js"), "module.exports = (s) => s.trim();\n");
   git(dir, "add", "-A");
   const s = await server([{ text: "Add the data table" }]);
-  const run = await cli(["--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--context-window", "8192", "--cwd", dir], cleanEnv({ ANTHROPIC_API_KEY: KEY }));
+  const run = await cli(["--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--context-window", "8192", "--cwd", dir], cliEnv({ ANTHROPIC_API_KEY: KEY }));
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout, "Add the data table\n");
   assert.match(run.stderr, /too large to send whole/);
@@ -129,10 +117,10 @@ test("a model error ends with exit 1 and a readable reason, never the key; usage
   assert.ok(!refused.stderr.includes(KEY) && !refused.stdout.includes(KEY));
 
   const usage: [string[], NodeJS.ProcessEnv, RegExp][] = [
-    [["--cwd", dir], cleanEnv(), /Set OPENAI_API_KEY/],
-    [["--provider", "vscode", "--cwd", dir], cleanEnv({ OPENAI_API_KEY: KEY }), /only be used inside VS Code/],
-    [["--cwd", "/nonexistent/dir"], cleanEnv({ OPENAI_API_KEY: KEY }), /is not a directory/],
-    [["--bogus"], cleanEnv({ OPENAI_API_KEY: KEY }), /Unknown option '--bogus'/],
+    [["--cwd", dir], cliEnv(), /Set OPENAI_API_KEY/],
+    [["--provider", "vscode", "--cwd", dir], cliEnv({ OPENAI_API_KEY: KEY }), /only be used inside VS Code/],
+    [["--cwd", "/nonexistent/dir"], cliEnv({ OPENAI_API_KEY: KEY }), /is not a directory/],
+    [["--bogus"], cliEnv({ OPENAI_API_KEY: KEY }), /Unknown option '--bogus'/],
   ];
   for (const [args, env, message] of usage) {
     const run = await cli(args, env);

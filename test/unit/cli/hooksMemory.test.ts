@@ -1,15 +1,13 @@
 // Hooks and memory through the CLI against the scripted model server, with a home of its own.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sandboxUnavailable } from "../../../src/core/executor/sandbox";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import { runCli, type CliRun } from "../../support/cliProcess";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
 const servers: ScriptedModelServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -30,13 +28,8 @@ function writeJson(file: string, value: unknown) {
 
 const hooksOf = (event: string, command: string, matcher?: string) => ({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] }] } });
 
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return runCli([...args], env);
 }
 
 async function server(turns: ScriptedTurn[]) {

@@ -1,29 +1,17 @@
 // `fathom models` and `fathom run --tools` as child processes against the scripted server.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
+import { cliEnv, runCli, type CliRun } from "../../support/cliProcess";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
 const KEY = "sk-cli-SECRET-0123456789abcdef";
 const servers: ScriptedModelServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, FATHOM_RETRY_BASE_DELAY_MS: "1", ...extraEnv };
-  if (!("OPENAI_API_KEY" in extraEnv)) delete env.OPENAI_API_KEY;
-  if (!("ANTHROPIC_API_KEY" in extraEnv)) delete env.ANTHROPIC_API_KEY;
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliRun> => runCli(args, cliEnv(extraEnv));
 
 async function server() {
   const s = await startScriptedModelServer();

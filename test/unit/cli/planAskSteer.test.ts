@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
 import { NO_ONE_CAN_ANSWER } from "../../../src/core/question";
+import { runCli } from "../../support/cliProcess";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const MAIN = path.join(ROOT, "src/cli/main.ts");
@@ -29,12 +30,7 @@ interface Run {
 }
 
 function cli(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env: env(), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return runCli([...args], env());
 }
 
 /** The CLI on a pseudo-terminal (util-linux `script`): `type(text)` is what a person types. */

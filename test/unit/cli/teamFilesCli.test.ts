@@ -1,15 +1,13 @@
 // `fathom run` with the files teams keep, as a child process against the scripted model server.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
 import type { AgentEvent } from "../../../src/core/agent/events";
+import { runCli, type CliRun } from "../../support/cliProcess";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
 const servers: ScriptedModelServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -25,14 +23,9 @@ function workspace(files: Record<string, string>): { dir: string; home: string }
   return { dir, home: mkdtempSync(path.join(tmpdir(), "fathom-team-home-")) };
 }
 
-function cli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], home: string): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "sk-team-test", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".data"), FATHOM_RETRY_BASE_DELAY_MS: "1" };
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return runCli([...args], env);
 }
 
 async function server(turns: ScriptedTurn[]) {

@@ -2,14 +2,12 @@
 // trials, results.json, pass@k, --baseline, --record then --replay, usage errors.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import { cliEnv, runCli, type CliRun } from "../../support/cliProcess";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
 const servers: ScriptedModelServer[] = [];
 const dirs: string[] = [];
 after(async () => {
@@ -17,18 +15,7 @@ after(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, FATHOM_RETRY_BASE_DELAY_MS: "1" };
-  delete env.OPENAI_API_KEY;
-  delete env.ANTHROPIC_API_KEY;
-  delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "eval", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[]): Promise<CliRun> => runCli(["eval", ...args], cliEnv());
 
 /** A suite with one scenario: make greet() say "Hello, NAME!". */
 function suite(): { dir: string; scenario: string } {
