@@ -1,5 +1,6 @@
 import type { RemoteBranchesView, RemoteBranchView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { ChangedFileList } from "./ChangedFileList";
 
 const act = (action: "refresh" | "diff" | "apply" | "checkout", ref?: string, path?: string) => postToHost({ type: "remoteBranchAction", action, ...(ref ? { ref } : {}), ...(path ? { path } : {}) });
 
@@ -16,18 +17,7 @@ function Branch({ b }: { b: RemoteBranchView }) {
         </span>
       </div>
       {b.files.length > 0 ? (
-        <ul className="worktree-files" aria-label={`Files changed in ${name}`}>
-          {b.files.map((f) => (
-            <li key={f.path}>
-              <button type="button" className="link-button" aria-label={`${f.path}, ${f.status}: open its diff`} onClick={() => act("diff", b.ref, f.path)}>
-                <span className={`worktree-file-status status-${f.status}`} aria-hidden="true">
-                  {f.status === "added" ? "A" : f.status === "deleted" ? "D" : "M"}
-                </span>
-                {f.path}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <ChangedFileList label={`Files changed in ${name}`} files={b.files} onOpen={(path) => act("diff", b.ref, path)} />
       ) : null}
       <div className="worktree-actions">
         {b.files.length > 0 ? (

@@ -1,5 +1,6 @@
 import type { SyntheticEvent } from "react";
 import type { RemoteBranchesView, WorktreeView } from "../../../src/protocol";
+import { ChangedFileList } from "./ChangedFileList";
 import { RemoteBranchList } from "./RemoteBranchList";
 import { postToHost } from "../vscodeApi";
 
@@ -46,20 +47,7 @@ function Files({ w }: { w: WorktreeView }) {
   if (!w.exists) return <p className="worktree-note">Its folder is gone. Discard it to remove the branch and git's record.</p>;
   if (w.files === null) return null;
   if (w.files.length === 0) return <p className="worktree-note">No file changed.</p>;
-  return (
-    <ul className="worktree-files" aria-label={`Files changed in ${w.branch}`}>
-      {w.files.map((f) => (
-        <li key={f.path}>
-          <button type="button" className="link-button" aria-label={`${f.path}, ${f.status}: open its diff`} onClick={() => act(w, "diff", f.path)}>
-            <span className={`worktree-file-status status-${f.status}`} aria-hidden="true">
-              {f.status === "added" ? "A" : f.status === "deleted" ? "D" : "M"}
-            </span>
-            {f.path}
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
+  return <ChangedFileList label={`Files changed in ${w.branch}`} files={w.files} onOpen={(path) => act(w, "diff", path)} />;
 }
 
 /** The shown task's worktree: where it works, what it changed against its start, and Apply / Discard / Open. */
