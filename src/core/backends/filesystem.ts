@@ -15,7 +15,7 @@ import { grepFiles, grepGlobFilter, grepOneFile, listFiles } from "./search/sear
 import { sortedHead, type SearchScope } from "./search/collect";
 import { globArgs, narrowToGlob } from "./search/globScope";
 import { lstatMany } from "./statMany";
-import { statThroughFolders, verifyGrep } from "./search/verifyInside";
+import { statThroughFolders, verifyGrep, withShownPaths } from "./search/verifyInside";
 import { listFolder } from "./listFolder";
 import { editByPreparing, writeByPreparing } from "./preparedChanges";
 
@@ -360,17 +360,10 @@ export class FilesystemBackend implements BackendProtocol {
         }
         r = await grepFiles(this.rg, sc, pattern, mode, cap);
       }
-      return this.virtualizeGrep(await verifyGrep((await this.realRoot()) as string, r, this.maxFileBytes, mode === "content"));
+      return withShownPaths(await verifyGrep((await this.realRoot()) as string, r, this.maxFileBytes, mode === "content"), (rel) => this.shownOf(rel));
     } catch (e) {
       return { error: `Search failed: ${describe(e)}.` };
     }
-  }
-
-  private virtualizeGrep(r: GrepResult): GrepResult {
-    const matches = (r.matches ?? []).map((m) => ({ ...m, path: this.shownOf(m.path) }));
-    const out: GrepResult = { matches, truncated: r.truncated ?? false };
-    if (r.counts) out.counts = Object.fromEntries(Object.entries(r.counts).map(([k, v]) => [this.shownOf(k), v]));
-    return out;
   }
 
   async glob(pattern: string, path?: string): Promise<GlobResult> {

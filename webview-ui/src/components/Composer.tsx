@@ -1,7 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import { MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, type AttachedImage, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { MAX_MESSAGE_CHARS, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
 import { ModeSwitch } from "./ModeSwitch";
-import { attach, imageFiles, refusal } from "../lib/imageAttach";
+import { useImageAttachments } from "../lib/useImageAttachments";
 import type { MentionResults, ViewState } from "../state/chatReducer";
 import { ComposerChips } from "./AttachmentChips";
 import { postToHost } from "../vscodeApi";
@@ -56,8 +56,8 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
   useEffect(() => setChosenMode(null), [taskMode]);
   const [inWorktree, setInWorktree] = useState<boolean | null>(null);
   const worktreeChosen = worktree?.available ? (inWorktree ?? worktree.byDefault) : false;
-  const [images, setImages] = useState<AttachedImage[]>([]);
   const [error, setError] = useState("");
+  const { images, clear: clearImages, remove: removeImage, onPaste, onDrop } = useImageAttachments(model, setError);
   const [recall, setRecall] = useState<{ index: number; draft: string } | null>(null);
   const [mention, setMention] = useState<Mention | null>(null);
   const [active, setActive] = useState(0);
@@ -148,45 +148,6 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
     caretAfterRender.current = caret;
   };
 
-  /** Pasted or dropped files: images are attached (checked here, and again by the host); anything else is said. */
-  const addFiles = async (files: File[]) => {
-    if (files.length === 0) return;
-    if (!model.images) {
-      setError(`${model.model || "The model in use"} does not read images, so the image was not attached. Pick a model that reads images in Model, at the top.`);
-      return;
-    }
-    const problems: string[] = [];
-    const added: AttachedImage[] = [];
-    for (const file of files) {
-      const why = refusal(file);
-      if (why) problems.push(why);
-      else if (images.length + added.length >= MAX_IMAGES_PER_MESSAGE) problems.push(`A message takes at most ${MAX_IMAGES_PER_MESSAGE} images.`);
-      else {
-        try {
-          added.push(await attach(file));
-        } catch (err) {
-          problems.push((err as Error).message);
-        }
-      }
-    }
-    if (added.length) setImages((current) => [...current, ...added].slice(0, MAX_IMAGES_PER_MESSAGE));
-    setError([...new Set(problems)].join(" "));
-  };
-
-  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = imageFiles(event.clipboardData);
-    if (files.length === 0) return; // text: the box takes it as usual
-    event.preventDefault();
-    void addFiles(files);
-  };
-
-  const onDrop = (event: DragEvent<HTMLFormElement>) => {
-    const files = imageFiles(event.dataTransfer);
-    if (files.length === 0) return;
-    event.preventDefault();
-    void addFiles(files);
-  };
-
   const send = (queue = false) => {
     const message = text.trim();
     const attachments = chips.attachments;
@@ -213,7 +174,7 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
     requestFollow();
     if (message && history[history.length - 1] !== message) ownSent.current.push(message);
     setText("");
-    setImages([]);
+    clearImages();
     setError("");
     setRecall(null);
     setMention(null);
@@ -338,7 +299,7 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
           {images.map((image, i) => (
             <li key={i}>
               <img src={image.thumbnail} alt={`Image ${i + 1} to send`} />
-              <button type="button" className="icon-button image-remove" aria-label={`Remove image ${i + 1}`} title="Remove this image" onClick={() => setImages(images.filter((_, j) => j !== i))}>
+              <button type="button" className="icon-button image-remove" aria-label={`Remove image ${i + 1}`} title="Remove this image" onClick={() => removeImage(i)}>
                 <span className="codicon codicon-close" aria-hidden="true" />
               </button>
             </li>

@@ -143,3 +143,10 @@ async function openDirInside(realRoot: string, realDir: string): Promise<{ path:
   }
   return { path: `/proc/self/fd/${handle.fd}`, close };
 }
+
+/** A search's result with each path (relative to the root) as the model is shown it. */
+export function withShownPaths(r: GrepResult, shown: (rel: string) => string): GrepResult {
+  const out: GrepResult = { matches: (r.matches ?? []).map((m) => ({ ...m, path: shown(m.path) })), truncated: r.truncated ?? false };
+  if (r.counts) out.counts = Object.fromEntries(Object.entries(r.counts).map(([k, v]) => [shown(k), v]));
+  return out;
+}
