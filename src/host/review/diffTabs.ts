@@ -35,12 +35,19 @@ export function diffTabs(sides: DiffSides): vscode.Tab[] {
   });
 }
 
-/** Closes the proposal's tabs, and the group split off for them, without a save prompt or a focus change. */
-export async function closeDiffEditor(sides: DiffSides, log: { warn(message: string): void }, what: string): Promise<void> {
+/**
+ * Closes the proposal's tabs, and the group split off for them, without a save prompt or a focus
+ * change. `beforeSave` lets the owner make the right side's save go through whatever its stored
+ * copy says (the proposal is decided: what the person typed was already taken).
+ */
+export async function closeDiffEditor(sides: DiffSides, log: { warn(message: string): void }, what: string, beforeSave?: () => void): Promise<void> {
   try {
     // Saving the right side first stores it in memory only, and avoids a "Save changes?" prompt.
     const doc = openDocument(sides.afterUri);
-    if (doc?.isDirty) await doc.save();
+    if (doc?.isDirty) {
+      beforeSave?.();
+      await doc.save();
+    }
     const tabs = diffTabs(sides);
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     // The group split off for the diff goes with it, unless the person put something in it.

@@ -31,6 +31,16 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
     if (!o.quiet) this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
   }
 
+  /**
+   * Makes the stored copy older than any open document of it, so that document's next save
+   * goes through: one opened before the copy was put in place (a diff left from before a
+   * restart) would otherwise fail as "the file is newer" and ask to be saved on close.
+   */
+  backdate(uri: vscode.Uri): void {
+    const e = this.entries.get(keyOf(uri));
+    if (e) this.entries.set(keyOf(uri), { ...e, mtime: 0 });
+  }
+
   /** Tells the window a file changed (after a quiet `set`): its open document reloads. */
   announce(uri: vscode.Uri): void {
     if (this.entries.has(keyOf(uri))) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);

@@ -390,7 +390,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   }
 
   private async closeSides(sides: DiffSides, path: string): Promise<void> {
-    await closeDiffEditor(sides, this.options.log, path);
+    await closeDiffEditor(sides, this.options.log, path, () => this.fs.backdate(sides.afterUri));
     if (this.disposed) return;
     this.beforeTexts.delete(sides.beforeUri.toString());
     this.fs.remove(sides.afterUri);

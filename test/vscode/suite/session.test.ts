@@ -147,6 +147,8 @@ suite('Chat session (scripted model)', function () {
     assert.match(sent, /write a note/);
     assert.match(sent, /w1/, 'the call was answered');
     assert.match(sent, /changed your proposed content/, 'the model hears the person changed it');
+    // The diff left open from before the restart, dirty with the person's edit, closes without a "Save changes?" prompt.
+    await until('no proposal left unsaved', () => !vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'fathom-proposed' && d.isDirty), 10_000);
     fs.rmSync(path.join(root(), 'resume-note.txt'), { force: true });
   });
 
