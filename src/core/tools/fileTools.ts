@@ -1,6 +1,7 @@
 import type { SecretFileMatcher } from "../secretFiles";
 import { z } from "zod";
 import type { BackendProtocol, GrepOutputMode } from "../backends/protocol";
+import { isFileNotFound, nearMissHint, nearMissPath } from "./nearMissPath";
 import { defineTool, type FileChangeProposal, type Tool, type ToolResult } from "./tool";
 
 export interface FileToolsOptions {
@@ -64,10 +65,18 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     }),
     kind: "read",
     run: (args) => guard(async () => {
-      const r = await backend.read(args.file_path, args.offset, args.limit);
+      let r = await backend.read(args.file_path, args.offset, args.limit);
+      let resolved = "";
+      if (r.error !== undefined && isFileNotFound(r.error)) {
+        // A unique near miss is read as meant (said first), unless it is a secret file, which the person is asked about by name.
+        const near = await nearMissPath(backend, args.file_path);
+        if (!near || !("path" in near) || options.isSecret?.(near.path)) return err(r.error + nearMissHint(near, "read_file"));
+        r = await backend.read(near.path, args.offset, args.limit);
+        resolved = `(${args.file_path} does not exist; this is ${near.path}.)\n`;
+      }
       if (r.error !== undefined) return err(r.error);
       const next = (args.offset ?? 0) + (args.limit ?? 2000);
-      return { content: capOutput(r.content ?? "", maxChars, `Read fewer lines with a smaller limit, or continue with a larger offset (e.g. offset=${next}).`) };
+      return { content: resolved + capOutput(r.content ?? "", maxChars, `Read fewer lines with a smaller limit, or continue with a larger offset (e.g. offset=${next}).`) };
     }),
   });
 
@@ -113,6 +122,7 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     proposeChange: async (args) => {
       try {
         const p = await backend.prepareEdit(args.file_path, args.old_string, args.new_string, args.replace_all);
+        if ("error" in p && isFileNotFound(p.error)) return { error: p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file") };
         return "error" in p ? p : { path: p.path, before: p.before, after: p.after };
       } catch (e) {
         return { error: `The change could not be prepared: ${String(e)}` };
@@ -121,7 +131,7 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     applyChange: (proposal) => applyProposal(backend, proposal, (p) => `Edited ${p}.`),
     run: (args) => guard(async () => {
       const p = await backend.prepareEdit(args.file_path, args.old_string, args.new_string, args.replace_all);
-      if ("error" in p) return err(p.error);
+      if ("error" in p) return err(isFileNotFound(p.error) ? p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file") : p.error);
       const r = await applyProposal(backend, p, (path) => `Edited ${path}: replaced ${p.occurrences ?? 1} occurrence${p.occurrences === 1 ? "" : "s"}.`);
       if (!r.isError) r.details = { ...r.details, occurrences: p.occurrences };
       return r;
