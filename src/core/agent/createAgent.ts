@@ -19,6 +19,7 @@ import type { TeamCatalog } from "../teamFiles/types";
 import { withUserSkills } from "../teamFiles/userSkillRoutes";
 import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
+import { testsBeforeAnswerMiddleware } from "../middleware/testsBeforeAnswer";
 import { todosMiddleware } from "../middleware/todos";
 import { askUserMiddleware } from "../middleware/askUser";
 import { planModeMiddleware } from "../middleware/planMode";
@@ -244,6 +245,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       ...(options.executor ? { executor: options.executor } : {}),
       ...(options.executeTimeoutMs ? { defaultTimeoutMs: options.executeTimeoutMs } : {}),
     }),
+    testsBeforeAnswerMiddleware(() => toolMap),
     subagentsMiddleware({ subagents: allows("task", "other") ? subagentSpecs : [], runSubagent }),
     ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read") ? [skillsMiddleware({ skills: options.teamFiles.skills, backend: options.backend })] : []),
     ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}), ...(options.teamFiles ? { catalog: options.teamFiles } : {}) })]),

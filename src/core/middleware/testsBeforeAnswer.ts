@@ -1,0 +1,52 @@
+import type { Tool } from "../tools/tool";
+import type { Middleware } from "./types";
+
+/** A command that names tests (`pytest`, `npm test`, `go test ./...`, `python test_x.py`) and does not merely show a file. */
+const runsTests = (command: string) => /test|spec\b|tox|nox/i.test(command) && !/^\s*(cat|ls|head|tail|grep|rg|find|sed|less|more|wc|echo|stat|file)\b/.test(command);
+/** The person asks for tests to be run or to pass. */
+const ASKS_FOR_TESTS = /\b(tests?|pytest|jest|vitest|spec)\b[^.\n]{0,60}\b(pass|passes|passing|green|run|succeed)\b|\b(run|make|get)\b[^.\n]{0,40}\btests?\b|`[^`\n]*\b(pytest|jest|vitest|mocha|(go|cargo|npm|pnpm|yarn)\s+(run\s+)?test)\b[^`\n]*`/i;
+
+/**
+ * An answer that comes before any test ran, when the person asked for tests to run or pass, is
+ * sent back once: run them, read the failures, fix, then answer. Small models declare victory
+ * without running anything; one reminder costs a turn, a wrong "done" costs the task. Never in
+ * Plan mode, a subagent, or a run that cannot execute commands.
+ */
+export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Tool>): Middleware {
+  const reminded = new WeakSet<object>();
+  return {
+    name: "testsBeforeAnswer",
+    beforeFinish(ctx) {
+      if (ctx.state.mode === "plan" || ctx.subagentType !== undefined || !tools().has("execute") || reminded.has(ctx.state)) return undefined;
+      const messages = ctx.state.messages;
+      const askedAt = messages.findLastIndex((m) => m.role === "user");
+      const asked = messages[askedAt];
+      if (asked?.role !== "user" || !ASKS_FOR_TESTS.test(asked.content)) return undefined;
+      const ranTests = messages
+        .slice(askedAt + 1)
+        .some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.name === "execute" && runsTests(commandOf(c.arguments))));
+      if (ranTests) return undefined;
+      reminded.add(ctx.state);
+      const command = namedTestCommand(asked.content);
+      return {
+        text: `You were asked to make the tests pass, but no test has been run in this task. Run ${command ? `\`${command}\`` : "the tests"} with execute, read the failures, fix the code, and answer only when they pass (or say why they cannot).`,
+        note: "The answer came before any test was run: the agent was asked to run them first.",
+      };
+    },
+  };
+}
+
+/** The test command the person wrote in backticks, if any. */
+function namedTestCommand(text: string): string | undefined {
+  for (const [, inner] of text.matchAll(/`([^`\n]{1,200})`/g)) if (inner && runsTests(inner) && /\s/.test(inner.trim())) return inner.trim();
+  return undefined;
+}
+
+function commandOf(rawArguments: string): string {
+  try {
+    const parsed: unknown = JSON.parse(rawArguments);
+    return typeof parsed === "object" && parsed !== null && typeof (parsed as { command?: unknown }).command === "string" ? (parsed as { command: string }).command : "";
+  } catch {
+    return "";
+  }
+}
