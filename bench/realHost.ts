@@ -245,7 +245,7 @@ export async function runRealHostBench(): Promise<void> {
     figures.single('first request for "hello" (gpt-tokenizer o200k)', countTokens(hello.rawBody), "tokens");
     figures.single('first request for "hello" with one 10-line chip', chips.requestTokens, "tokens");
     figures.single(`fix-the-test task: ${fixRequests.length} requests, bytes sent`, fixBytes / 1024, "KB");
-    // The budget npm test holds the vsix to (bench/budgets.json; raised past 1.5 MB for web_fetch's page libraries, which the README accounts for).
+    // The budget npm test holds the vsix to (bench/budgets.json; raised past 1.5 MB for web_fetch's page libraries, which docs/user-guide.md accounts for).
     const vsixBudgetKb = Math.round((JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "budgets.json"), "utf8")) as { vsixBytes: number }).vsixBytes / 1024);
     figures.single("vsix", fs.statSync(vsix).size / 1024, "KB", { target: `≤ ${vsixBudgetKb} KB`, limit: vsixBudgetKb });
     figures.print();
