@@ -38,7 +38,7 @@ interface Target { vpath: string; rel: string; realRel: string; real: string; ex
 /** A file version as the agent last saw it. */
 const fingerprint = (st: BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
 
-/** The workspace on disk, confined to `rootDir`. See docs/file-tools.md for the rules. */
+/** The workspace on disk, confined to `rootDir`. See docs/trust-and-sandbox.md for the rules. */
 export class FilesystemBackend implements BackendProtocol {
   readonly rootDir: string;
   readonly virtualMode: boolean;
