@@ -1,3 +1,4 @@
+import type { ChatMessage } from "../model/types";
 import type { Tool } from "../tools/tool";
 import type { Middleware } from "./types";
 
@@ -14,14 +15,21 @@ const ASKS_FOR_TESTS = /\b(tests?|pytest|jest|vitest|spec)\b[^.\n]{0,60}\b(pass|
  */
 export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Tool>): Middleware {
   const reminded = new WeakSet<object>();
+  // Where the person's request is: the last user message when the run first calls the model (later
+  // user messages may be continuations written by middleware, such as a Stop hook's reason).
+  const request = new WeakMap<object, ChatMessage | undefined>();
   return {
     name: "testsBeforeAnswer",
+    beforeModel(ctx) {
+      if (!request.has(ctx.state)) request.set(ctx.state, ctx.state.messages.findLast((m) => m.role === "user"));
+    },
     beforeFinish(ctx) {
       if (ctx.state.mode === "plan" || ctx.subagentType !== undefined || !tools().has("execute") || reminded.has(ctx.state)) return undefined;
       const messages = ctx.state.messages;
-      const askedAt = messages.findLastIndex((m) => m.role === "user");
-      const asked = messages[askedAt];
-      if (asked?.role !== "user" || !ASKS_FOR_TESTS.test(asked.content)) return undefined;
+      const asked = request.get(ctx.state);
+      // Gone from the history (summarized away): nothing to hold the answer to.
+      const askedAt = asked ? messages.indexOf(asked) : -1;
+      if (askedAt < 0 || asked?.role !== "user" || !ASKS_FOR_TESTS.test(asked.content)) return undefined;
       const ranTests = messages
         .slice(askedAt + 1)
         .some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.name === "execute" && runsTests(commandOf(c.arguments))));
