@@ -11,7 +11,7 @@ import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import { createModel } from "../src/core/model/createModel";
 import { listModels } from "../src/core/model/listModels";
-import { extractTextToolCalls, textToolPrompt } from "../src/core/model/textToolCalls";
+import { extractTextToolCalls, textToolPrompt } from "../src/core/model/toolCalls/textToolCalls";
 import { startScriptedModelServer } from "../test/support/scriptedModelServer";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

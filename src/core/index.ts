@@ -6,9 +6,9 @@ export { AnthropicModel, type AnthropicModelOptions } from "./model/anthropicMod
 export { costOf, contextWindowOf, lookupModel, promptTokensOf, defaultMaxOutputTokens, priceOf, acceptsImages, type ModelInfo } from "./model/modelTable";
 export { listModels, type ListedModel, type ListModelsOptions, type ModelList } from "./model/listModels";
 export { parseModelOverrides, overrideFor, ModelOverrideSchema, type ModelOverride, type ModelOverrides, type ModelPrice } from "./model/modelOverrides";
-export { extractTextToolCalls, textToolPrompt, toTextToolMessages, type TextToolCalls } from "./model/textToolCalls";
-export { withToolCallMode, ToolCallModeModel, type ToolCallOptions } from "./model/toolCallMode";
-export { forgetToolCallLessons } from "./model/toolCallMemory";
+export { extractTextToolCalls, textToolPrompt, toTextToolMessages, type TextToolCalls } from "./model/toolCalls/textToolCalls";
+export { withToolCallMode, ToolCallModeModel, type ToolCallOptions } from "./model/toolCalls/toolCallMode";
+export { forgetToolCallLessons } from "./model/toolCalls/toolCallMemory";
 export { SwitchableModel } from "./model/switchableModel";
 export { TurnAccumulator, requestChars } from "./model/turnAccumulator";
 export { imagesToSend, withImageNote, MAX_IMAGES_PER_REQUEST } from "./model/imageNote";
@@ -26,8 +26,8 @@ export { newRunState, parseRunState, emptyUsage, type AgentEvent, type AgentEven
 export { baseSystemPrompt } from "./agent/systemPrompt";
 export { toJsonSchema, toolSpecOf } from "./agent/jsonSchema";
 export * from "./approval";
-export { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns, type CommandVerdict } from "./commandPolicy";
-export { analyzeCommand, shellQuote, type CommandAnalysis, type SimpleCommand } from "./shellCommand";
+export { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns, type CommandVerdict } from "./trust/commandPolicy";
+export { analyzeCommand, shellQuote, type CommandAnalysis, type SimpleCommand } from "./trust/shellCommand";
 export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
 export { CommandSandbox, defaultDenyRead, sandboxUnavailable, type SandboxOptions } from "./executor/sandbox";
@@ -53,7 +53,7 @@ export { TaskWorktrees, worktreeSupport, branchSlug, defaultWorktreesDir, type W
 export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
 export { RemoteBranches, type RemoteBranch, type FetchOutcome } from "./worktrees/remoteBranches";
-export { secretFileMatcher, type SecretFileMatcher } from "./secretFiles";
+export { secretFileMatcher, type SecretFileMatcher } from "./trust/secretFiles";
 export { attachmentKey, attachmentLabel, capTail, parseFileRange, uniqueAttachments, MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS, type Attachment } from "./attachments";
 export { parseGitDiff, addedFileDiff, type FileDiff, type FileStatus } from "./commitMessage/fileDiffs";
 export { budgetDiff, commitDiffBudget, type BudgetedDiff } from "./commitMessage/diffBudget";

@@ -1,6 +1,6 @@
 import type { BackendProtocol } from "../backends/protocol";
 import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../approval";
-import type { CommandPatterns } from "../commandPolicy";
+import type { CommandPatterns } from "../trust/commandPolicy";
 import type { Executor } from "../executor/types";
 import { costOf as tableCostOf } from "../model/modelTable";
 import type { ChatModel, ImagePart, Usage } from "../model/types";
@@ -30,7 +30,7 @@ import { memoryMiddleware } from "../middleware/memory";
 import { isMemoryPath, withMemory, type MemoryFolders } from "../memory/memoryStore";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
-import { secretFileMatcher } from "../secretFiles";
+import { secretFileMatcher } from "../trust/secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
 import { newRunState, parseRunState, type AgentEvent, type RunState, type TaskMode } from "./events";
