@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAgent } from "../src/core/agent/createAgent";
-import { toolSpecOf } from "../src/core/agent/jsonSchema";
+import { toolSpecOf } from "../src/core/tools/jsonSchema";
 import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import { createModel } from "../src/core/model/createModel";

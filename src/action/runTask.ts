@@ -9,7 +9,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import * as os from "node:os";
 import * as path from "node:path";
 import { createAgent } from "../core/agent/createAgent";
-import type { AgentEvent, DoneReason, RunState } from "../core/agent/events";
+import type { AgentEvent, DoneReason } from "../core/run/events";
+import type { RunState } from "../core/run/runState";
 import { approveAll, rejectAll, type ApprovalGate } from "../core/approval";
 import { FilesystemBackend } from "../core/backends/filesystem";
 import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";

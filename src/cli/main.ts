@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createAgent } from "../core/agent/createAgent";
-import type { AgentEvent } from "../core/agent/events";
+import type { AgentEvent } from "../core/run/events";
 import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
 import { FilesystemBackend } from "../core/backends/filesystem";

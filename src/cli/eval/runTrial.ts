@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { minimatch } from "minimatch";
 import { createAgent } from "../../core/agent/createAgent";
-import type { AgentEvent, DoneReason } from "../../core/agent/events";
+import type { AgentEvent, DoneReason } from "../../core/run/events";
 import type { ApprovalGate, ApprovalRequest } from "../../core/approval";
 import { FilesystemBackend } from "../../core/backends/filesystem";
 import { ChildProcessExecutor } from "../../core/executor/childProcessExecutor";

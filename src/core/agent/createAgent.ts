@@ -33,13 +33,14 @@ import { createFileTools } from "../tools/fileTools";
 import { secretFileMatcher } from "../trust/secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
-import { newRunState, parseRunState, type AgentEvent, type RunState, type TaskMode } from "./events";
-import { toolSpecOf } from "./jsonSchema";
+import { type AgentEvent } from "../run/events";
+import { newRunState, parseRunState, type RunState, type TaskMode } from "../run/runState";
+import { toolSpecOf } from "../tools/jsonSchema";
 import { runLoop, type LoopConfig } from "./loop";
 import type { SteeringInbox } from "./steering";
 import { smallSystemPrompt } from "./smallModelProfile";
 import { baseSystemPrompt } from "./systemPrompt";
-import { TaskBudget } from "./taskBudget";
+import { TaskBudget } from "../run/taskBudget";
 
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS = 10;
