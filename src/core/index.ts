@@ -33,6 +33,7 @@ export * from "./executor/types";
 export { ChildProcessExecutor, type ChildProcessExecutorOptions } from "./executor/childProcessExecutor";
 export { CommandSandbox, defaultDenyRead, sandboxUnavailable, type SandboxOptions } from "./executor/sandbox";
 export { SandboxedExecutor } from "./executor/sandboxedExecutor";
+export { commandExecutor, openSandbox, runHeadless, type DoneEvent, type HeadlessAgentOptions, type HeadlessRunOptions } from "./headless/headlessRun";
 export { definitionText, describeServer, expandInputs, inputIds, parseMcpConfig, withAutoApprovedTool, type McpServerConfig } from "./mcp/config";
 export { McpHub, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths } from "./mcp/mcpHub";
 export type { Middleware, RunContext, ModelCall, ModelTurn, ToolCallRequest, AgentToolContext } from "./middleware/types";
