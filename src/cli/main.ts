@@ -1,7 +1,7 @@
-import type { AgentEvent } from "../core/run/events";
+import type { AgentEvent, DoneEvent } from "../core/run/events";
 import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { FilesystemBackend } from "../core/backends/filesystem";
-import { openSandbox, runHeadless, type DoneEvent, type HeadlessAgentOptions } from "../core/headless/headlessRun";
+import { openSandbox, runHeadless, type HeadlessAgentOptions } from "../core/headless/headlessRun";
 import { DEFAULT_MODELS, createModel } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";

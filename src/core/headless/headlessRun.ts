@@ -17,9 +17,7 @@ import { CommandSandbox, sandboxUnavailable } from "../executor/sandbox";
 import { SandboxedExecutor } from "../executor/sandboxedExecutor";
 import type { Executor } from "../executor/types";
 import type { McpHub } from "../mcp/mcpHub";
-import type { AgentEvent } from "../run/events";
-
-export type DoneEvent = Extract<AgentEvent, { type: "done" }>;
+import type { AgentEvent, DoneEvent } from "../run/events";
 
 /** The agent's options but the executor, which the run makes (and the MCP tools, which it adds). */
 export type HeadlessAgentOptions = Omit<AgentOptions, "executor">;

@@ -100,3 +100,6 @@ export type WarningCode =
   | "team_files";
 
 export type AgentEventType = AgentEvent["type"];
+
+/** The one event every run ends with. */
+export type DoneEvent = Extract<AgentEvent, { type: "done" }>;
