@@ -6,6 +6,7 @@ import tseslint from "typescript-eslint";
 
 const noVscode = { name: "vscode", message: "This layer must not depend on VS Code: go through an interface the host implements." };
 const hostPatterns = { group: ["**/host", "**/host/**"], message: "The host depends on this layer, never the other way round." };
+const corePatterns = [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }];
 
 export default tseslint.config(
   // test/evals/*/workspace: the eval scenarios' projects, written in their own (CommonJS) style for the agent to work on.
@@ -23,7 +24,20 @@ export default tseslint.config(
   {
     files: ["src/core/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }] }],
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: corePatterns }],
+    },
+  },
+  {
+    // Inside the core, agent/ composes the rest (middleware, tools, model), so only the files that
+    // build an agent import it; the run's types are in run/. (Rules are replaced, not merged, so
+    // the core's own patterns are repeated.)
+    files: ["src/core/**/*.ts"],
+    ignores: ["src/core/agent/**", "src/core/index.ts", "src/core/headless/**", "src/core/inlineEdit/inlineEditAgent.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [noVscode], patterns: [...corePatterns, { group: ["**/agent", "**/agent/**"], message: "Only the composition files (agent/, index.ts, headless/, inlineEditAgent.ts) import agent/: take the run's types from run/." }] },
+      ],
     },
   },
   {

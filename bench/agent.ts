@@ -8,7 +8,7 @@ import { runInNewContext } from "node:vm";
 import { z } from "zod";
 import { countTokens } from "gpt-tokenizer";
 import { createAgent, runToEnd } from "../src/core/agent/createAgent";
-import type { TaskMode } from "../src/core/agent/events";
+import type { TaskMode } from "../src/core/run/runState";
 import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import type { ChatModel, ModelRequest, ModelStreamEvent } from "../src/core/model/types";

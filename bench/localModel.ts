@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAgent } from "../src/core/agent/createAgent";
-import type { AgentEvent } from "../src/core/agent/events";
+import type { AgentEvent } from "../src/core/run/events";
 import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import { McpHub } from "../src/core/mcp/mcpHub";

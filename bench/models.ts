@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAgent } from "../src/core/agent/createAgent";
-import { toolSpecOf } from "../src/core/agent/jsonSchema";
+import { toolSpecOf } from "../src/core/tools/jsonSchema";
 import { FilesystemBackend } from "../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../src/core/executor/childProcessExecutor";
 import { createModel } from "../src/core/model/createModel";
 import { listModels } from "../src/core/model/listModels";
-import { extractTextToolCalls, textToolPrompt } from "../src/core/model/textToolCalls";
+import { extractTextToolCalls, textToolPrompt } from "../src/core/model/toolCalls/textToolCalls";
 import { startScriptedModelServer } from "../test/support/scriptedModelServer";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -7,7 +7,7 @@ import { Readability } from "@mozilla/readability";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
-import { newRunState } from "../src/core/agent/events";
+import { newRunState } from "../src/core/run/runState";
 import { webFetchMiddleware } from "../src/core/middleware/webFetch";
 import type { Tool } from "../src/core/tools/tool";
 

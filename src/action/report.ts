@@ -1,5 +1,5 @@
 /** What the action writes on GitHub: the pull request's body and the comments, in Markdown. */
-import type { RunState } from "../core/agent/events";
+import type { RunState } from "../core/run/runState";
 import type { ChangedFile } from "./branchWork";
 
 const MARKER = "<!-- fathom-action -->";

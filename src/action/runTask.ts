@@ -5,16 +5,13 @@
  * inputs. What happened is kept as a transcript (JSON lines) and a cassette (every model request
  * and answer) for the workflow's artifact, both without the key.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { createAgent } from "../core/agent/createAgent";
-import type { AgentEvent, DoneReason, RunState } from "../core/agent/events";
+import type { AgentEvent, DoneReason } from "../core/run/events";
+import type { RunState } from "../core/run/runState";
 import { approveAll, rejectAll, type ApprovalGate } from "../core/approval";
 import { FilesystemBackend } from "../core/backends/filesystem";
-import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
-import { CommandSandbox, sandboxUnavailable } from "../core/executor/sandbox";
-import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
+import { openSandbox, runHeadless } from "../core/headless/headlessRun";
 import { createModel, DEFAULT_MODELS, type Provider } from "../core/model/createModel";
 import type { ChatModel } from "../core/model/types";
 import { CassetteRecorder } from "../core/replay/cassetteRecorder";
@@ -78,38 +75,29 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
     fetch: recorder.fetch,
     surface: "cli",
   });
-  const problem = sandboxUnavailable();
-  if (problem) o.log(runnerSandboxUnavailableLine(problem));
-  const sandbox = problem ? null : new CommandSandbox({ allowedDomains: o.allowDomains });
-  const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
+  const sandbox = openSandbox(o.allowDomains, (problem) => o.log(runnerSandboxUnavailableLine(problem)));
   const gate: ApprovalGate = { request: (r, signal) => (r.mustAsk ? rejectAll(LEAVE_SANDBOX_REFUSED) : approveAll).request(r, signal) };
   const tail: string[] = [];
   const note = (line: string) => {
     tail.push(redactSecrets(line, o.secrets));
     if (tail.length > TAIL_LINES) tail.shift();
   };
-  // The sandbox library puts empty stand-ins for shell and git files in the working directory
-  // while commands run: run from an empty folder, as the CLI does.
-  const previousCwd = process.cwd();
-  const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
-  if (neutralCwd) process.chdir(neutralCwd);
   try {
-    const agent = createAgent({
-      model,
-      workspaceRoot: o.root,
-      backend: new FilesystemBackend({ rootDir: o.root }),
-      executor,
-      approvalPolicy: { read: "auto", edit: "auto", execute: sandbox ? "auto" : "ask", other: "auto" },
-      approvalGate: gate,
-      ...(sandbox ? {} : { commands: { alwaysAsk: "The OS sandbox cannot run on this runner, and commands never run outside it here." } }),
-      ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
-      ...(o.spendCapUsd ? { spendCapUsd: o.spendCapUsd } : {}),
+    const done = await runHeadless({
+      agent: {
+        model,
+        workspaceRoot: o.root,
+        backend: new FilesystemBackend({ rootDir: o.root }),
+        approvalPolicy: { read: "auto", edit: "auto", execute: sandbox ? "auto" : "ask", other: "auto" },
+        approvalGate: gate,
+        ...(sandbox ? {} : { commands: { alwaysAsk: "The OS sandbox cannot run on this runner, and commands never run outside it here." } }),
+        ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+        ...(o.spendCapUsd ? { spendCapUsd: o.spendCapUsd } : {}),
+      },
+      input: o.prompt,
+      sandbox,
+      onEvent: (event) => record(event, transcript, o.secrets, note),
     });
-    let done: Extract<AgentEvent, { type: "done" }> | undefined;
-    for await (const event of agent.run(o.prompt)) {
-      if (event.type === "done") done = event;
-      record(event, transcript, o.secrets, note);
-    }
     if (!done) return { reason: "crashed", finalText: "", message: "The task ended without a result.", tail, model, sandboxed: sandbox !== null };
     return { reason: done.reason, finalText: done.finalText, ...(done.message ? { message: done.message } : {}), state: done.state, tail, model, sandboxed: sandbox !== null };
   } catch (error) {
@@ -117,14 +105,6 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
     note(`error: ${message}`);
     return { reason: "crashed", finalText: "", message, tail, model, sandboxed: sandbox !== null };
   } finally {
-    if (neutralCwd) {
-      process.chdir(previousCwd);
-      rmSync(neutralCwd, { recursive: true, force: true });
-    }
-    if (sandbox) {
-      (executor as SandboxedExecutor).dispose();
-      await sandbox.dispose();
-    }
     await recorder.flush();
   }
 }

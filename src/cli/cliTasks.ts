@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseRunState, type RunState } from "../core/agent/events";
+import { parseRunState, type RunState } from "../core/run/runState";
 import { CheckpointStore } from "../core/checkpoints/checkpointStore";
 
 /**

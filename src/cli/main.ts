@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { createAgent } from "../core/agent/createAgent";
-import type { AgentEvent } from "../core/agent/events";
-import { approveAll, rejectAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
-import { SandboxedExecutor } from "../core/executor/sandboxedExecutor";
+import type { AgentEvent, DoneEvent } from "../core/run/events";
+import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { FilesystemBackend } from "../core/backends/filesystem";
-import { ChildProcessExecutor } from "../core/executor/childProcessExecutor";
+import { openSandbox, runHeadless, type HeadlessAgentOptions } from "../core/headless/headlessRun";
 import { DEFAULT_MODELS, createModel } from "../core/model/createModel";
 import { checkpointStoreFor, loadTask, newTaskId, saveTask, workspaceDataDir, type CliTask } from "./cliTasks";
 import { humanRenderer, jsonRenderer, redact } from "./render";
 import { recordTo, replayFrom, type ModelTap } from "./replayOptions";
 import { announceFit } from "./modelOptions";
-import { TerminalApprovalGate } from "./terminalApprovalGate";
+import { TerminalApprovalGate, noOneAtTerminal } from "./terminalApprovalGate";
 import { TerminalQuestionAsker } from "./terminalQuestions";
 import { StdinSteering } from "./stdinSteering";
 import { planNextSteps, planRun } from "./planRun";
@@ -22,7 +17,6 @@ import { noOneToAsk, type QuestionAsker } from "../core/question";
 import { placeTask } from "./runWorktree";
 import { RUN_USAGE as USAGE } from "./usage";
 import { startMcp } from "./workspaceMcp";
-import { NO_TTY_MEMORY, NO_TTY_OUTSIDE_SANDBOX, NO_TTY_REASON, NO_TTY_WEB, cliSandbox, flush } from "./runSupport";
 import { announce, cliTeamRun } from "./teamFilesCli";
 import { EXIT } from "./exitCodes";
 import { subcommand } from "./subcommands";
@@ -87,17 +81,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   const approvals = new TerminalApprovalGate(terminal);
   const asker: ApprovalGate = interactive
     ? { request: (r, signal) => steering!.whileAsking(() => approvals.request(r, signal)) }
-    : { request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal) };
+    : noOneAtTerminal;
   // --yes is for unattended runs: questions are not asked then either.
   const terminalQuestions = new TerminalQuestionAsker(terminal);
   const questions: QuestionAsker = interactive && !opts.yes ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) } : noOneToAsk;
   // --yes approves what the policy asks about, but never what must reach the person.
   const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
-  const sandbox = opts.sandbox ? cliSandbox(opts) : undefined;
+  // The sandbox, or null (said once) when it cannot run here.
+  const sandbox = opts.sandbox
+    ? openSandbox(opts.allowDomains, (problem) => process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`))
+    : undefined;
   // Without the sandbox they asked for, commands are never run unasked.
   const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
   const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
-  const executor = sandbox ? new SandboxedExecutor(new ChildProcessExecutor(), sandbox) : new ChildProcessExecutor();
   const taskId = opts.task ?? newTaskId();
   const place = await placeTask(opts.cwd, taskId, { ...(opts.worktree ? { worktree: opts.worktree } : {}), prompt: opts.prompt, continuing: opts.task !== undefined });
   if ("error" in place) {
@@ -127,77 +123,80 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const checkpoints = checkpointStoreFor(dataDir);
   await checkpoints.checkpoint(taskId, { kind: "message", label: opts.act ? `Start the plan${opts.prompt ? `: ${opts.prompt}` : ""}` : opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
-  // The sandbox library write-protects shell and git files it finds in the process's working
-  // directory by putting empty stand-ins there (.bashrc, .gitconfig, .vscode …) while commands
-  // run: run from an empty folder of our own, so none appear in the workspace (which Fathom
-  // protects by itself). Everything below uses absolute paths.
-  const neutralCwd = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
-  if (neutralCwd) process.chdir(neutralCwd);
-  const promptIo = interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined;
-  const mcp = await startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo);
-  // The repository's hook files are read where the person works; hooks run in the task's folder.
-  const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
-  const runModel = team.model ? makeModel(team.model) : model;
-  const agent = createAgent({
-    checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
-    model: runModel,
-    workspaceRoot: root,
-    backend,
-    teamFiles: team.catalog,
-    modelFor: makeModel,
-    ...(team.agent ? { agent: team.agent } : {}),
-    ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
-    memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
-    ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
-    executor,
-    ...(mcp ? { tools: mcp.tools().tools, readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) } : {}),
-    approvalPolicy: policy,
-    // Without the sandbox they asked for, every command reaches the person, --yes or not.
-    ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
-    ...(gate ? { approvalGate: gate } : {}),
-    questions,
-    webFetch: { allowDomains: opts.allowDomains },
-    ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
-    ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
-  });
-
-  const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
-  const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
-  let done: Extract<AgentEvent, { type: "done" }> | undefined;
-  announce(team, opts.json, render);
-  const rules: string[] = [];
-  let plan: Extract<AgentEvent, { type: "plan_proposed" }> | undefined;
   const run = planRun({ plan: opts.plan, act: opts.act, prompt: team.prompt, ...(saved ? { saved: saved.state } : {}) });
   if ("error" in run) {
     process.stderr.write(`fathom: ${run.error}\n`);
     await place.finish(undefined);
     return EXIT.usage;
   }
-  // --act: the plan's steps are the todos from the start.
-  if (opts.act && run.state) render({ type: "todos_changed", todos: run.state.todos });
-  steering?.start();
-  try {
-    await announceFit(runModel, (line) => process.stderr.write(line));
-    for await (const event of agent.run(run.input, { signal: controller.signal, steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) })) {
-      if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
-      if (event.type === "plan_proposed") {
-        plan = event;
-        // --json: the plan as an event of its own, with the task to start it from.
-        if (opts.json) render({ type: "plan", taskId, text: event.text, capped: event.capped } as unknown as AgentEvent);
-        continue;
-      }
-      if (event.type === "done") {
-        done = event;
-        const now = Date.now();
-        saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
-        await place.finish(event.reason);
-        // --json callers find the task id (and its worktree) in the done event.
-        render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
-        if (!opts.json && plan) process.stderr.write(planNextSteps(taskId, plan.capped));
-        else if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
-        if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
-      } else render(event);
+  const promptIo = interactive ? { input: process.stdin, output: process.stderr, onInterrupt } : undefined;
+  const runModel = team.model ? makeModel(team.model) : model;
+  const agentOptions = async (): Promise<HeadlessAgentOptions> => {
+    // The repository's hook files are read where the person works; hooks run in the task's folder.
+    const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
+    return {
+      checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
+      model: runModel,
+      workspaceRoot: root,
+      backend,
+      teamFiles: team.catalog,
+      modelFor: makeModel,
+      ...(team.agent ? { agent: team.agent } : {}),
+      ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
+      memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
+      ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
+      approvalPolicy: policy,
+      // Without the sandbox they asked for, every command reaches the person, --yes or not.
+      ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
+      approvalGate: gate,
+      questions,
+      webFetch: { allowDomains: opts.allowDomains },
+      ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+      ...(opts.spendCapUsd ? { spendCapUsd: opts.spendCapUsd } : {}),
+    };
+  };
+
+  const target = { out: process.stdout, err: process.stderr, secrets: opts.apiKey ? [opts.apiKey] : [] };
+  const render = opts.json ? jsonRenderer(target) : humanRenderer(target);
+  let done: DoneEvent | undefined;
+  const rules: string[] = [];
+  let plan: Extract<AgentEvent, { type: "plan_proposed" }> | undefined;
+  const onEvent = async (event: AgentEvent) => {
+    if (event.type === "rules_loaded") rules.push(...event.files.filter((f) => !rules.includes(f)));
+    if (event.type === "plan_proposed") {
+      plan = event;
+      // --json: the plan as an event of its own, with the task to start it from.
+      if (opts.json) render({ type: "plan", taskId, text: event.text, capped: event.capped } as unknown as AgentEvent);
+      return;
     }
+    if (event.type !== "done") return render(event);
+    done = event;
+    const now = Date.now();
+    saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
+    await place.finish(event.reason);
+    // --json callers find the task id (and its worktree) in the done event.
+    render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
+    if (!opts.json && plan) process.stderr.write(planNextSteps(taskId, plan.capped));
+    else if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
+    if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
+  };
+  try {
+    await runHeadless({
+      agent: agentOptions,
+      input: run.input,
+      run: { steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) },
+      signal: controller.signal,
+      sandbox,
+      startMcp: () => startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo),
+      onReady: async () => {
+        announce(team, opts.json, render);
+        // --act: the plan's steps are the todos from the start.
+        if (opts.act && run.state) render({ type: "todos_changed", todos: run.state.todos });
+        steering?.start();
+        await announceFit(runModel, (line) => process.stderr.write(line));
+      },
+      onEvent,
+    });
   } catch (error) {
     process.stderr.write(`fathom: ${redact((error as Error).message, target.secrets)}\n`);
     return EXIT.failed;
@@ -206,14 +205,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!done) await place.finish(undefined);
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
-    await mcp?.stop();
     // Over the storage cap, the oldest tasks' checkpoints go (never this one's).
     await checkpoints.prune(taskId).catch((e: unknown) => process.stderr.write(`fathom: could not prune old checkpoints: ${String(e)}\n`));
-    if (sandbox) {
-      (executor as SandboxedExecutor).dispose();
-      await sandbox.dispose();
-    }
-    if (neutralCwd) rmSync(neutralCwd, { recursive: true, force: true });
   }
   if (tap) {
     for (const line of await tap.finish()) process.stderr.write(`fathom: ${line}\n`);
@@ -241,4 +234,8 @@ if (require.main === module) {
       process.exit(EXIT.failed);
     },
   );
+}
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => (stream.writableNeedDrain ? stream.once("drain", () => resolve()) : resolve()));
 }

@@ -1,4 +1,4 @@
-import type { RunState, TaskMode } from "../core/agent/events";
+import type { RunState, TaskMode } from "../core/run/runState";
 import { startPlan } from "../core/middleware/planMode";
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../core/agent/events";
+import type { AgentEvent } from "../core/run/events";
 
 export interface RenderTarget {
   out: NodeJS.WritableStream;

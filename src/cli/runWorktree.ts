@@ -1,6 +1,6 @@
 import { TaskWorktrees } from "../core/worktrees/taskWorktrees";
 import type { TaskWorktree } from "../core/worktrees/worktreeRecords";
-import type { DoneReason } from "../core/agent/events";
+import type { DoneReason } from "../core/run/events";
 
 /** Where a `fathom run` works: the folder it was given, or the task's own worktree. */
 export type TaskPlace = { root: string; worktree?: TaskWorktree; finish(reason: DoneReason | undefined): Promise<void> } | { error: string; usage: boolean };

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import type { AgentEvent } from "../core/agent/events";
+import type { AgentEvent } from "../core/run/events";
 import type { Attachment } from "../core/attachments";
 import type { BackendProtocol } from "../core/backends/protocol";
 import type { ToolNarrowing } from "../core/teamFiles/agentRuns";

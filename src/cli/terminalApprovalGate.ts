@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { createTwoFilesPatch } from "diff";
-import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from "../core/approval";
+import { rejectAll, type ApprovalDecision, type ApprovalGate, type ApprovalRequest } from "../core/approval";
 import { visibleText } from "./visibleText";
 
 export interface TerminalStreams {
@@ -77,3 +77,19 @@ function paint(line: string): string {
   if (line.startsWith("@@")) return `\x1b[36m${line}\x1b[0m`;
   return line;
 }
+
+const NO_TTY_OUTSIDE_SANDBOX =
+  "Running a command outside the OS sandbox needs the person's yes at a terminal, and no one is there, so it was not run. Do it inside the sandbox (when it runs here), or report what you need.";
+
+const NO_TTY_MEMORY =
+  "No one is at a terminal to approve a write to memory, so it was not written. The person can rerun fathom with --allow-memory-writes, or at a terminal.";
+
+const NO_TTY_WEB = "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
+
+const NO_TTY_REASON =
+  "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
+
+/** The gate when no one is at a terminal (or --json): every asked call refused, telling the model what the person could do instead. */
+export const noOneAtTerminal: ApprovalGate = {
+  request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal),
+};

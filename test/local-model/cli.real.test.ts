@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { loadTask, workspaceDataDir } from "../../src/cli/cliTasks";
-import type { AgentEvent } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
 import { cliEnv, runCli } from "./cliRun";
 import { assertEndedCleanly, assertEveryCallAnswered, assertNoStrayWrites } from "./invariants";
 import { installLocalModel, startLocalModel, type LocalModel } from "./localModel";

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { AgentEvent } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { AgentEvent } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
 import { cliEnv, repoRoot, runCli } from "./cliRun";
 import { assertEndedCleanly } from "./invariants";
 import { freePort, installLocalModel, installScript, startLocalModel, type LocalModelInstall } from "./localModel";

@@ -1,8 +1,8 @@
 // What must hold after a task against a real model, whatever the model emitted. The suite
 // asserts these; whether the task succeeded is only reported.
 import assert from "node:assert/strict";
-import type { AgentEvent } from "../../src/core/agent/events";
-import { parseRunState } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
+import { parseRunState } from "../../src/core/run/runState";
 import type { ChatMessage } from "../../src/core/model/types";
 import { assertWellFormed } from "../support/fakeModel";
 import type { RecordedExchange } from "./recordingProxy";

@@ -3,7 +3,7 @@
 // outcome (files on disk, the answer, the tools that ran), never the exact words.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { AgentEvent } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
 
 export type TaskId = "hello" | "read" | "create" | "change" | "command";
 

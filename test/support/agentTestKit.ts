@@ -1,7 +1,7 @@
 /** Small tools and helpers for agent unit tests. */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../src/core/tools/tool";
-import type { AgentEvent } from "../../src/core/agent/events";
+import type { AgentEvent } from "../../src/core/run/events";
 import type { Agent } from "../../src/core/agent/createAgent";
 
 export function echoTool(name = "echo", kind: Tool["kind"] = "read", delayMs = 0, log: string[] = []): Tool {

@@ -6,7 +6,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import type { EvalIo } from "./evalCommand";
 import { BaselineError, compare, readBaseline, recordedModels, summarize, type EvalResults } from "./results";
 import { printResults, shortPath } from "./resultsTable";
 import type { TrialRecord } from "./runTrial";
@@ -73,7 +72,14 @@ export function mergeShards(files: readonly string[]): EvalResults {
   return summarize(records, { mode, provider, model: mode === "replay" ? recordedModels(records) : model, trialsPerScenario: trials });
 }
 
-export async function mergeCommand(argv: readonly string[], io: EvalIo): Promise<number> {
+/** What merging needs of the process (`fathom eval` passes its own io, which has more). */
+export interface MergeIo {
+  cwd: string;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+}
+
+export async function mergeCommand(argv: readonly string[], io: MergeIo): Promise<number> {
   let values;
   let files: string[];
   try {

@@ -8,14 +8,11 @@ import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } fro
 import * as os from "node:os";
 import * as path from "node:path";
 import { minimatch } from "minimatch";
-import { createAgent } from "../../core/agent/createAgent";
-import type { AgentEvent, DoneReason } from "../../core/agent/events";
+import type { AgentEvent, DoneReason } from "../../core/run/events";
 import type { ApprovalGate, ApprovalRequest } from "../../core/approval";
 import { FilesystemBackend } from "../../core/backends/filesystem";
-import { ChildProcessExecutor } from "../../core/executor/childProcessExecutor";
 import type { CommandSandbox } from "../../core/executor/sandbox";
-import { SandboxedExecutor } from "../../core/executor/sandboxedExecutor";
-import type { Executor } from "../../core/executor/types";
+import { commandExecutor, runHeadless } from "../../core/headless/headlessRun";
 import { DEFAULT_MODELS, createModel, type Provider } from "../../core/model/createModel";
 import { CassetteError, readCassette } from "../../core/replay/cassette";
 import { CassettePlayer } from "../../core/replay/cassettePlayer";
@@ -102,11 +99,6 @@ function matches(rule: RejectRule, request: ApprovalRequest, workspaceRoot: stri
   return true;
 }
 
-function executorFor(sandbox: CommandSandbox | undefined, env?: Record<string, string>): Executor {
-  const inner = new ChildProcessExecutor(env ? { env } : {});
-  return sandbox ? new SandboxedExecutor(inner, sandbox) : inner;
-}
-
 export async function runTrial(scenario: Scenario, trial: number, options: TrialOptions): Promise<TrialRecord> {
   const folder = mkdtempSync(path.join(os.tmpdir(), `fathom-eval-${scenario.name}-${trial}-`));
   // folder/workspace is the agent's; folder/run keeps what the trial leaves (events, answer, recording).
@@ -141,16 +133,6 @@ export async function runTrial(scenario: Scenario, trial: number, options: Trial
     }
     record.provider = model.provider;
     record.model = model.chatModel.model;
-    const agent = createAgent({
-      model: model.chatModel,
-      workspaceRoot,
-      backend: new FilesystemBackend({ rootDir: workspaceRoot }),
-      executor: executorFor(options.sandbox),
-      // The simulated person is asked about every edit and command, and approves unless a rule says no.
-      approvalPolicy: { read: "auto", edit: "ask", execute: "ask", other: "auto" },
-      approvalGate: scenarioGate(scenario.reject ?? [], workspaceRoot),
-      maxSteps: scenario.maxSteps ?? DEFAULT_EVAL_MAX_STEPS,
-    });
     const controller = new AbortController();
     const timeoutMs = (scenario.timeoutSeconds ?? DEFAULT_EVAL_TIMEOUT_S) * 1000;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -159,7 +141,24 @@ export async function runTrial(scenario: Scenario, trial: number, options: Trial
     const events: AgentEvent[] = [];
     const started = Date.now();
     try {
-      for await (const event of agent.run(scenario.prompt, { signal: controller.signal })) events.push(event);
+      await runHeadless({
+        agent: {
+          model: model.chatModel,
+          workspaceRoot,
+          backend: new FilesystemBackend({ rootDir: workspaceRoot }),
+          // The simulated person is asked about every edit and command, and approves unless a rule says no.
+          approvalPolicy: { read: "auto", edit: "ask", execute: "ask", other: "auto" },
+          approvalGate: scenarioGate(scenario.reject ?? [], workspaceRoot),
+          maxSteps: scenario.maxSteps ?? DEFAULT_EVAL_MAX_STEPS,
+        },
+        input: scenario.prompt,
+        signal: controller.signal,
+        // The eval's sandbox serves every trial; trials may run side by side, so none changes the process's directory.
+        sandbox: options.sandbox,
+        keepSandbox: true,
+        neutralWorkingDirectory: false,
+        onEvent: (event) => void events.push(event),
+      });
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", stop);
@@ -188,7 +187,7 @@ export async function runTrial(scenario: Scenario, trial: number, options: Trial
     // The check: in the workspace, with the final answer, the run's events and the scenario's
     // own folder (checkers kept there are out of the agent's reach) at hand.
     const env = { FATHOM_EVAL_ANSWER: path.join(runDir, "answer.md"), FATHOM_EVAL_EVENTS: path.join(runDir, "events.jsonl"), FATHOM_EVAL_SCENARIO: scenario.dir };
-    const check = await executorFor(options.sandbox, env).run(scenario.check, {
+    const check = await commandExecutor(options.sandbox, env).run(scenario.check, {
       cwd: workspaceRoot,
       timeoutMs: CHECK_TIMEOUT_MS,
     });

@@ -6,7 +6,7 @@
  * most of their money: each retry resends the whole conversation.)
  */
 import * as path from "node:path";
-import type { AgentEvent } from "../../core/agent/events";
+import type { AgentEvent } from "../../core/run/events";
 
 export interface ToolStats {
   attempts: number;

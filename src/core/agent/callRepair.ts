@@ -6,7 +6,7 @@
  * validation and goes back to the model with the error and the tool's schema (toolRunner.ts), so
  * a malformed call never runs, and never writes.
  */
-import { firstJsonObject } from "../model/jsonInText";
+import { firstJsonObject } from "../model/toolCalls/jsonInText";
 import type { ToolSpec } from "../model/types";
 
 export interface RepairedCall {

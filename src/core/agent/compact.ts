@@ -2,8 +2,9 @@ import type { ChatModel, Usage } from "../model/types";
 import { costOf as tableCostOf } from "../model/modelTable";
 import { compactNow } from "../middleware/summarization";
 import type { RunContext } from "../middleware/types";
-import { addUsage, parseRunState, type AgentEvent, type RunState } from "./events";
-import { TaskBudget } from "./taskBudget";
+import { type AgentEvent } from "../run/events";
+import { addUsage, parseRunState, type RunState } from "../run/runState";
+import { TaskBudget } from "../run/taskBudget";
 
 /**
  * `/compact` outside a run: the saved conversation summarized now by `model` (its call counted

@@ -2,12 +2,13 @@ import { ModelError, type ChatMessage, type ChatModel, type ModelFit, type ToolC
 import { fitOf } from "../model/wrappedModel";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
-import { addUsage, type AgentEvent, type DoneReason, type RunState } from "./events";
+import { type AgentEvent, type DoneReason } from "../run/events";
+import { addUsage, type RunState } from "../run/runState";
 import { RepetitionGuard } from "./repetitionGuard";
-import { RunawayWatch } from "./runawayOutput";
+import { RunawayWatch } from "../model/runawayOutput";
 import type { SteeringInbox } from "./steering";
 import { inSmallProfile, smallToolSpec } from "./smallModelProfile";
-import type { TaskBudget } from "./taskBudget";
+import type { TaskBudget } from "../run/taskBudget";
 import { ToolRunner } from "./toolRunner";
 
 export interface LoopConfig {

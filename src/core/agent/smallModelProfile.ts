@@ -5,7 +5,7 @@
  * each described in a few words with only its required arguments. The first request of a "hello"
  * is a few hundred tokens instead of about two thousand, which on a CPU-bound local server is most
  * of the wait, and the prompt is the same from request to request (no per-request parts), so the
- * server's prompt cache holds. Chosen by model/modelFit.ts, overridden by `profile` in
+ * server's prompt cache holds. Chosen by model/fit/modelFit.ts, overridden by `profile` in
  * `fathom.modelOverrides` or `--profile`; the log says which profile a run uses and why.
  */
 import type { ToolSpec } from "../model/types";

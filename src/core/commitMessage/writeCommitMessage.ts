@@ -3,7 +3,7 @@
  * model, and its answer streams back cleaned. Every way it can end is a value with a message
  * written for the person.
  */
-import { secretFileMatcher } from "../secretFiles";
+import { secretFileMatcher } from "../trust/secretFiles";
 import { ModelError, type ChatModel, type ModelErrorKind } from "../model/types";
 import { cleanCommitMessage } from "./cleanMessage";
 import { commitMessagePrompt, type ChangeScope } from "./commitPrompt";

@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { sandboxLib } from "../vendor/libraries";
-import { shellQuote } from "../shellCommand";
+import { shellQuote } from "../trust/shellCommand";
 import { sandboxTag } from "./sandboxLeftovers";
 import { protectedInWorkspace } from "./workspaceProtection";
 

@@ -1,5 +1,5 @@
 import { createAgent, type Agent, type AgentOptions } from "../agent/createAgent";
-import { secretFileMatcher } from "../secretFiles";
+import { secretFileMatcher } from "../trust/secretFiles";
 import { createEditSelectionTool } from "./editSelectionTool";
 import { InlineEditModel } from "./inlineEditModel";
 import type { InlineEditRequest } from "./prompt";

@@ -2,7 +2,7 @@ import type { BackendProtocol } from "../backends/protocol";
 import { PERSON_CHANGED, readRejection } from "../middleware/approvals";
 import { WrappedModel } from "../model/wrappedModel";
 import type { ChatMessage, ChatModel, ModelRequest, ModelStreamEvent, Usage } from "../model/types";
-import type { SecretFileMatcher } from "../secretFiles";
+import type { SecretFileMatcher } from "../trust/secretFiles";
 import { EDIT_SELECTION, type EditSelectionArgs } from "./editSelectionTool";
 import { INLINE_EDIT_SYSTEM_PROMPT, inlineEditUserPrompt, selectionTooLarge, type InlineEditRequest } from "./prompt";
 import { linesLabel, selectLines, textVersion } from "./selectedLines";

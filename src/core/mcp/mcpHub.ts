@@ -1,4 +1,4 @@
-import { shellQuote } from "../shellCommand";
+import { shellQuote } from "../trust/shellCommand";
 import { existsSync, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";

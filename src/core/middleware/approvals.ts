@@ -6,8 +6,8 @@ import {
   type ApprovalPolicy,
   type ApprovalRequest,
 } from "../approval";
-import { checkCommand, type CommandPatterns } from "../commandPolicy";
-import type { SecretFileMatcher } from "../secretFiles";
+import { checkCommand, type CommandPatterns } from "../trust/commandPolicy";
+import type { SecretFileMatcher } from "../trust/secretFiles";
 import type { FileChangeProposal, ToolResult } from "../tools/tool";
 import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "./types";
 import { toolError } from "./types";

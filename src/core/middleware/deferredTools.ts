@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toolSpecOf } from "../agent/jsonSchema";
+import { toolSpecOf } from "../tools/jsonSchema";
 import { MAX_TOOLS } from "../mcp/mcpTools";
 import { defineTool, type Tool } from "../tools/tool";
 import type { Middleware, RunContext } from "./types";

@@ -1,7 +1,7 @@
 import { MAX_ATTACHED_LINES, MAX_ATTACHMENT_CHARS, type Attachment } from "../attachments";
 import type { BackendProtocol } from "../backends/protocol";
 import { normalizeVirtualPath } from "../backends/pathGuard";
-import type { SecretFileMatcher } from "../secretFiles";
+import type { SecretFileMatcher } from "../trust/secretFiles";
 import type { Middleware } from "./types";
 
 /** `@/src/app.ts` in a person's message: a workspace path they point the agent at. */

@@ -1,4 +1,4 @@
-import type { RunState, Todo } from "../agent/events";
+import type { RunState, Todo } from "../run/runState";
 import type { Tool } from "../tools/tool";
 import { toolError, type Middleware } from "./types";
 

@@ -2,7 +2,7 @@ import { Minimatch } from "minimatch";
 import { FilesystemBackend } from "../backends/filesystem";
 import { normalizeVirtualPath } from "../backends/pathGuard";
 import type { BackendProtocol } from "../backends/protocol";
-import type { RunState } from "../agent/events";
+import type { RunState } from "../run/runState";
 import { discoverTeamFiles } from "../teamFiles/discovery";
 import { describeScope } from "../teamFiles/ruleFiles";
 import type { RuleFile, TeamCatalog, TeamFileProblem } from "../teamFiles/types";

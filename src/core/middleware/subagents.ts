@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineTool, type ToolResult } from "../tools/tool";
 import type { ChatModel } from "../model/types";
-import type { AgentEvent, TaskMode } from "../agent/events";
-import { MAX_QUEUED_SUBAGENTS, type TaskBudget } from "../agent/taskBudget";
+import type { AgentEvent } from "../run/events";
+import type { TaskMode } from "../run/runState";
+import { MAX_QUEUED_SUBAGENTS, type TaskBudget } from "../run/taskBudget";
 import type { Middleware, RunContext } from "./types";
 import { runContextOf, toolError } from "./types";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../tools/tool";
 import type { Middleware } from "./types";
 import { toolError } from "./types";
-import type { Todo } from "../agent/events";
+import type { Todo } from "../run/runState";
 
 const TodosSchema = z.object({
   todos: z

@@ -1,7 +1,8 @@
 import type { AgentProfile, ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
 import type { FileChangeProposal, Tool, ToolContext, ToolResult } from "../tools/tool";
-import type { AgentEvent, RunState } from "../agent/events";
-import type { TaskBudget } from "../agent/taskBudget";
+import type { AgentEvent } from "../run/events";
+import type { RunState } from "../run/runState";
+import type { TaskBudget } from "../run/taskBudget";
 
 /**
  * A middleware is one feature of the agent (DeepAgents style): it may add tools, add a section

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RunState } from "../agent/events";
+import type { RunState } from "../run/runState";
 import { defineTool } from "../tools/tool";
 import { bareHost, domainListed } from "../web/addressGuard";
 import { fetchPage, type FetchRules } from "../web/fetchPage";

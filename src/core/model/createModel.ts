@@ -5,8 +5,8 @@ import { AnthropicModel } from "./anthropicModel";
 import { contextWindowOf } from "./modelTable";
 import type { ModelOverride } from "./modelOverrides";
 import { OpenAIModel } from "./openaiModel";
-import { probeFor } from "./modelProbe";
-import { withToolCallMode, type ToolCallModeModel } from "./toolCallMode";
+import { probeFor } from "./fit/modelProbe";
+import { withToolCallMode, type ToolCallModeModel } from "./toolCalls/toolCallMode";
 import type { Surface } from "./errors";
 import type { RetryOptions } from "./retry";
 import type { ChatModel } from "./types";
@@ -54,7 +54,7 @@ export const OPENAI_COMPATIBLE_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 
 /**
  * The adapter for the provider, inside the tool-call mode the override asks for; unset, the mode
- * and profile are chosen by the model's size (model/modelFit.ts: constrained and small for a small
+ * and profile are chosen by the model's size (model/fit/modelFit.ts: constrained and small for a small
  * model, native and full for every other, hosted models included).
  */
 export function createModel(opts: CreateModelOptions): ToolCallModeModel {

@@ -168,7 +168,7 @@ export interface ChatModel {
 }
 
 /**
- * How tools reach a model and its calls come back (model/toolCallMode.ts): the API's own tool
+ * How tools reach a model and its calls come back (model/toolCalls/toolCallMode.ts): the API's own tool
  * calling, tools described in the prompt, no tools, or one schema-constrained JSON object a turn.
  */
 export type ToolCallMode = "native" | "text" | "none" | "constrained";

@@ -1,4 +1,4 @@
-import type { SecretFileMatcher } from "../secretFiles";
+import type { SecretFileMatcher } from "../trust/secretFiles";
 import { z } from "zod";
 import type { BackendProtocol, GrepOutputMode } from "../backends/protocol";
 import { isFileNotFound, nearMissHint, nearMissPath } from "./nearMissPath";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ImagePart } from "../model/types";
-import type { RunState } from "../agent/events";
+import type { RunState } from "../run/runState";
 
 /** What a tool hands back to the loop. Failures are values written for the model, never throws. */
 export interface ToolResult {

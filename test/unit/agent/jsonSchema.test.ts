@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { toJsonSchema } from "../../../src/core/agent/jsonSchema";
+import { toJsonSchema } from "../../../src/core/tools/jsonSchema";
 
 test("zod → compact JSON Schema: no $schema, defaults optional, no safe-int bounds", () => {
   const schema = z.object({

@@ -12,7 +12,7 @@ import { createAgent } from "../../../src/core/agent/createAgent";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../../../src/core/executor/childProcessExecutor";
 import { createModel } from "../../../src/core/model/createModel";
-import { forgetToolCallLessons } from "../../../src/core/model/toolCallMemory";
+import { forgetToolCallLessons } from "../../../src/core/model/toolCalls/toolCallMemory";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
 import { collect } from "../../support/agentTestKit";
 import { finishedCalls, TASKS, writeWorkspace } from "../../local-model/tasks";

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAgent } from "../../../src/core/agent/createAgent";
-import { findRunaway } from "../../../src/core/agent/runawayOutput";
+import { findRunaway } from "../../../src/core/model/runawayOutput";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { createModel } from "../../../src/core/model/createModel";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
 import { assertWellFormed } from "../../support/fakeModel";
-import type { AgentEvent } from "../../../src/core/agent/events";
+import type { AgentEvent } from "../../../src/core/run/events";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const MAIN = path.join(ROOT, "src/cli/main.ts");

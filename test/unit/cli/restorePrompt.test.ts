@@ -11,7 +11,7 @@ import { PassThrough } from "node:stream";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { CheckpointingBackend } from "../../../src/core/checkpoints/checkpointingBackend";
 import { CheckpointStore } from "../../../src/core/checkpoints/checkpointStore";
-import { newRunState } from "../../../src/core/agent/events";
+import { newRunState } from "../../../src/core/run/runState";
 import { checkpointStoreFor, saveTask, workspaceDataDir } from "../../../src/cli/cliTasks";
 import { restoreCommand, tasksCommand } from "../../../src/cli/restoreCommands";
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
-import type { AgentEvent } from "../../../src/core/agent/events";
+import type { AgentEvent } from "../../../src/core/run/events";
 import { runCli, type CliRun } from "../../support/cliProcess";
 
 const servers: ScriptedModelServer[] = [];

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { TerminalApprovalGate } from "../../../src/cli/terminalApprovalGate";
 import { humanRenderer, jsonRenderer, redact } from "../../../src/cli/render";
-import { newRunState, type AgentEvent } from "../../../src/core/agent/events";
+import { type AgentEvent } from "../../../src/core/run/events";
+import { newRunState } from "../../../src/core/run/runState";
 
 /** Types each answer when a prompt (ending in ": ") appears, like a person would. */
 function terminal(...answers: string[]) {

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseGitDiff, addedFileDiff, type FileDiff } from "../../../src/core/commitMessage/fileDiffs";
 import { budgetDiff, commitDiffBudget, fairShares } from "../../../src/core/commitMessage/diffBudget";
-import { secretFileMatcher } from "../../../src/core/secretFiles";
+import { secretFileMatcher } from "../../../src/core/trust/secretFiles";
 
 /** A modified file whose diff has `hunks` hunks of `lines` changed lines each. */
 function modified(path: string, hunks: number, lines: number, text = (h: number, i: number) => `line ${h}.${i} of ${path}`): string {

@@ -2,7 +2,7 @@
 // the comparison with a baseline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { AgentEvent } from "../../../src/core/agent/events";
+import type { AgentEvent } from "../../../src/core/run/events";
 import { compare, passAtK, passPowK, summarize } from "../../../src/cli/eval/results";
 import { describePrecision, trialMetrics } from "../../../src/cli/eval/trialMetrics";
 import type { TrialRecord } from "../../../src/cli/eval/runTrial";

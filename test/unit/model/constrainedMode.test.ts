@@ -15,7 +15,7 @@ import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../../../src/core/executor/childProcessExecutor";
 import { createModel } from "../../../src/core/model/createModel";
 import type { ModelOverride } from "../../../src/core/model/modelOverrides";
-import { forgetToolCallLessons } from "../../../src/core/model/toolCallMemory";
+import { forgetToolCallLessons } from "../../../src/core/model/toolCalls/toolCallMemory";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
 import { collect, ofType } from "../../support/agentTestKit";
 

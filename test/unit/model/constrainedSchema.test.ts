@@ -10,7 +10,7 @@ import Ajv from "ajv";
 import { createAgent } from "../../../src/core/agent/createAgent";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../../../src/core/executor/childProcessExecutor";
-import { ANSWER_TOOL, STRING_LIMITS, constrainedSchema } from "../../../src/core/model/constrainedSchema";
+import { ANSWER_TOOL, STRING_LIMITS, constrainedSchema } from "../../../src/core/model/toolCalls/constrainedSchema";
 import type { ToolSpec } from "../../../src/core/model/types";
 import { FakeModel } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";

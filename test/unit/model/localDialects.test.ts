@@ -7,7 +7,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createModel, type CreateModelOptions } from "../../../src/core/model/createModel";
 import type { ChatMessage } from "../../../src/core/model/types";
-import { forgetToolCallLessons } from "../../../src/core/model/toolCallMemory";
+import { forgetToolCallLessons } from "../../../src/core/model/toolCalls/toolCallMemory";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
 import { collect, ofType, request, TOOLS } from "./helpers";
 

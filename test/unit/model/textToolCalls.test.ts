@@ -1,7 +1,7 @@
 // Tool calls written in a model's text: the forms local models use, and what stays text.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { extractTextToolCalls, textToolPrompt, toTextToolMessages } from "../../../src/core/model/textToolCalls";
+import { extractTextToolCalls, textToolPrompt, toTextToolMessages } from "../../../src/core/model/toolCalls/textToolCalls";
 import type { ChatMessage } from "../../../src/core/model/types";
 
 const KNOWN = new Set(["read_file", "ls", "execute"]);

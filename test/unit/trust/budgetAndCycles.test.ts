@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createAgent } from "../../../src/core/agent/createAgent";
 import type { ChatModel, ModelRequest, ModelStreamEvent, ToolCall } from "../../../src/core/model/types";
-import { MAX_QUEUED_SUBAGENTS } from "../../../src/core/agent/taskBudget";
+import { MAX_QUEUED_SUBAGENTS } from "../../../src/core/run/taskBudget";
 import { FakeModel } from "../../support/fakeModel";
 import { collect, echoTool, ofType } from "../../support/agentTestKit";
 

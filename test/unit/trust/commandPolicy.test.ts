@@ -2,8 +2,8 @@
 // parser; allow fails closed. A table of attacks and of ordinary commands that must stay fast.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns } from "../../../src/core/commandPolicy";
-import { analyzeCommand } from "../../../src/core/shellCommand";
+import { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns } from "../../../src/core/trust/commandPolicy";
+import { analyzeCommand } from "../../../src/core/trust/shellCommand";
 
 const ALLOW_NPM_TEST: CommandPatterns = { allow: ["npm test*"] };
 const DENY_RM: CommandPatterns = { allow: ["*"], deny: ["rm *", "rm", "curl *", "git push*"] };

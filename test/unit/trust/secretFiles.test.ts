@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createAgent } from "../../../src/core/agent/createAgent";
 import type { ApprovalRequest } from "../../../src/core/approval";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
-import { secretFileMatcher } from "../../../src/core/secretFiles";
+import { secretFileMatcher } from "../../../src/core/trust/secretFiles";
 import { FakeModel } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";
 import { makeSandbox } from "../backends/helpers";

@@ -8,7 +8,7 @@ import type { ApprovalRequest } from "../../../src/core/approval";
 import { MAX_PAGE_BYTES, webFetchMiddleware, type WebFetchOptions } from "../../../src/core/middleware/webFetch";
 import { decodeBody, htmlToMarkdown } from "../../../src/core/web/pageText";
 import type { Tool, ToolResult } from "../../../src/core/tools/tool";
-import { newRunState } from "../../../src/core/agent/events";
+import { newRunState } from "../../../src/core/run/runState";
 import { FakeModel } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";
 

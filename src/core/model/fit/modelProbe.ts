@@ -5,14 +5,7 @@
  * on this machine or the local network are asked (a hosted router's list is large and says
  * nothing of size); any failure or silence is "unknown", never an error, within 2 seconds.
  */
-import { billionsFromId } from "./modelFit";
-
-export interface ProbeResult {
-  billions?: number;
-  contextWindow?: number;
-}
-
-export type ModelProbe = () => Promise<ProbeResult | undefined>;
+import { billionsFromId, type ModelProbe, type ProbeResult } from "./modelFit";
 
 const TIMEOUT_MS = 2_000;
 

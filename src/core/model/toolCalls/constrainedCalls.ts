@@ -6,7 +6,7 @@
  */
 import { ANSWER_TOOL } from "./constrainedSchema";
 import { firstJsonObject, unfenced } from "./jsonInText";
-import type { ChatMessage, ToolSpec } from "./types";
+import type { ChatMessage, ToolSpec } from "../types";
 
 /**
  * One worked example per tool (only offered tools get theirs): a request and the call it leads

@@ -7,7 +7,7 @@
  */
 import { ANSWER_TOOL } from "./constrainedSchema";
 import { jsonValueEnd } from "./jsonInText";
-import type { ModelStreamEvent } from "./types";
+import type { ModelStreamEvent } from "../types";
 
 const HEAD = /^\s*(?:```[a-zA-Z]*\s*)?\{\s*"tool"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"arguments"\s*:\s*/;
 const ANSWER_TEXT = /^\{\s*"text"\s*:\s*"/;

@@ -1,5 +1,5 @@
 import type { Command, SyntaxNode, Word } from "unbash";
-import { shellLib } from "./vendor/libraries";
+import { shellLib } from "../vendor/libraries";
 import { codeInArguments } from "./codeInArguments";
 
 /**

@@ -6,11 +6,11 @@
  * (text, no calls) or one ordinary tool call. Whether the server held the reply to the schema
  * is the caller's to judge from the verdict; this never changes modes itself.
  */
-import { findRunaway } from "../agent/runawayOutput";
+import { findRunaway } from "../runawayOutput";
 import { answerCloseAttempt, constrainedToolPrompt, readConstrainedReply, toConstrainedMessages, type ConstrainedReply } from "./constrainedCalls";
 import { ConstrainedReader } from "./constrainedReader";
 import { CONSTRAINED_MAX_TOKENS, constrainedSchema } from "./constrainedSchema";
-import type { ChatModel, ModelRequest, ModelStreamEvent, Sampling, ToolSpec } from "./types";
+import type { ChatModel, ModelRequest, ModelStreamEvent, Sampling, ToolSpec } from "../types";
 
 type Done = Extract<ModelStreamEvent, { type: "done" }>;
 

@@ -13,14 +13,14 @@
  * A mode a server refused is remembered for the process, per server and model, and said once.
  */
 import { streamConstrained } from "./constrainedTurn";
-import { decideFit } from "./modelFit";
-import type { ModelProbe } from "./modelProbe";
+import { decideFit } from "../fit/modelFit";
+import type { ModelProbe } from "../fit/modelFit";
 import { extractTextToolCalls, textToolPrompt, toTextToolMessages } from "./textToolCalls";
 import { lessonsFor, type ToolCallLessons } from "./toolCallMemory";
-import { WrappedModel } from "./wrappedModel";
-import { ModelError, type AgentProfile, type ChatModel, type ModelFit, type ModelRequest, type ModelStreamEvent, type Sampling, type ToolCallMode } from "./types";
+import { WrappedModel } from "../wrappedModel";
+import { ModelError, type AgentProfile, type ChatModel, type ModelFit, type ModelRequest, type ModelStreamEvent, type Sampling, type ToolCallMode } from "../types";
 
-export type { ToolCallMode } from "./types";
+export type { ToolCallMode } from "../types";
 
 /** What servers say when they have no native tool calling (Ollama, llama.cpp without --jinja, vLLM without a parser). */
 const NO_NATIVE_TOOLS = /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:function|tool)|requires --jinja|--enable-auto-tool-choice|tool[_ ]choice.{0,40}(?:not supported|requires)|unknown (?:field|parameter|argument).{0,20}tools/i;

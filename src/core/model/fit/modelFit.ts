@@ -9,12 +9,19 @@
  *   `native` and the full profile, with nothing asked of any server.
  * What the person sets in `fathom.modelOverrides` (`tools`, `profile`) or on the CLI always wins.
  */
-import { lookupModel } from "./modelTable";
-import type { ModelProbe } from "./modelProbe";
-import type { AgentProfile, ModelFit, ToolCallMode } from "./types";
+import { lookupModel } from "../modelTable";
+import type { AgentProfile, ModelFit, ToolCallMode } from "../types";
 
 export const SMALL_MODEL_MAX_BILLIONS = 4;
 export const SMALL_CONTEXT_WINDOW = 16_384;
+
+/** What a local server says of its model (modelProbe.ts asks it); the fit is decided on it. */
+export interface ProbeResult {
+  billions?: number;
+  contextWindow?: number;
+}
+
+export type ModelProbe = () => Promise<ProbeResult | undefined>;
 
 export interface FitSettings {
   /** The person's choice; undefined: decided here. */

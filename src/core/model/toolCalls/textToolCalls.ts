@@ -12,7 +12,7 @@
  * an answer is left alone); `textToolPrompt` and `toTextToolMessages` are the other half, for a
  * model that gets its tools in the prompt instead of natively.
  */
-import type { ChatMessage, ImagePart, ToolCall, ToolSpec } from "./types";
+import type { ChatMessage, ImagePart, ToolCall, ToolSpec } from "../types";
 
 export interface TextToolCalls {
   calls: ToolCall[];

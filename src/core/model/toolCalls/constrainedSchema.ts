@@ -11,7 +11,7 @@
  * descriptions are dropped (a grammar does not read them), and each tool's `$defs` move to the
  * root under the tool's name so its `$ref`s still resolve.
  */
-import type { ToolSpec } from "./types";
+import type { ToolSpec } from "../types";
 
 /** The pseudo-tool a constrained reply ends the task with; the loop sees a plain answer. */
 export const ANSWER_TOOL = "answer";

@@ -3,8 +3,8 @@
  * of a VS Code window, every request of a CLI run), keyed by provider, base URL and model: a mode
  * it refused or ignored is not tried again, and each lesson is said once.
  */
-import type { ProbeResult } from "./modelProbe";
-import type { ToolCallMode } from "./types";
+import type { ProbeResult } from "../fit/modelFit";
+import type { ToolCallMode } from "../types";
 
 export interface ToolCallLessons {
   /** Modes the server refused or ignored: each is passed over for the next (constrained → native → text). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Tool } from "../tools/tool";
+import type { Tool } from "./tool";
 import type { ToolSpec } from "../model/types";
 
 const SAFE_INT_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
