@@ -8,7 +8,7 @@ import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { StateBackend } from "../../../src/core/backends/state";
 import type { BackendProtocol } from "../../../src/core/backends/protocol";
 import type { Tool, ToolContext } from "../../../src/core/tools/tool";
-import { secretFileMatcher } from "../../../src/core/secretFiles";
+import { secretFileMatcher } from "../../../src/core/trust/secretFiles";
 import { makeSandbox } from "../backends/helpers";
 
 const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "t1" };
