@@ -1,10 +1,9 @@
 import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
-import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
+import { findToolItem, initialChatState, type AttachedImage, type ChatState, type HostToWebviewChat } from "../../protocol";
 import { alwaysAllowedBy, approvalKey } from "./sessionGate";
 import { modelView } from "./agentOptions";
 import type { SessionEnv } from "./sessionEnv";
-import { findToolItem, initialChatState } from "./chatState";
-import { ChatStateReducer } from "./chatStateReducer";
+import { ChatViewModel } from "./chatViewModel";
 import type { RestoreActions } from "./restoreActions";
 import { restoreActionsFor } from "./sessionRestore";
 import { startPlanOf } from "./interactionView";
@@ -21,7 +20,7 @@ export type { SessionEnv } from "./sessionEnv";
  * is saved after every step and can be reopened or resumed after a reload.
  */
 export class ChatSession {
-  private reducer: ChatStateReducer;
+  private viewModel: ChatViewModel;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
   private running: TaskRun | undefined;
   /** Images and chips of the queued messages, beside `state.queued` (the view shows only their text). */
@@ -40,7 +39,7 @@ export class ChatSession {
     private readonly options: { reopen?: boolean } = {},
   ) {
     this.now = env.now ?? Date.now;
-    this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
+    this.viewModel = this.newViewModel({ ...initialChatState(), demo: env.demo === true });
     this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
@@ -51,7 +50,7 @@ export class ChatSession {
   }
 
   get state(): ChatState {
-    return this.reducer.state;
+    return this.viewModel.state;
   }
 
   /** Where this workspace's tasks are saved. */
@@ -154,7 +153,7 @@ export class ChatSession {
 
   /** The person answered the `ask_user` card `itemId`. */
   answer(itemId: string, answer: string): void {
-    this.running?.questions.answer(this.reducer.rawIdOf(itemId), answer);
+    this.running?.questions.answer(this.viewModel.rawIdOf(itemId), answer);
   }
 
   /** Start on the Plan card `itemId` (with the person's edits): the task goes on in Act with the plan's steps as todos. */
@@ -184,33 +183,33 @@ export class ChatSession {
 
   /** What a card's call waits under in the gate (requests carry their task). */
   private gateId(itemId: string): string {
-    const raw = this.reducer.rawIdOf(itemId);
+    const raw = this.viewModel.rawIdOf(itemId);
     return this.state.taskId ? approvalKey({ toolCallId: raw, task: { id: this.state.taskId } }) : raw;
   }
 
   /** The window's tasks at once and the repository's worktrees (from the task manager). */
   setParallel(parallel: ChatState["parallel"]): void {
-    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.reducer.emit({ type: "parallel", parallel });
+    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.viewModel.emit({ type: "parallel", parallel });
   }
 
   /** A line in the task's transcript (what an action outside the run did, such as Apply). */
   notice(level: "info" | "warning", text: string): void {
-    this.reducer.notice(level, text);
+    this.viewModel.notice(level, text);
   }
 
   /** The Agent box (a name the host checked against the custom agents found): the task runs as it from its next message. */
-  setAgent = (agent: string | null): void => this.reducer.emit({ type: "agent", agent });
+  setAgent = (agent: string | null): void => this.viewModel.emit({ type: "agent", agent });
 
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {
-    this.reducer.emit({ type: "mcpServers", servers });
+    this.viewModel.emit({ type: "mcpServers", servers });
   }
 
   /** Deletes a saved task and frees its checkpoints (the open one is closed first). */
   async deleteTask(taskId: string): Promise<void> {
     await this.ready;
     if (taskId === this.state.taskId) {
-      if (this.running) return this.reducer.notice("info", "The task is running. Cancel it before deleting it.");
+      if (this.running) return this.viewModel.notice("info", "The task is running. Cancel it before deleting it.");
       await this.newTask();
     }
     await this.env.store.remove(taskId);
@@ -251,19 +250,19 @@ export class ChatSession {
 
   private async loadTask(taskId: string): Promise<void> {
     if (this.running) {
-      this.reducer.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
+      this.viewModel.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
       return;
     }
     await this.env.store.flush();
     const saved = await this.env.store.load(taskId);
     if ("error" in saved) {
-      this.reducer.setBanner({ level: "error", message: saved.error, retryable: false });
+      this.viewModel.setBanner({ level: "error", message: saved.error, retryable: false });
       return;
     }
     const { state, askAgain, interruptedNotice } = reopened(saved, this.now());
     Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, inlineEdit: saved.inlineEdit, root: await this.env.taskRoot?.(saved.id) });
     this.resetTo(state);
-    if (interruptedNotice) this.reducer.notice("warning", interruptedNotice);
+    if (interruptedNotice) this.viewModel.notice("warning", interruptedNotice);
     await this.env.store.setOpenTask(saved.id);
     await this.refreshSetup();
   }
@@ -309,8 +308,8 @@ export class ChatSession {
       get state() {
         return session.state;
       },
-      get reducer() {
-        return session.reducer;
+      get viewModel() {
+        return session.viewModel;
       },
       get disposed() {
         return session.disposed;
@@ -318,7 +317,7 @@ export class ChatSession {
       get isRunning() {
         return session.isRunning;
       },
-      renewReducer: (info) => (this.reducer = this.newReducer(this.state, info)),
+      renewViewModel: (info) => (this.viewModel = this.newViewModel(this.state, info)),
       requeue: (text, extras) => {
         this.queuedExtras.unshift(extras);
         this.setQueued([text, ...this.state.queued]);
@@ -339,16 +338,16 @@ export class ChatSession {
     this.postState();
   }
 
-  private newReducer(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatStateReducer {
-    (this.reducer as ChatStateReducer | undefined)?.flush(); // the replaced one's held card updates go first
-    return new ChatStateReducer(state, (message) => this.post(message), { now: this.now, ...options });
+  private newViewModel(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatViewModel {
+    (this.viewModel as ChatViewModel | undefined)?.flush(); // the replaced one's held card updates go first
+    return new ChatViewModel(state, (message) => this.post(message), { now: this.now, ...options });
   }
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
     Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
-    this.reducer = this.newReducer(state);
+    this.viewModel = this.newViewModel(state);
     this.postState();
   }
 
@@ -362,21 +361,21 @@ export class ChatSession {
   }
 
   private postHistory(): void {
-    void this.env.store.list().then((history) => this.reducer.emit({ type: "history", history }));
+    void this.env.store.list().then((history) => this.viewModel.emit({ type: "history", history }));
     // Counting the storage reads every blob's size: it follows, and never holds up the list.
     const checkpoints = this.env.checkpoints;
     void checkpoints?.usage().then(
-      (usedBytes) => this.reducer.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
+      (usedBytes) => this.viewModel.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
       (e: unknown) => this.env.log.warn(`Checkpoints: could not count the storage used: ${String(e)}`),
     );
   }
 
   private setStatus(status: ChatState["status"], title?: string): void {
-    this.reducer.emit({ type: "status", status, ...(title !== undefined ? { title } : {}) });
+    this.viewModel.emit({ type: "status", status, ...(title !== undefined ? { title } : {}) });
   }
 
   private setQueued(queued: string[]): void {
-    this.reducer.emit({ type: "queued", queued });
+    this.viewModel.emit({ type: "queued", queued });
   }
 
   private startNextQueued(): void {

@@ -1,38 +1,37 @@
 import { startPlan, type AgentEvent } from "../../core";
-import type { AssistantItem } from "../../protocol";
-import { findItem, findToolItem } from "./chatState";
-import type { ChatStateReducer } from "./chatStateReducer";
+import { findItem, findToolItem, type AssistantItem } from "../../protocol";
+import type { ChatViewModel } from "./chatViewModel";
 import type { RunOwner } from "./taskRun";
 
 /**
- * How questions, steering and plans show in the chat (the reducer maps the other events): a
+ * How questions, steering and plans show in the chat (the viewModel maps the other events): a
  * question turns its `ask_user` card into one the person answers; a message sent while the task
  * ran appears where the model read it; a plan-mode answer becomes the Plan card.
  */
-export function showInteraction(reducer: ChatStateReducer, event: AgentEvent): void {
-  const items = reducer.state.items;
+export function showInteraction(viewModel: ChatViewModel, event: AgentEvent): void {
+  const items = viewModel.state.items;
   switch (event.type) {
     case "question_asked": {
       const card = findToolItem(items, event.toolCallId);
       if (!card) return;
       // Asked again on resume: what the card said about the interruption no longer holds.
       const { result: _result, endedAt: _endedAt, ...open } = card;
-      reducer.emit({ type: "itemUpdated", item: { ...open, status: "awaiting_approval", question: { text: event.question, choices: event.choices, allowFreeText: event.allowFreeText } } });
+      viewModel.emit({ type: "itemUpdated", item: { ...open, status: "awaiting_approval", question: { text: event.question, choices: event.choices, allowFreeText: event.allowFreeText } } });
       return;
     }
     case "question_answered": {
       const card = findToolItem(items, event.toolCallId);
       if (!card?.question) return;
       const question = event.answer !== undefined ? { ...card.question, answer: event.answer } : card.question;
-      reducer.emit({ type: "itemUpdated", item: { ...card, status: "running", question } });
+      viewModel.emit({ type: "itemUpdated", item: { ...card, status: "running", question } });
       return;
     }
     case "steered":
-      reducer.emit({ type: "itemAppended", item: { id: reducer.newId("u"), kind: "user", text: event.text, steered: true } });
+      viewModel.emit({ type: "itemAppended", item: { id: viewModel.newId("u"), kind: "user", text: event.text, steered: true } });
       return;
     case "plan_proposed": {
       const answer = [...items].reverse().find((i): i is AssistantItem => i.kind === "assistant");
-      if (answer) reducer.emit({ type: "itemUpdated", item: { ...answer, plan: { status: "proposed", ...(event.capped ? { capped: true } : {}) } } });
+      if (answer) viewModel.emit({ type: "itemUpdated", item: { ...answer, plan: { status: "proposed", ...(event.capped ? { capped: true } : {}) } } });
       return;
     }
     default:
@@ -46,16 +45,16 @@ export function showInteraction(reducer: ChatStateReducer, event: AgentEvent): v
  * the run (undefined, with a notice, when the plan cannot start now).
  */
 export function startPlanOf(owner: RunOwner, itemId: string, text: string): string | undefined {
-  const { reducer, task } = owner;
+  const { viewModel, task } = owner;
   const started = owner.isRunning || !task.runState ? { error: "The plan can be started once the task has stopped." } : startPlan(task.runState, text);
   if ("error" in started) {
-    reducer.notice("info", started.error);
+    viewModel.notice("info", started.error);
     return undefined;
   }
   task.runState = started.state;
-  const item = findItem(reducer.state.items, itemId);
-  if (item?.kind === "assistant") reducer.emit({ type: "itemUpdated", item: { ...item, text, plan: { status: "started" } } });
-  reducer.emit({ type: "todos", todos: started.state.todos });
-  reducer.appendUser("Start the plan");
+  const item = findItem(viewModel.state.items, itemId);
+  if (item?.kind === "assistant") viewModel.emit({ type: "itemUpdated", item: { ...item, text, plan: { status: "started" } } });
+  viewModel.emit({ type: "todos", todos: started.state.todos });
+  viewModel.appendUser("Start the plan");
   return started.input;
 }

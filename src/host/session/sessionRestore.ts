@@ -16,16 +16,16 @@ export function restoreActionsFor(owner: RunOwner, store: CheckpointStore, backe
       },
       runEnds,
       runState: () => owner.task.runState,
-      rawIdOf: (itemId) => owner.reducer.rawIdOf(itemId),
+      rawIdOf: (itemId) => owner.viewModel.rawIdOf(itemId),
       setConversation: (items, runState) => {
         owner.state.items = items;
         owner.task.runState = runState;
         owner.postState();
         owner.saves.flush();
       },
-      setPreview: (preview) => owner.reducer.emit({ type: "restorePreview", preview }),
-      notice: (level, text) => owner.reducer.notice(level, text),
-      fillComposer: (text) => owner.reducer.emit({ type: "composerText", text }),
+      setPreview: (preview) => owner.viewModel.emit({ type: "restorePreview", preview }),
+      notice: (level, text) => owner.viewModel.notice(level, text),
+      fillComposer: (text) => owner.viewModel.emit({ type: "composerText", text }),
     },
   );
 }

@@ -2,8 +2,7 @@ import { SteeringInbox, SwitchableModel, attachmentLabel, uniqueAttachments, typ
 import type { AttachedImage, ChatState, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "./agentOptions";
-import type { ChatStateReducer } from "./chatStateReducer";
-import { errorBanner } from "./chatStateReducer";
+import { errorBanner, type ChatViewModel } from "./chatViewModel";
 import { EarlyDiffs } from "./earlyDiffs";
 import { approvalKey } from "./sessionGate";
 import { logAgentEvent } from "./eventLog";
@@ -46,11 +45,11 @@ export interface RunOwner {
   readonly task: OpenTask;
   readonly saves: SaveSchedule;
   readonly state: ChatState;
-  readonly reducer: ChatStateReducer;
+  readonly viewModel: ChatViewModel;
   readonly disposed: boolean;
   readonly isRunning: boolean;
-  /** A fresh view reducer for the run's model (its context window, whether it has prices). */
-  renewReducer(info: { contextWindow: number; priceKnown: boolean }): void;
+  /** A fresh view viewModel for the run's model (its context window, whether it has prices). */
+  renewViewModel(info: { contextWindow: number; priceKnown: boolean }): void;
   /** A message that could not start goes back to the front of the queue. */
   requeue(text: string, extras: MessageExtras): void;
   setStatus(status: ChatState["status"], title?: string): void;
@@ -88,7 +87,7 @@ export class TaskRun {
     this.done = this.run(input.text, input.appendUser, input)
       .catch((err: unknown) => {
         owner.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
-        owner.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
+        owner.viewModel.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
         this.reason = "error";
         owner.setStatus("failed");
       })
@@ -104,7 +103,7 @@ export class TaskRun {
   switchModel(next: ChatModel): boolean {
     if (!this.switchable) return false;
     this.switchable.switchTo(loggedModel(next, this.owner.env.log));
-    this.owner.reducer.setModel(modelView(next), modelInfo(next));
+    this.owner.viewModel.setModel(modelView(next), modelInfo(next));
     return true;
   }
 
@@ -131,28 +130,28 @@ export class TaskRun {
       task.createdAt = now;
       task.runState = null;
     }
-    this.owner.renewReducer(modelInfo(model));
-    const reducer = this.owner.reducer;
+    this.owner.renewViewModel(modelInfo(model));
+    const viewModel = this.owner.viewModel;
     Object.assign(state, { restricted, model: modelView(model), setupProblem: null });
     this.owner.postState();
     // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
     const images = attached?.length && model.acceptsImages ? attached : undefined;
-    if (attached?.length && !images) reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
+    if (attached?.length && !images) viewModel.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
     if ((input || images || attachments) && appendUser) {
       task.inlineEdit = extras.inlineEdit;
-      const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
+      const itemId = viewModel.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
       await env.checkpoints
         ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
         .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
     }
     mark("message checkpointed");
-    reducer.setBanner(null);
+    viewModel.setBanner(null);
     this.owner.setStatus("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
     void env.store.setOpenTask(state.taskId);
     this.owner.saves.flush();
     this.owner.postHistory();
     // Past the window's limit of tasks at once, it waits for one to end.
-    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => viewModel.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
     mark("slot taken");
     try {
       await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}), ...(extras.mode ? { mode: extras.mode } : {}) }, isNew);
@@ -162,10 +161,10 @@ export class TaskRun {
   }
 
   private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments, mode }: MessageExtras, isNew: boolean): Promise<void> {
-    const { env, state, task, reducer } = this.owner;
+    const { env, state, task, viewModel } = this.owner;
     if (this.controller.signal.aborted) {
       // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
-      reducer.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
+      viewModel.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
       this.owner.setStatus("cancelled");
       this.owner.saves.flush();
       return;
@@ -173,7 +172,7 @@ export class TaskRun {
     // An inline edit changes the file the person has open, never a copy in a worktree.
     const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? (task.inlineEdit ? false : task.wantWorktree) : undefined }) : {};
     if ("error" in place) {
-      reducer.setBanner({ level: "error", message: place.error, retryable: false });
+      viewModel.setBanner({ level: "error", message: place.error, retryable: false });
       this.owner.setStatus("failed");
       this.reason = "error";
       return;
@@ -182,7 +181,7 @@ export class TaskRun {
     latency(env.log, "message", "placed");
     // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no rules).
     const team = env.teamFiles && !task.inlineEdit ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider }) : undefined;
-    for (const note of team?.notes ?? []) reducer.notice("warning", note);
+    for (const note of team?.notes ?? []) viewModel.notice("warning", note);
     const modelFor = (id: string) => loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
     if (team?.model) model.switchTo(modelFor(team.model));
     const agent = await env.createAgent({
@@ -194,7 +193,7 @@ export class TaskRun {
         task: { id: state.taskId!, title: () => state.title, ...(task.root ? { root: task.root } : {}) },
         alwaysAllowed: () => state.alwaysAllowed,
         onLiveState: (live) => (this.live = live),
-        onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
+        onWrite: (id, proposal) => this.owner.viewModel.recordProposal(id, proposal),
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,
@@ -208,7 +207,7 @@ export class TaskRun {
     const askAgain = task.askAgain;
     task.askAgain = [];
     const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}), steering: this.steering, ...(mode ? { mode } : {}) });
-    if (mode) this.owner.reducer.emit({ type: "mode", mode });
+    if (mode) this.owner.viewModel.emit({ type: "mode", mode });
     await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
 
@@ -238,8 +237,8 @@ export class TaskRun {
       if (this.owner.disposed) continue;
       early?.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
-      this.owner.reducer.onEvent(event);
-      showInteraction(this.owner.reducer, event);
+      this.owner.viewModel.onEvent(event);
+      showInteraction(this.owner.viewModel, event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "card posted");
       logAgentEvent(env.log, event, startedTools, now);
       if (event.type === "approval_requested" || event.type === "question_asked") {
@@ -247,7 +246,7 @@ export class TaskRun {
       } else if (event.type === "approval_decided" || event.type === "question_answered") {
         if (--pendingApprovals === 0) this.owner.setStatus("running");
       } else if (event.type === "step_started" || event.type === "text_delta") {
-        if (this.owner.state.banner?.level === "warning") this.owner.reducer.setBanner(null);
+        if (this.owner.state.banner?.level === "warning") this.owner.viewModel.setBanner(null);
       }
       if (event.type === "done") this.finish(event);
       // Saved at once, but after the card's message is on its way: the person waits for the card.
@@ -262,7 +261,7 @@ export class TaskRun {
   }
 
   private finish(done: Extract<AgentEvent, { type: "done" }>): void {
-    const { env, state, reducer } = this.owner;
+    const { env, state, viewModel } = this.owner;
     this.owner.task.runState = done.state;
     this.live = undefined;
     this.reason = done.reason;
@@ -273,18 +272,18 @@ export class TaskRun {
         this.owner.setStatus("completed");
         break;
       case "cancelled":
-        reducer.closeOpen("cancelled", "Cancelled.");
-        reducer.notice("info", "Cancelled. Send a message to continue, or start a new task.");
+        viewModel.closeOpen("cancelled", "Cancelled.");
+        viewModel.notice("info", "Cancelled. Send a message to continue, or start a new task.");
         this.owner.setStatus("cancelled");
         break;
       case "error":
-        reducer.closeOpen("failed", done.message ?? "Failed.");
-        if (state.banner?.level !== "error") reducer.setBanner(errorBanner("internal", done.message ?? "The task failed."));
+        viewModel.closeOpen("failed", done.message ?? "Failed.");
+        if (state.banner?.level !== "error") viewModel.setBanner(errorBanner("internal", done.message ?? "The task failed."));
         this.owner.setStatus("failed");
         break;
       default:
-        reducer.closeOpen("cancelled", done.message ?? "Stopped.");
-        reducer.notice("warning", done.message ?? `Stopped (${done.reason}).`);
+        viewModel.closeOpen("cancelled", done.message ?? "Stopped.");
+        viewModel.notice("warning", done.message ?? `Stopped (${done.reason}).`);
         this.owner.setStatus("failed");
     }
     env.log.info(`Task ${state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { Log, redactSecrets } from "../../../src/host/log";
 import { approvalFor, readSettings, setupProblemFor } from "../../../src/host/settings";
-import { initialChatState } from "../../../src/host/session/chatState";
+import { initialChatState } from "../../../src/protocol";
 import { toSavedTask } from "../../../src/host/session/taskRecord";
 import { TaskStore } from "../../../src/host/session/taskStore";
 

@@ -1,12 +1,13 @@
 import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
-import type { Banner, ChatState, HostToWebviewChat, Proposal, SentAttachment, ToolItem, TranscriptItem } from "../../protocol";
-import { applyMessage, findItem, openToolItems } from "./chatState";
+import { findItem, openToolItems, reduceChat, type Banner, type ChatState, type HostToWebviewChat, type Proposal, type SentAttachment, type ToolItem, type TranscriptItem } from "../../protocol";
 import { proposalView } from "./proposalView";
 import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
 
 /**
- * Maps the agent's events to chat view-model updates (pure: no vscode, no IO). Every update is
- * applied to the host's `state` and handed to `post`, which sends it to the webview.
+ * The host's chat view model: maps the agent's events to chat messages (no vscode, no IO), applies
+ * each to the host's `state` with the protocol's `reduceChat` (the webview's reducer too) and
+ * hands it to `post`, which sends it to the webview. Streamed arguments are held back and sent
+ * at most every STREAMED_ARGS_POST_MS.
  *
  * Item ids: a top-level tool card's id is its tool-call id (so "approve"/"reject" name it
  * directly); a subagent's card is `<task call id>/<its call id>`, nested in the `task` card.
@@ -24,7 +25,7 @@ export const MAX_CARD_RESULT_CHARS = 20_000;
  */
 export const STREAMED_ARGS_POST_MS = 100;
 
-export interface ReducerOptions {
+export interface ChatViewModelOptions {
   now?: () => number;
   /** False when the model's price is unknown: the usage then shows tokens only. */
   priceKnown?: boolean;
@@ -39,7 +40,7 @@ interface Scope {
   stepOpen: boolean;
 }
 
-export class ChatStateReducer {
+export class ChatViewModel {
   private readonly scopes = new Map<string, Scope>();
   private readonly argText = new Map<string, string>();
   /** Item id → the call id the core and the gate know. */
@@ -55,7 +56,7 @@ export class ChatStateReducer {
   constructor(
     readonly state: ChatState,
     private readonly post: (message: HostToWebviewChat) => void,
-    private readonly options: ReducerOptions = {},
+    private readonly options: ChatViewModelOptions = {},
   ) {
     this.now = options.now ?? Date.now;
   }
@@ -64,7 +65,7 @@ export class ChatStateReducer {
   emit(message: HostToWebviewChat): void {
     if (message.type === "itemUpdated") this.unsentArgs.delete(message.item.id);
     this.flush();
-    applyMessage(this.state, message);
+    this.apply(message);
     this.post(message);
   }
 
@@ -83,9 +84,17 @@ export class ChatStateReducer {
 
   /** A card updated in `state` now, sent with the next message or within STREAMED_ARGS_POST_MS. */
   private updateSoon(item: TranscriptItem): void {
-    applyMessage(this.state, { type: "itemUpdated", item });
+    this.apply({ type: "itemUpdated", item });
     this.unsentArgs.add(item.id);
     this.argsTimer ??= setTimeout(() => this.flush(), STREAMED_ARGS_POST_MS);
+  }
+
+  /**
+   * The next state is copied into the one `state` object: the session, its run and the task
+   * manager hold that object and read it live.
+   */
+  private apply(message: HostToWebviewChat): void {
+    Object.assign(this.state, reduceChat(this.state, message));
   }
 
   newId(prefix: string): string {
