@@ -42,6 +42,14 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The action uses the core as the CLI does, not the CLI itself." }] }] },
   },
   {
+    // Inside the host: review, models and context are used by the task lifecycle (host/tasks),
+    // never the reverse, so a message's walk goes one way.
+    files: ["src/host/review/**/*.ts", "src/host/models/**/*.ts", "src/host/context/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/tasks", "**/tasks/**"], message: "host/tasks (the task lifecycle) uses this folder, not the other way round: take what you need as a parameter or a narrow interface." }] }],
+    },
+  },
+  {
     files: ["webview-ui/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

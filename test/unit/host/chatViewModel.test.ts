@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
 import { HostToWebviewChatSchema, initialChatState, reduceChat, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
-import { ChatViewModel, errorBanner, STREAMED_ARGS_POST_MS } from "../../../src/host/session/chatViewModel";
-import { proposalView } from "../../../src/host/session/proposalView";
-import { toolTitle } from "../../../src/host/session/toolTitles";
+import { ChatViewModel, STREAMED_ARGS_POST_MS } from "../../../src/host/viewModel/chatViewModel";
+import { errorBanner } from "../../../src/host/viewModel/errorBanner";
+import { proposalView } from "../../../src/host/viewModel/proposalView";
+import { toolTitle } from "../../../src/host/viewModel/toolTitles";
 
 function setup() {
   const sent: HostToWebviewChat[] = [];

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
 import { MAX_CARD_OUTPUT_CHARS, initialChatState, reduceChat, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
-import { ChatViewModel } from "../../../src/host/session/chatViewModel";
+import { ChatViewModel } from "../../../src/host/viewModel/chatViewModel";
 import { emptyView, reduce } from "../../../webview-ui/src/state/chatReducer";
 
 const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 };

@@ -1,5 +1,5 @@
 import type { WebviewToHostChat } from "../../protocol";
-import type { ChatSession } from "./chatSession";
+import type { ChatSession } from "../tasks/chatSession";
 
 type SendMessage = Extract<WebviewToHostChat, { type: "sendMessage" }>;
 

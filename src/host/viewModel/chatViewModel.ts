@@ -1,7 +1,8 @@
-import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
+import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal } from "../../core";
 import { findItem, openToolItems, reduceChat, type Banner, type ChatState, type HostToWebviewChat, type Proposal, type SentAttachment, type ToolItem, type TranscriptItem } from "../../protocol";
 import { proposalView } from "./proposalView";
-import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
+import { errorBanner } from "./errorBanner";
+import { capResult, commandOf, parseArgs, prettyArgs, toolTitle } from "./toolTitles";
 
 /**
  * The host's chat view model: maps the agent's events to chat messages (no vscode, no IO), applies
@@ -14,9 +15,6 @@ import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
  */
 
 export const TEXT_CALLS_NOTICE = "Fathom runs the tool calls this model writes as text";
-
-/** Most characters of a tool result a card keeps. */
-export const MAX_CARD_RESULT_CHARS = 20_000;
 
 /**
  * How often a card whose arguments stream in is sent again. Each update carries the card's whole
@@ -49,16 +47,39 @@ export class ChatViewModel {
   private readonly written = new Map<string, FileChangeProposal>();
   private readonly now: () => number;
   private counter = 0;
+  private current: ChatState;
   /** Cards whose streamed arguments are in `state` but not sent yet (see STREAMED_ARGS_POST_MS). */
   private readonly unsentArgs = new Set<string>();
   private argsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    readonly state: ChatState,
+    state: ChatState,
     private readonly post: (message: HostToWebviewChat) => void,
-    private readonly options: ChatViewModelOptions = {},
+    private options: ChatViewModelOptions = {},
   ) {
+    this.current = state;
     this.now = options.now ?? Date.now;
+  }
+
+  /** The host's chat state (one object, changed in place: see `apply`). */
+  get state(): ChatState {
+    return this.current;
+  }
+
+  /**
+   * Starts afresh on `state` (another task opened, or a run starting on this one): held card
+   * updates go first, card ids and streams of the last run are forgotten, and the context meter
+   * and costs follow `model` (the run's model; none: the state's own window, costs shown).
+   */
+  reset(state: ChatState, model: { contextWindow?: number; priceKnown?: boolean } = {}): void {
+    this.flush();
+    this.current = state;
+    this.scopes.clear();
+    this.argText.clear();
+    this.rawIds.clear();
+    this.written.clear();
+    this.counter = 0;
+    this.options = { now: this.now, ...model };
   }
 
   /** Applies a message to the state and sends it (after any held card updates, so order holds). */
@@ -94,7 +115,7 @@ export class ChatViewModel {
    * manager hold that object and read it live.
    */
   private apply(message: HostToWebviewChat): void {
-    Object.assign(this.state, reduceChat(this.state, message));
+    Object.assign(this.current, reduceChat(this.current, message));
   }
 
   newId(prefix: string): string {
@@ -154,22 +175,8 @@ export class ChatViewModel {
         scope.stepOpen = true;
         return;
       case "text_delta":
-        if (event.text === "") return;
-        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
-          this.emit({ type: "textAppended", id: scope.assistantId, text: event.text });
-        } else {
-          scope.assistantId = this.newId("a");
-          this.append({ id: scope.assistantId, kind: "assistant", text: event.text, streaming: true }, scope);
-        }
-        return;
       case "reasoning_delta":
-        if (event.text === "") return;
-        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
-          this.emit({ type: "reasoningAppended", id: scope.assistantId, text: event.text });
-        } else {
-          scope.assistantId = this.newId("a");
-          this.append({ id: scope.assistantId, kind: "assistant", text: "", reasoning: event.text, streaming: true }, scope);
-        }
+        if (event.text !== "") this.streamAnswer(scope, event.type === "reasoning_delta", event.text);
         return;
       case "text_replaced": {
         // Tool calls the model wrote as text were taken out of its answer: show what is left.
@@ -307,6 +314,16 @@ export class ChatViewModel {
     this.emit({ type: "itemUpdated", item });
   }
 
+  /** Text or reasoning into the scope's streaming answer (a new one when there is none). */
+  private streamAnswer(scope: Scope, reasoning: boolean, text: string): void {
+    if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
+      this.emit({ type: reasoning ? "reasoningAppended" : "textAppended", id: scope.assistantId, text });
+    } else {
+      scope.assistantId = this.newId("a");
+      this.append({ id: scope.assistantId, kind: "assistant", ...(reasoning ? { text: "", reasoning: text } : { text }), streaming: true }, scope);
+    }
+  }
+
   private closeAssistant(scope: Scope): void {
     if (!scope.assistantId) return;
     const item = findItem(this.state.items, scope.assistantId);
@@ -380,30 +397,4 @@ export class ChatViewModel {
     }
     this.update(next);
   }
-}
-
-function commandOf(args: unknown): string | undefined {
-  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
-  return typeof command === "string" ? command : undefined;
-}
-
-function capResult(text: string): string {
-  return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
-}
-
-/** The banner for a failed run: the model error's own words, Retry when trying again can help, and the fix when there is one. */
-export function errorBanner(kind: ModelErrorKind | "internal", message: string, provider?: string): Banner {
-  // VS Code's models take no key and no URL of ours: their messages say what to do instead.
-  const action =
-    provider === "vscode"
-      ? {}
-      : kind === "auth"
-      ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
-      : kind === "not_found" || kind === "bad_request"
-        ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
-        : {};
-  // A refused key is not fixed by asking again with it: the banner offers Set API Key, and the
-  // task continues by itself once a key is stored (ChatSession.keyChanged).
-  const retryable = kind !== "cancelled" && !(kind === "auth" && provider !== "vscode");
-  return { level: "error", message, retryable, ...action };
 }

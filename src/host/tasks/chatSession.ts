@@ -1,18 +1,19 @@
 import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
 import { findToolItem, initialChatState, type AttachedImage, type ChatState, type HostToWebviewChat } from "../../protocol";
-import { alwaysAllowedBy, approvalKey } from "./sessionGate";
-import { modelView } from "./agentOptions";
-import type { SessionEnv } from "./sessionEnv";
-import { ChatViewModel } from "./chatViewModel";
+import { approvalKey } from "../review/approvalKey";
+import { alwaysAllowedBy } from "../wiring/sessionGate";
+import { modelView } from "../wiring/agentOptions";
+import type { SessionEnv } from "../wiring/sessionEnv";
+import { ChatViewModel } from "../viewModel/chatViewModel";
 import type { RestoreActions } from "./restoreActions";
 import { restoreActionsFor } from "./sessionRestore";
-import { startPlanOf } from "./interactionView";
-import { compactOpenTask } from "./compactTask";
+import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
-import { TaskRun, type MessageExtras, type OpenTask, type RunOwner } from "./taskRun";
+import type { MessageExtras, OpenTask, TaskParts } from "./openTask";
+import { TaskRun } from "./taskRun";
 
-export type { SessionEnv } from "./sessionEnv";
+export type { SessionEnv } from "../wiring/sessionEnv";
 
 /**
  * The chat's one task at a time: Send starts (or continues) it, events stream to the view,
@@ -20,7 +21,9 @@ export type { SessionEnv } from "./sessionEnv";
  * is saved after every step and can be reopened or resumed after a reload.
  */
 export class ChatSession {
-  private viewModel: ChatViewModel;
+  private readonly viewModel: ChatViewModel;
+  /** What runs and the actions between them work on (./openTask.ts). */
+  private readonly parts: TaskParts;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
   private running: TaskRun | undefined;
   /** Images and chips of the queued messages, beside `state.queued` (the view shows only their text). */
@@ -39,8 +42,23 @@ export class ChatSession {
     private readonly options: { reopen?: boolean } = {},
   ) {
     this.now = env.now ?? Date.now;
-    this.viewModel = this.newViewModel({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
+    this.viewModel = new ChatViewModel({ ...initialChatState(), demo: env.demo === true }, (message) => this.post(message), { now: this.now });
+    this.parts = {
+      env,
+      task: this.task,
+      saves: this.saves,
+      viewModel: this.viewModel,
+      notify: {
+        status: (status, title) => this.setStatus(status, title),
+        stateChanged: () => this.postState(),
+        historyChanged: () => this.postHistory(),
+        requeue: (text, extras) => {
+          this.queuedExtras.unshift(extras);
+          this.setQueued([text, ...this.state.queued]);
+        },
+      },
+    };
+    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.parts, () => this.isRunning, env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -159,14 +177,14 @@ export class ChatSession {
   /** Start on the Plan card `itemId` (with the person's edits): the task goes on in Act with the plan's steps as todos. */
   async startPlan(itemId: string, text: string): Promise<void> {
     await this.ready;
-    const input = startPlanOf(this.runOwner(), itemId, text);
+    const input = startPlanOf(this.parts, this.isRunning, itemId, text);
     if (input !== undefined) this.start(input, false, { mode: "act" });
   }
 
   /** `/compact`: the conversation summarized now (./compactTask.ts). */
   async compact(): Promise<void> {
     await this.ready;
-    return compactOpenTask(this.runOwner());
+    return compactOpenTask(this.parts, this.isRunning);
   }
 
   reject(itemId: string, reason?: string): void {
@@ -286,46 +304,15 @@ export class ChatSession {
     // is offered for resume; cancelling would record it as cancelled.
     this.disposed = true;
     this.saves.cancel();
-    this.running?.controller.abort();
+    this.running?.dispose();
     this.listeners.clear();
   }
 
   private start(text: string, appendUser: boolean, extras: MessageExtras = {}): void {
-    this.running = new TaskRun(this.runOwner(), { text, appendUser, ...extras }, (run) => {
+    this.running = new TaskRun(this.parts, { text, appendUser, ...extras }, (run) => {
       if (this.running === run) this.running = undefined;
       if (!this.disposed && run.reason !== "error") this.startNextQueued();
     });
-  }
-
-  /** What a run sees of this session. */
-  private runOwner(): RunOwner {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters read the live session
-    const session = this;
-    return {
-      env: this.env,
-      task: this.task,
-      saves: this.saves,
-      get state() {
-        return session.state;
-      },
-      get viewModel() {
-        return session.viewModel;
-      },
-      get disposed() {
-        return session.disposed;
-      },
-      get isRunning() {
-        return session.isRunning;
-      },
-      renewViewModel: (info) => (this.viewModel = this.newViewModel(this.state, info)),
-      requeue: (text, extras) => {
-        this.queuedExtras.unshift(extras);
-        this.setQueued([text, ...this.state.queued]);
-      },
-      setStatus: (status, title) => this.setStatus(status, title),
-      postState: () => this.postState(),
-      postHistory: () => this.postHistory(),
-    };
   }
 
   private async restore(): Promise<void> {
@@ -338,16 +325,11 @@ export class ChatSession {
     this.postState();
   }
 
-  private newViewModel(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatViewModel {
-    (this.viewModel as ChatViewModel | undefined)?.flush(); // the replaced one's held card updates go first
-    return new ChatViewModel(state, (message) => this.post(message), { now: this.now, ...options });
-  }
-
   private resetTo(state: ChatState): void {
     const keep = this.state;
     Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
-    this.viewModel = this.newViewModel(state);
+    this.viewModel.reset(state);
     this.postState();
   }
 
