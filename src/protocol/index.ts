@@ -8,3 +8,4 @@ export * from "./teamFiles";
 export * from "./memories";
 export * from "./transcript";
 export * from "./chatReducer";
+export * from "./slashCommand";
