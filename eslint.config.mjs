@@ -6,7 +6,8 @@ import tseslint from "typescript-eslint";
 
 const noVscode = { name: "vscode", message: "This layer must not depend on VS Code: go through an interface the host implements." };
 const hostPatterns = { group: ["**/host", "**/host/**"], message: "The host depends on this layer, never the other way round." };
-const corePatterns = [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }];
+const actionPatterns = { group: ["**/action", "**/action/**"], message: "The GitHub Action is an entry point: nothing imports it." };
+const corePatterns = [hostPatterns, actionPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }];
 
 export default tseslint.config(
   // test/evals/*/workspace: the eval scenarios' projects, written in their own (CommonJS) style for the agent to work on.
@@ -43,17 +44,29 @@ export default tseslint.config(
   {
     files: ["src/protocol/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [{ group: ["**/core/**", "**/host/**", "**/cli/**", "node:*"], message: "The protocol is shared with the webview: zod only." }] }],
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [{ group: ["**/core/**", "**/host/**", "**/cli/**", "**/action/**", "node:*"], message: "The protocol is shared with the webview: zod only." }] }],
     },
   },
   {
     files: ["src/cli/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, actionPatterns] }] },
   },
   {
     // The GitHub Action: a third entry point beside the CLI and the host, on the core alone.
     files: ["src/action/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The action uses the core as the CLI does, not the CLI itself." }] }] },
+  },
+  {
+    files: ["src/host/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [actionPatterns] }] },
+  },
+  {
+    // Inside the host: review, models and context are used by the task lifecycle (host/tasks),
+    // never the reverse, so a message's walk goes one way.
+    files: ["src/host/review/**/*.ts", "src/host/models/**/*.ts", "src/host/context/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [actionPatterns, { group: ["**/tasks", "**/tasks/**"], message: "host/tasks (the task lifecycle) uses this folder, not the other way round: take what you need as a parameter or a narrow interface." }] }],
+    },
   },
   {
     files: ["webview-ui/**/*.{ts,tsx}"],
@@ -64,7 +77,7 @@ export default tseslint.config(
         {
           paths: [noVscode],
           patterns: [
-            { group: ["**/src/core", "**/src/core/**", "**/src/host", "**/src/host/**", "**/src/cli", "**/src/cli/**"], message: "The webview may import only src/protocol from src/." },
+            { group: ["**/src/core", "**/src/core/**", "**/src/host", "**/src/host/**", "**/src/cli", "**/src/cli/**", "**/src/action", "**/src/action/**"], message: "The webview may import only src/protocol from src/." },
             { group: ["node:*"], message: "The webview runs in a browser." },
           ],
         },

@@ -1,6 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatState, HostToWebviewChat, ToolItem } from "../protocol";
-import { openToolItems } from "./session/chatState";
+import { openToolItems, type ChatState, type HostToWebviewChat, type ToolItem } from "../protocol";
 
 /** What the notifier needs of the chat view. */
 export interface AttentionView {

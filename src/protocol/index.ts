@@ -6,3 +6,6 @@ export * from "./parallel";
 export * from "./attachments";
 export * from "./teamFiles";
 export * from "./memories";
+export * from "./transcript";
+export * from "./chatReducer";
+export * from "./slashCommand";

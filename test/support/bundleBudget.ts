@@ -27,7 +27,7 @@ export function writeBudgets(budgets: Budgets): void {
   writeFileSync(BUDGETS_FILE, `${JSON.stringify(budgets, null, 2)}\n`);
 }
 
-/** `node_modules/zod/...` → `zod`, `src/host/session/x.ts` → `src/host/session`. */
+/** `node_modules/zod/...` → `zod`, `src/host/tasks/x.ts` → `src/host/tasks`. */
 export function moduleOf(input: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (pkg) return pkg[1]!;

@@ -36,7 +36,7 @@ function loadAssets(distDir: string): Map<string, Buffer> {
 
 function pageHtml(origin: string, theme: ThemeKind): string {
   const nonce = randomBytes(16).toString("base64");
-  // The CSP of src/host/webviewHtml.ts, with our origin standing in for webview.cspSource.
+  // The CSP of src/host/chatView/webviewHtml.ts, with our origin standing in for webview.cspSource.
   const csp = [
     "default-src 'none'",
     `img-src ${origin} data:`,

@@ -163,9 +163,3 @@ export function splitArgs(line: string): string[] {
   if (word || any) words.push(word);
   return words;
 }
-
-/** `/name rest of line` → the name and the rest; undefined when the text is not a command. */
-export function parseSlash(text: string): { name: string; args: string } | undefined {
-  const m = /^\/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  return m ? { name: m[1]!, args: (m[2] ?? "").trim() } : undefined;
-}

@@ -1,6 +1,8 @@
 import type { BackendProtocol } from "../backends/protocol";
 import { commandRun, type ToolNarrowing } from "./agentRuns";
-import { commandInputs, expandCommand, parseSlash, type EditorContext } from "./promptFiles";
+// The one reading of a leading "/" (also the message box's and the host's): pure, no imports.
+import { parseSlashCommand } from "../../protocol/slashCommand";
+import { commandInputs, expandCommand, type EditorContext } from "./promptFiles";
 import type { PromptCommand, TeamCatalog } from "./types";
 
 /** What `/name args` runs: the prompt file's filled-in text, and what its front matter asks for that Fathom has. */
@@ -31,7 +33,7 @@ export async function runSlash(o: {
   editor: EditorContext;
   ask: (command: PromptCommand, missing: { name: string; placeholder?: string }[]) => Promise<Record<string, string>>;
 }): Promise<SlashRun | undefined> {
-  const slash = parseSlash(o.text);
+  const slash = parseSlashCommand(o.text);
   const command = slash ? o.catalog.commands.find((c) => c.name.toLowerCase() === slash.name.toLowerCase()) : undefined;
   if (!slash || !command) return undefined;
   const given = new Set([...slash.args.matchAll(/(?:^|\s)([A-Za-z_][\w-]*)=/g)].map((m) => m[1]!));

@@ -1,16 +1,15 @@
 import * as vscode from "vscode";
 import type { Attachment } from "../../core";
-import type { ChatViewProvider } from "../chatViewProvider";
+import type { ChatViewProvider } from "../chatView/chatViewProvider";
 import { latency } from "../latency";
 import type { Logger } from "../log";
 import { readSettings } from "../settings";
-import type { TaskManager } from "../session/taskManager";
 import { problemsAttachment, problemLine, type ProblemEntry } from "./contextText";
 import { fileAttachment, selectionAttachment, type AttachResult } from "./editorAttachments";
 import { ADD_SELECTION_COMMAND, EXPLAIN_COMMAND, FathomCodeActions, FIX_COMMAND } from "./fathomCodeActions";
 import { problemEntry, workspaceProblems } from "./problems";
 import { TerminalHistory } from "./terminalHistory";
-import { virtualPathOf } from "../review/workspaceUris";
+import { virtualPathOf } from "../workspaceUris";
 import { notInWorkspace } from "./workspacePaths";
 
 /** Lines around a diagnostic sent with "Fix with Fathom". */
@@ -18,7 +17,8 @@ const FIX_CONTEXT_LINES = 8;
 
 interface ContextDeps {
   view: ChatViewProvider;
-  tasks: () => TaskManager;
+  /** Starts a task with the chips (the task manager; only this, so context never reaches into tasks/). */
+  tasks: () => { startTask(text: string, options: { attachments: Attachment[]; where: "new" | "current" }): Promise<unknown> };
   log: Logger;
 }
 

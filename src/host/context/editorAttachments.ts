@@ -1,6 +1,6 @@
 import type * as vscode from "vscode";
 import { secretFileMatcher, type Attachment, type SecretFileMatcher } from "../../core";
-import { virtualPathOf } from "../review/workspaceUris";
+import { virtualPathOf } from "../workspaceUris";
 import { notInWorkspace } from "./workspacePaths";
 
 export type AttachResult = { attachment: Attachment } | { refused: string };

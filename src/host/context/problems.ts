@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ProblemEntry, Severity } from "./contextText";
-import { virtualPathOf } from "../review/workspaceUris";
+import { virtualPathOf } from "../workspaceUris";
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Severity> = {
   [vscode.DiagnosticSeverity.Error]: "error",

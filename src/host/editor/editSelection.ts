@@ -2,7 +2,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { attachmentLabel, linesLabel, MAX_SELECTED_LINES, secretFileMatcher, type Attachment, type InlineEditRequest } from "../../core";
 import type { Logger } from "../log";
-import { virtualPathOf } from "../review/workspaceUris";
+import { virtualPathOf } from "../workspaceUris";
 import { readSettings } from "../settings";
 import { selectedLines } from "../context/editorAttachments";
 

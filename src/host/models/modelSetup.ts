@@ -3,7 +3,7 @@ import { createModel, listModels, overrideFor, type ChatModel, type ListedModel 
 import { keyAllowedFor, type ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { endpointOrigin, providerName, readSettings, setupProblemFor, type FathomSettings } from "../settings";
-import type { SessionEnv } from "../session/sessionEnv";
+import type { SessionEnv } from "../wiring/sessionEnv";
 import { ModelChoice } from "./modelChoice";
 import type { VscodeModels } from "./vscodeModels";
 

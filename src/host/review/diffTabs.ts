@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { openDocument } from "./workspaceUris";
+import { openDocument } from "../workspaceUris";
 
 /** The two sides of a proposal's diff, and the editor group the diff split off (if it did). */
 export interface DiffSides {

@@ -3,7 +3,7 @@ import { normalizeVirtualPath } from "../../core/backends/pathGuard";
 import type { Middleware } from "../../core/middleware/types";
 import { isMemoryPath } from "../../core/memory/memoryStore";
 import { describeDiagnostics, newDiagnostics, type DiagnosticFact } from "./reviewText";
-import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
+import { openDocument, workspaceFileUri, type VirtualPathToUri } from "../workspaceUris";
 import { latency } from "../latency";
 import { PROPOSAL_SCHEME } from "./proposedFileSystem";
 import type { Logger } from "../log";

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { BackendProtocol, EditResult, WriteResult } from "../../core/backends/protocol";
 import { sameAsEditorText } from "./reviewText";
-import { openDocument, workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";
+import { openDocument, workspaceFileUri, type VirtualPathToUri } from "../workspaceUris";
 import { editByPreparing, writeByPreparing, WrappingBackend } from "../../core";
 import { latency } from "../latency";
 

@@ -4,4 +4,3 @@ export { EditorAwareBackend, type EditorAwareBackendOptions } from "./editorAwar
 export { editFeedbackMiddleware, errorsOf, type EditFeedbackOptions } from "./editFeedback";
 export { registerReviewCommands, APPROVE_PROPOSAL_COMMAND, REJECT_PROPOSAL_COMMAND } from "./reviewCommands";
 export { PROPOSAL_SCHEME } from "./proposedFileSystem";
-export { workspaceFileUri, type VirtualPathToUri } from "./workspaceUris";

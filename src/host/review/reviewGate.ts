@@ -4,12 +4,12 @@ import type { FileChangeProposal } from "../../core/tools/tool";
 import { PROPOSAL_SCHEME, ProposedFileSystem } from "./proposedFileSystem";
 import { BOM, hasBom, parseProposalUri, proposalTitle, proposalUriParts } from "./reviewText";
 import { approvedDecision } from "./approvedText";
-import { openDocument } from "./workspaceUris";
+import { openDocument } from "../workspaceUris";
 import { ProposalDrafts } from "./proposalDrafts";
 import { RealLanguageOnUse } from "./realLanguageOnUse";
 import { closeDiffEditor, diffTabs, openDiffEditor, replaceText, revealChange, type DiffSides } from "./diffTabs";
 import { latency } from "../latency";
-import { approvalKey } from "../session/sessionGate";
+import { approvalKey } from "./approvalKey";
 import { DiffWarmUp, WARM_UP_TEXT } from "./diffWarmUp";
 import { CardWaits } from "./cardWaits";
 

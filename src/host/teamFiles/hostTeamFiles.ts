@@ -2,8 +2,8 @@ import * as vscode from "vscode";
 import { TeamFileCache, discoverTeamFiles, runSlash, userTeamFolders, type BackendProtocol, type EditorContext, type PromptCommand, type SlashRun, type TeamCatalog, type TeamFileRef } from "../../core";
 import type { TeamFilesView } from "../../protocol";
 import type { Logger } from "../log";
-import { workspaceFileUri } from "../review/workspaceUris";
-import type { SessionTeamFiles } from "../session/teamRun";
+import { workspaceFileUri } from "../workspaceUris";
+import type { SessionTeamFiles } from "../tasks/teamRun";
 import { teamFilesView } from "./teamFilesView";
 
 /** The workspace's team files, for the watcher (one pattern per folder; VS Code's globs do not nest braces). */

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { CHAT_VIEW_ID, type ChatViewProvider } from "../chatViewProvider";
+import { CHAT_VIEW_ID, type ChatViewProvider } from "../chatView/chatViewProvider";
 import type { Logger } from "../log";
 import type { LmApi } from "../models/lmApi";
 import type { VscodeModels } from "../models/vscodeModels";

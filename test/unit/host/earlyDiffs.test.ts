@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
-import { EarlyDiffs, PREVIEW_MS, streamedFilePath, type EarlyDiffOptions } from "../../../src/host/session/earlyDiffs";
-import type { SessionGate } from "../../../src/host/session/sessionGate";
+import { EarlyDiffs, PREVIEW_MS, streamedFilePath, type EarlyDiffOptions } from "../../../src/host/tasks/earlyDiffs";
+import type { SessionGate } from "../../../src/host/wiring/sessionGate";
 
 function harness(files: Record<string, string | null>, overrides: Partial<EarlyDiffOptions> = {}) {
   const calls: string[] = [];

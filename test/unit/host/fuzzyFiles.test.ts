@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { rankPaths, scorePath } from "../../../src/host/session/fuzzyFiles";
+import { rankPaths, scorePath } from "../../../src/host/chatView/fuzzyFiles";
 
 const paths = [
   "/src/slugify.js",

@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import type { Attachment, InlineEditRequest } from "../../../src/core";
 import type { ToolItem } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
-import { TaskManager } from "../../../src/host/session/taskManager";
+import { TaskManager } from "../../../src/host/tasks/taskManager";
 import { FakeModel } from "../../support/fakeModel";
 import { makeKit, until, type Kit, type KitOptions } from "./sessionKit";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ToolItem, UserItem, AssistantItem } from "../../../src/protocol";
-import { sendWithCommand } from "../../../src/host/session/chatCommands";
+import { sendWithCommand } from "../../../src/host/chatView/chatCommands";
 import { makeKit, until } from "./sessionKit";
 
 const PLAN = "## Goal\nA flag.\n## Steps\n1. Read main.ts\n2. Add --verbose\n## Files\n- main.ts\n## Risks\n- none";

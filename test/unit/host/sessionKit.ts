@@ -6,9 +6,10 @@ import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, c
 import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
-import { ChatSession, type SessionEnv } from "../../../src/host/session/chatSession";
-import { approvalKey, type ChatDecision, type SessionGate } from "../../../src/host/session/sessionGate";
-import { TaskStore } from "../../../src/host/session/taskStore";
+import { ChatSession, type SessionEnv } from "../../../src/host/tasks/chatSession";
+import { approvalKey } from "../../../src/host/review/approvalKey";
+import type { ChatDecision, SessionGate } from "../../../src/host/wiring/sessionGate";
+import { TaskStore } from "../../../src/host/tasks/taskStore";
 import { FakeModel, type FakeScript } from "../../support/fakeModel";
 
 /** Waits for the chat's Approve/Reject, like the review gate does. */

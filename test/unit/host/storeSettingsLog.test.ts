@@ -5,9 +5,9 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { Log, redactSecrets } from "../../../src/host/log";
 import { approvalFor, readSettings, setupProblemFor } from "../../../src/host/settings";
-import { initialChatState } from "../../../src/host/session/chatState";
-import { toSavedTask } from "../../../src/host/session/taskRecord";
-import { TaskStore } from "../../../src/host/session/taskStore";
+import { initialChatState } from "../../../src/protocol";
+import { toSavedTask } from "../../../src/host/tasks/taskRecord";
+import { TaskStore } from "../../../src/host/tasks/taskStore";
 
 const temp = () => mkdtempSync(path.join(os.tmpdir(), "fathom-store-"));
 

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ParallelView } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
-import { TaskManager } from "../../../src/host/session/taskManager";
-import { TaskSlots } from "../../../src/host/session/taskSlots";
-import type { ChatSession } from "../../../src/host/session/chatSession";
+import { TaskManager } from "../../../src/host/tasks/taskManager";
+import { TaskSlots } from "../../../src/host/tasks/taskSlots";
+import type { ChatSession } from "../../../src/host/tasks/chatSession";
 import { makeKit, until, type Kit } from "./sessionKit";
 
 describe("TaskSlots", () => {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { FilesystemBackend, discoverTeamFiles, runSlash, type TeamCatalog } from "../../../src/core";
-import type { SessionTeamFiles } from "../../../src/host/session/teamRun";
+import type { SessionTeamFiles } from "../../../src/host/tasks/teamRun";
 import { teamFilesView } from "../../../src/host/teamFiles/teamFilesView";
 import { makeKit } from "./sessionKit";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createAgent } from "../../../src/core/agent/createAgent";
 import type { ApprovalRequest } from "../../../src/core/approval";
 import type { ExecOptions, ExecResult, Executor } from "../../../src/core/executor/types";
-import { guardedGate } from "../../../src/host/session/sessionGate";
+import { guardedGate } from "../../../src/host/wiring/sessionGate";
 import { FakeModel } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";
 

@@ -3,8 +3,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { AttentionNotifier, type AttentionSession } from "../../../src/host/attention";
-import { initialChatState } from "../../../src/host/session/chatState";
-import type { ChatState, HostToWebviewChat, ToolItem } from "../../../src/protocol";
+import { initialChatState, type ChatState, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
 
 class FakeSession implements AttentionSession {
   state: ChatState = initialChatState();

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_CHARS, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
+import { MAX_MESSAGE_CHARS, parseSlashCommand, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
 import { ModeSwitch } from "./ModeSwitch";
 import { useImageAttachments } from "../lib/useImageAttachments";
 import type { MentionResults, ViewState } from "../state/chatReducer";
@@ -151,14 +151,16 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
   const send = (queue = false) => {
     const message = text.trim();
     const attachments = chips.attachments;
-    if (message === "/plan" && images.length === 0 && attachments.length === 0) {
+    const slashCommand = parseSlashCommand(message);
+    // "/plan" alone (as typed) switches the message box to Plan; the built-in sends only with text.
+    if (slashCommand?.name === "plan" && !slashCommand.args && images.length === 0 && attachments.length === 0) {
       setChosenMode("plan");
       setText("");
       return;
     }
     if (!message && images.length === 0 && attachments.length === 0) return;
     // Fathom's own commands (/new…) run here; a prompt file's `/name args` goes to the host, which fills it in.
-    const builtin = builtinFor(message);
+    const builtin = builtinFor(slashCommand);
     if (builtin && images.length === 0) {
       builtin.command.run(builtin.args);
       setText("");

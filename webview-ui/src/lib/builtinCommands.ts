@@ -1,3 +1,4 @@
+import type { SlashCommand } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 
 /**
@@ -21,9 +22,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "compact", description: "Summarize the conversation now, to free context (says how many tokens it freed)", run: () => postToHost({ type: "sendMessage", text: "/compact" }) },
 ];
 
-/** The built-in command a message runs (`/new`), or undefined: a prompt file's command or text, sent as it is. */
-export function builtinFor(message: string): { command: BuiltinCommand; args: string } | undefined {
-  const m = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(message.trim());
-  const command = m ? BUILTIN_COMMANDS.find((c) => c.name === m[1]!.toLowerCase()) : undefined;
-  return command ? { command, args: (m![2] ?? "").trim() } : undefined;
+/** The built-in command a message's `/name args` runs (`/new`, any case), or undefined: a prompt file's command or text, sent as it is. */
+export function builtinFor(slash: SlashCommand | undefined): { command: BuiltinCommand; args: string } | undefined {
+  const command = slash ? BUILTIN_COMMANDS.find((c) => c.name === slash.name.toLowerCase()) : undefined;
+  return command && slash ? { command, args: slash.args } : undefined;
 }

@@ -1,7 +1,4 @@
-import { initialChatState, type AttachmentView, type ChatState, type HostToWebviewChat, type MemoryView, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
-
-/** Most characters of command output a card keeps (the head is dropped; the host caps too). */
-export const MAX_EXEC_OUTPUT_CHARS = 200_000;
+import { initialChatState, reduceChat, type AttachmentView, type ChatState, type HostToWebviewChat, type MemoryView, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
 
 export interface ViewState {
   chat: ChatState;
@@ -36,120 +33,38 @@ export interface MentionResults {
   files: { path: string; isDir?: boolean }[];
 }
 
-type Update = (item: TranscriptItem) => TranscriptItem;
-
-/**
- * Returns `items` with the item `id` replaced by `update(item)`, searching nested subagent
- * activity too. The newest items are searched first: that is where streaming happens. Returns
- * the same array when the id is unknown, so nothing re-renders.
- */
-export function updateItem(items: TranscriptItem[], id: string, update: Update): TranscriptItem[] {
-  for (let i = items.length - 1; i >= 0; i -= 1) {
-    const item = items[i]!;
-    let next: TranscriptItem | undefined;
-    if (item.id === id) next = update(item);
-    else if (item.kind === "tool" && item.children?.length) {
-      const children = updateItem(item.children, id, update);
-      if (children !== item.children) next = { ...item, children };
-    }
-    if (next) {
-      const copy = items.slice();
-      copy[i] = next;
-      return copy;
-    }
-  }
-  return items;
-}
-
-/** Appends `item` at the top level, or inside the `task` card `parentId`. */
-function appendItem(items: TranscriptItem[], item: TranscriptItem, parentId: string | undefined): TranscriptItem[] {
-  if (parentId === undefined) return [...items, item];
-  const updated = updateItem(items, parentId, (parent) =>
-    parent.kind === "tool" ? { ...parent, children: [...(parent.children ?? []), item] } : parent,
-  );
-  // An unknown parent should not lose the item: show it at the top level.
-  return updated === items ? [...items, item] : updated;
-}
-
-function appendExec(tool: ToolItem, chunk: string): ToolItem {
-  const exec = tool.exec ?? { command: "", output: "" };
-  let output = exec.output + chunk;
-  if (output.length > MAX_EXEC_OUTPUT_CHARS) output = output.slice(output.length - MAX_EXEC_OUTPUT_CHARS);
-  return { ...tool, exec: { ...exec, output, truncated: exec.truncated || output.length !== exec.output.length + chunk.length } };
-}
-
 /** A host message, or the older items of the last `state`, validated after its first paint. */
 export type ChatAction = HostToWebviewChat | { type: "olderItems"; items: TranscriptItem[] };
 
 export const emptyView: ViewState = { chat: initialChatState(), connected: false, mentions: null, generation: 0, prepended: 0, chips: { attachments: [], focusSeq: 0 } };
 
-/** Applies one host message to the view state (pure). */
+/**
+ * Applies one host message to the view state (pure). The chat state changes by the protocol's
+ * `reduceChat`, the host's reducer too; the rest is the webview's own (connection, answers to its
+ * requests, the message box, panels).
+ */
 export function reduce(view: ViewState, message: ChatAction): ViewState {
-  const chat = view.chat;
-  const withChat = (next: Partial<ChatState>): ViewState => ({ ...view, chat: { ...chat, ...next } });
   switch (message.type) {
     case "state":
-      return { ...view, connected: true, chat: message.state, generation: view.generation + 1, prepended: 0 };
+      return { ...view, connected: true, chat: reduceChat(view.chat, message), generation: view.generation + 1, prepended: 0 };
     case "olderItems":
-      return { ...withChat({ items: [...message.items, ...chat.items] }), prepended: view.prepended + message.items.length };
-    case "itemAppended":
-      return withChat({ items: appendItem(chat.items, message.item, message.parentId) });
-    case "itemUpdated":
-      return withChat({ items: updateItem(chat.items, message.item.id, () => message.item) });
-    case "textAppended":
-      return withChat({
-        items: updateItem(chat.items, message.id, (item) =>
-          item.kind === "assistant" ? { ...item, text: item.text + message.text } : item,
-        ),
-      });
-    case "reasoningAppended":
-      return withChat({
-        items: updateItem(chat.items, message.id, (item) => (item.kind === "assistant" ? { ...item, reasoning: (item.reasoning ?? "") + message.text } : item)),
-      });
-    case "model":
-      return withChat({ model: message.model });
+      return { ...view, chat: { ...view.chat, items: [...message.items, ...view.chat.items] }, prepended: view.prepended + message.items.length };
     case "models":
       return { ...view, models: { requestId: message.requestId, models: message.models, error: message.error } };
-    case "execOutput":
-      return withChat({
-        items: updateItem(chat.items, message.id, (item) => (item.kind === "tool" ? appendExec(item, message.chunk) : item)),
-      });
-    case "todos":
-      return withChat({ todos: message.todos });
-    case "usage":
-      return withChat({ usage: message.usage });
-    case "status":
-      return withChat({ status: message.status, title: message.title ?? chat.title });
-    case "queued":
-      return withChat({ queued: message.queued });
-    case "mode":
-      return withChat({ mode: message.mode });
-    case "mcpServers":
-      return withChat({ mcpServers: message.servers });
     case "teamFiles":
       return { ...view, teamFiles: message.teamFiles };
-    case "agent":
-      return withChat({ agent: message.agent });
-    case "rules":
-      return withChat({ rules: message.rules });
     case "memories":
       return { ...view, memories: message.memories };
-    case "banner":
-      return withChat({ banner: message.banner });
-    case "history":
-      return withChat({ history: message.history });
-    case "checkpointStorage":
-      return withChat({ checkpointStorage: message.storage });
     case "mentionResults":
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
-    case "restorePreview":
-      return withChat({ restorePreview: message.preview });
-    case "parallel":
-      return withChat({ parallel: message.parallel });
     case "composerText":
       return { ...view, composerFill: { text: message.text, seq: (view.composerFill?.seq ?? 0) + 1 } };
     case "attachments":
       return { ...view, chips: { attachments: message.attachments, notice: message.notice, focusSeq: view.chips.focusSeq + (message.focus ? 1 : 0) } };
+    default: {
+      const chat = reduceChat(view.chat, message);
+      return chat === view.chat ? view : { ...view, chat };
+    }
   }
 }
 

@@ -5,14 +5,6 @@ export const EXECUTE_RULE = "execute:";
 import type { Logger } from "../log";
 
 /**
- * The id a request waits under in the window's one gate: the task's id and the core's call id,
- * as tasks running at once may be given the same call id by their models.
- */
-export function approvalKey(request: { toolCallId: string; task?: { id: string } }): string {
-  return request.task ? `${request.task.id}::${request.toolCallId}` : request.toolCallId;
-}
-
-/**
  * The rules "Always allow" on a card adds to the task: a command allows its program and
  * subcommand ("execute:npm test"), never every command; another tool allows itself.
  */

@@ -1,9 +1,9 @@
-import type { SessionTeamFiles } from "./teamRun";
+import type { SessionTeamFiles } from "../tasks/teamRun";
 import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
-import type { TaskStore } from "./taskStore";
+import type { TaskStore } from "../tasks/taskStore";
 
 /** What a task needs from its surroundings (VS Code in the extension, fakes in unit tests). */
 export interface SessionEnv {

@@ -1,62 +1,18 @@
-import { SteeringInbox, SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type InlineEditRequest, type RunState, type TaskMode } from "../../core";
-import type { AttachedImage, ChatState, SentAttachment } from "../../protocol";
+import { SteeringInbox, SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
+import type { SentAttachment } from "../../protocol";
 import { latency } from "../latency";
-import { agentOptions, modelInfo, modelView } from "./agentOptions";
-import type { ChatStateReducer } from "./chatStateReducer";
-import { errorBanner } from "./chatStateReducer";
+import { agentOptions, modelInfo, modelView } from "../wiring/agentOptions";
+import { errorBanner } from "../viewModel/errorBanner";
+import type { MessageExtras, TaskParts } from "./openTask";
 import { EarlyDiffs } from "./earlyDiffs";
-import { approvalKey } from "./sessionGate";
+import { approvalKey } from "../review/approvalKey";
 import { logAgentEvent } from "./eventLog";
-import { showInteraction } from "./interactionView";
+import { showInteraction } from "../viewModel/interactionView";
 import { QuestionDesk } from "./questionDesk";
-import { loggedModel } from "./loggedModel";
-import type { SaveSchedule } from "./saveSchedule";
-import type { SessionEnv } from "./sessionEnv";
+import { loggedModel } from "../wiring/loggedModel";
+import type { SessionEnv } from "../wiring/sessionEnv";
 import { taskTitle } from "./taskRecord";
 import { planTeamRun } from "./teamRun";
-
-/** What the open task keeps between its runs (shared by the session and the run). */
-export interface OpenTask {
-  runState: RunState | null;
-  createdAt: number;
-  /** The folder the task works in when not the workspace (its worktree). */
-  root: string | undefined;
-  /** Calls a reloaded task was waiting on the person for: asked again when it resumes. */
-  askAgain: string[];
-  /** The person's choice for a new task: its own worktree, or the shared folder. */
-  wantWorktree: boolean | undefined;
-  /** The inline edit the latest message asked for: its runs (a resume, a retry) are that edit's. */
-  inlineEdit?: InlineEditRequest;
-}
-
-/** What a person's message carries besides its text. */
-export interface MessageExtras {
-  images?: AttachedImage[];
-  /** Chips: a selection, files, a terminal's output, problems. */
-  attachments?: Attachment[];
-  /** Edit Selection: the message is an inline edit of these lines (no tools; the answer is reviewed as a diff). */
-  inlineEdit?: InlineEditRequest;
-  /** Plan or Act (absent: the task's own mode). */
-  mode?: TaskMode;
-}
-
-/** What a run needs of the chat session it belongs to. */
-export interface RunOwner {
-  readonly env: SessionEnv;
-  readonly task: OpenTask;
-  readonly saves: SaveSchedule;
-  readonly state: ChatState;
-  readonly reducer: ChatStateReducer;
-  readonly disposed: boolean;
-  readonly isRunning: boolean;
-  /** A fresh view reducer for the run's model (its context window, whether it has prices). */
-  renewReducer(info: { contextWindow: number; priceKnown: boolean }): void;
-  /** A message that could not start goes back to the front of the queue. */
-  requeue(text: string, extras: MessageExtras): void;
-  setStatus(status: ChatState["status"], title?: string): void;
-  postState(): void;
-  postHistory(): void;
-}
 
 type Setup = Awaited<ReturnType<SessionEnv["readSetup"]>>;
 
@@ -79,20 +35,27 @@ export class TaskRun {
   readonly questions = new QuestionDesk();
   /** Messages the person sent meanwhile ("Send now"): the model reads them at its next step. */
   private readonly steering = new SteeringInbox();
+  private disposed = false;
 
   constructor(
-    private readonly owner: RunOwner,
+    private readonly parts: TaskParts,
     input: { text: string; appendUser: boolean } & MessageExtras,
     ended: (run: TaskRun) => void,
   ) {
     this.done = this.run(input.text, input.appendUser, input)
       .catch((err: unknown) => {
-        owner.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
-        owner.reducer.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
+        parts.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
+        parts.viewModel.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
         this.reason = "error";
-        owner.setStatus("failed");
+        parts.notify.status("failed");
       })
       .finally(() => ended(this));
+  }
+
+  /** The session is gone: the run stops, and its last events are no longer shown or saved. */
+  dispose(): void {
+    this.disposed = true;
+    this.controller.abort();
   }
 
   /** A message sent while the task runs: the model reads it at its next step (where the chat then shows it). */
@@ -103,13 +66,14 @@ export class TaskRun {
   /** The person picked another model: it answers from the next request. */
   switchModel(next: ChatModel): boolean {
     if (!this.switchable) return false;
-    this.switchable.switchTo(loggedModel(next, this.owner.env.log));
-    this.owner.reducer.setModel(modelView(next), modelInfo(next));
+    this.switchable.switchTo(loggedModel(next, this.parts.env.log));
+    this.parts.viewModel.setModel(modelView(next), modelInfo(next));
     return true;
   }
 
   private async run(input: string, appendUser: boolean, extras: MessageExtras): Promise<void> {
-    const { env, state, task } = this.owner;
+    const { env, task, viewModel, notify } = this.parts;
+    const state = viewModel.state;
     const mark = (step: string) => latency(env.log, "message", step);
     const attached = extras.images;
     const attachments = extras.attachments?.length ? uniqueAttachments(extras.attachments) : undefined;
@@ -117,8 +81,8 @@ export class TaskRun {
     mark("setup read");
     if (setup.problem) {
       Object.assign(state, { setupProblem: setup.problem });
-      this.owner.postState();
-      if ((input || attached?.length || attachments) && appendUser) this.owner.requeue(input, extras);
+      notify.stateChanged();
+      if ((input || attached?.length || attachments) && appendUser) notify.requeue(input, extras);
       return;
     }
     const restricted = !env.isTrusted();
@@ -131,28 +95,28 @@ export class TaskRun {
       task.createdAt = now;
       task.runState = null;
     }
-    this.owner.renewReducer(modelInfo(model));
-    const reducer = this.owner.reducer;
+    // Per-run card ids start afresh; the context meter and costs follow the run's model.
+    viewModel.reset(state, modelInfo(model));
     Object.assign(state, { restricted, model: modelView(model), setupProblem: null });
-    this.owner.postState();
+    notify.stateChanged();
     // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
     const images = attached?.length && model.acceptsImages ? attached : undefined;
-    if (attached?.length && !images) reducer.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
+    if (attached?.length && !images) viewModel.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
     if ((input || images || attachments) && appendUser) {
       task.inlineEdit = extras.inlineEdit;
-      const itemId = reducer.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
+      const itemId = viewModel.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
       await env.checkpoints
         ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
         .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
     }
     mark("message checkpointed");
-    reducer.setBanner(null);
-    this.owner.setStatus("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
+    viewModel.setBanner(null);
+    notify.status("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
     void env.store.setOpenTask(state.taskId);
-    this.owner.saves.flush();
-    this.owner.postHistory();
+    this.parts.saves.flush();
+    notify.historyChanged();
     // Past the window's limit of tasks at once, it waits for one to end.
-    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => reducer.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => viewModel.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
     mark("slot taken");
     try {
       await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}), ...(extras.mode ? { mode: extras.mode } : {}) }, isNew);
@@ -162,19 +126,20 @@ export class TaskRun {
   }
 
   private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments, mode }: MessageExtras, isNew: boolean): Promise<void> {
-    const { env, state, task, reducer } = this.owner;
+    const { env, task, viewModel, notify } = this.parts;
+    const state = viewModel.state;
     if (this.controller.signal.aborted) {
       // Cancelled while it waited for a slot: nothing ran, so the message stays to be resumed.
-      reducer.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
-      this.owner.setStatus("cancelled");
-      this.owner.saves.flush();
+      viewModel.notice("info", "Cancelled before it started. Send a message or Resume to start it.");
+      notify.status("cancelled");
+      this.parts.saves.flush();
       return;
     }
     // An inline edit changes the file the person has open, never a copy in a worktree.
     const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? (task.inlineEdit ? false : task.wantWorktree) : undefined }) : {};
     if ("error" in place) {
-      reducer.setBanner({ level: "error", message: place.error, retryable: false });
-      this.owner.setStatus("failed");
+      viewModel.setBanner({ level: "error", message: place.error, retryable: false });
+      notify.status("failed");
       this.reason = "error";
       return;
     }
@@ -182,7 +147,7 @@ export class TaskRun {
     latency(env.log, "message", "placed");
     // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no rules).
     const team = env.teamFiles && !task.inlineEdit ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider }) : undefined;
-    for (const note of team?.notes ?? []) reducer.notice("warning", note);
+    for (const note of team?.notes ?? []) viewModel.notice("warning", note);
     const modelFor = (id: string) => loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
     if (team?.model) model.switchTo(modelFor(team.model));
     const agent = await env.createAgent({
@@ -194,7 +159,7 @@ export class TaskRun {
         task: { id: state.taskId!, title: () => state.title, ...(task.root ? { root: task.root } : {}) },
         alwaysAllowed: () => state.alwaysAllowed,
         onLiveState: (live) => (this.live = live),
-        onWrite: (id, proposal) => this.owner.reducer.recordProposal(id, proposal),
+        onWrite: (id, proposal) => viewModel.recordProposal(id, proposal),
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,
@@ -208,13 +173,14 @@ export class TaskRun {
     const askAgain = task.askAgain;
     task.askAgain = [];
     const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}), steering: this.steering, ...(mode ? { mode } : {}) });
-    if (mode) this.owner.reducer.emit({ type: "mode", mode });
+    if (mode) viewModel.emit({ type: "mode", mode });
     await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
 
   /** Diffs opened while the model writes an edit the person will be asked about. */
   private earlyDiffs(setup: Setup, restricted: boolean): EarlyDiffs | undefined {
-    const { env, state, task } = this.owner;
+    const { env, task } = this.parts;
+    const state = this.parts.viewModel.state;
     const currentText = env.currentText?.bind(env);
     if (!env.gate.prepare || !currentText || restricted || setup.settings.autoApprove.edit) return undefined;
     const taskId = state.taskId!;
@@ -230,24 +196,24 @@ export class TaskRun {
 
   /** The agent's events into the view, the task's status and its saves. */
   private async play(events: AsyncIterable<AgentEvent>, early: EarlyDiffs | undefined, kinds: ReadonlyMap<string, string>): Promise<void> {
-    const { env, saves } = this.owner;
+    const { env, saves, viewModel, notify } = this.parts;
     const now = env.now ?? Date.now;
     let pendingApprovals = 0;
     const startedTools = new Map<string, number>();
     for await (const event of events) {
-      if (this.owner.disposed) continue;
+      if (this.disposed) continue;
       early?.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
-      this.owner.reducer.onEvent(event);
-      showInteraction(this.owner.reducer, event);
+      viewModel.onEvent(event);
+      showInteraction(viewModel, event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "card posted");
       logAgentEvent(env.log, event, startedTools, now);
       if (event.type === "approval_requested" || event.type === "question_asked") {
-        if (++pendingApprovals === 1) this.owner.setStatus("awaiting_approval");
+        if (++pendingApprovals === 1) notify.status("awaiting_approval");
       } else if (event.type === "approval_decided" || event.type === "question_answered") {
-        if (--pendingApprovals === 0) this.owner.setStatus("running");
+        if (--pendingApprovals === 0) notify.status("running");
       } else if (event.type === "step_started" || event.type === "text_delta") {
-        if (this.owner.state.banner?.level === "warning") this.owner.reducer.setBanner(null);
+        if (viewModel.state.banner?.level === "warning") viewModel.setBanner(null);
       }
       if (event.type === "done") this.finish(event);
       // Saved at once, but after the card's message is on its way: the person waits for the card.
@@ -262,35 +228,36 @@ export class TaskRun {
   }
 
   private finish(done: Extract<AgentEvent, { type: "done" }>): void {
-    const { env, state, reducer } = this.owner;
-    this.owner.task.runState = done.state;
+    const { env, task, viewModel, notify } = this.parts;
+    const state = viewModel.state;
+    task.runState = done.state;
     this.live = undefined;
     this.reason = done.reason;
     // Sent as the run stopped (cancelled, failed): nothing is lost, they wait in the queue.
-    for (const text of this.steering.take().reverse()) this.owner.requeue(text, {});
+    for (const text of this.steering.take().reverse()) notify.requeue(text, {});
     switch (done.reason) {
       case "completed":
-        this.owner.setStatus("completed");
+        notify.status("completed");
         break;
       case "cancelled":
-        reducer.closeOpen("cancelled", "Cancelled.");
-        reducer.notice("info", "Cancelled. Send a message to continue, or start a new task.");
-        this.owner.setStatus("cancelled");
+        viewModel.closeOpen("cancelled", "Cancelled.");
+        viewModel.notice("info", "Cancelled. Send a message to continue, or start a new task.");
+        notify.status("cancelled");
         break;
       case "error":
-        reducer.closeOpen("failed", done.message ?? "Failed.");
-        if (state.banner?.level !== "error") reducer.setBanner(errorBanner("internal", done.message ?? "The task failed."));
-        this.owner.setStatus("failed");
+        viewModel.closeOpen("failed", done.message ?? "Failed.");
+        if (state.banner?.level !== "error") viewModel.setBanner(errorBanner("internal", done.message ?? "The task failed."));
+        notify.status("failed");
         break;
       default:
-        reducer.closeOpen("cancelled", done.message ?? "Stopped.");
-        reducer.notice("warning", done.message ?? `Stopped (${done.reason}).`);
-        this.owner.setStatus("failed");
+        viewModel.closeOpen("cancelled", done.message ?? "Stopped.");
+        viewModel.notice("warning", done.message ?? `Stopped (${done.reason}).`);
+        notify.status("failed");
     }
     env.log.info(`Task ${state.taskId} ended: ${done.reason}${done.message ? ` (${done.message})` : ""}`);
     env.taskEnded?.(state.taskId!, done.reason);
-    this.owner.saves.flush();
-    this.owner.postHistory();
+    this.parts.saves.flush();
+    notify.historyChanged();
   }
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
-import { normalizeVirtualPath } from "../../core/backends/pathGuard";
-import { locateVirtualPath } from "./reviewText";
+import { normalizeVirtualPath } from "../core/backends/pathGuard";
+import { locateVirtualPath } from "./review/reviewText";
 
 /** Maps an agent's virtual path (`/src/a.ts`) to the file's URI; undefined when it cannot. */
 export type VirtualPathToUri = (virtualPath: string) => vscode.Uri | undefined;

@@ -1,21 +1,20 @@
-import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal, type ModelErrorKind } from "../../core";
-import type { Banner, ChatState, HostToWebviewChat, Proposal, SentAttachment, ToolItem, TranscriptItem } from "../../protocol";
-import { applyMessage, findItem, openToolItems } from "./chatState";
+import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal } from "../../core";
+import { findItem, openToolItems, reduceChat, type Banner, type ChatState, type HostToWebviewChat, type Proposal, type SentAttachment, type ToolItem, type TranscriptItem } from "../../protocol";
 import { proposalView } from "./proposalView";
-import { parseArgs, prettyArgs, toolTitle } from "./toolTitles";
+import { errorBanner } from "./errorBanner";
+import { capResult, commandOf, parseArgs, prettyArgs, toolTitle } from "./toolTitles";
 
 /**
- * Maps the agent's events to chat view-model updates (pure: no vscode, no IO). Every update is
- * applied to the host's `state` and handed to `post`, which sends it to the webview.
+ * The host's chat view model: maps the agent's events to chat messages (no vscode, no IO), applies
+ * each to the host's `state` with the protocol's `reduceChat` (the webview's reducer too) and
+ * hands it to `post`, which sends it to the webview. Streamed arguments are held back and sent
+ * at most every STREAMED_ARGS_POST_MS.
  *
  * Item ids: a top-level tool card's id is its tool-call id (so "approve"/"reject" name it
  * directly); a subagent's card is `<task call id>/<its call id>`, nested in the `task` card.
  */
 
 export const TEXT_CALLS_NOTICE = "Fathom runs the tool calls this model writes as text";
-
-/** Most characters of a tool result a card keeps. */
-export const MAX_CARD_RESULT_CHARS = 20_000;
 
 /**
  * How often a card whose arguments stream in is sent again. Each update carries the card's whole
@@ -24,7 +23,7 @@ export const MAX_CARD_RESULT_CHARS = 20_000;
  */
 export const STREAMED_ARGS_POST_MS = 100;
 
-export interface ReducerOptions {
+export interface ChatViewModelOptions {
   now?: () => number;
   /** False when the model's price is unknown: the usage then shows tokens only. */
   priceKnown?: boolean;
@@ -39,7 +38,7 @@ interface Scope {
   stepOpen: boolean;
 }
 
-export class ChatStateReducer {
+export class ChatViewModel {
   private readonly scopes = new Map<string, Scope>();
   private readonly argText = new Map<string, string>();
   /** Item id → the call id the core and the gate know. */
@@ -48,23 +47,46 @@ export class ChatStateReducer {
   private readonly written = new Map<string, FileChangeProposal>();
   private readonly now: () => number;
   private counter = 0;
+  private current: ChatState;
   /** Cards whose streamed arguments are in `state` but not sent yet (see STREAMED_ARGS_POST_MS). */
   private readonly unsentArgs = new Set<string>();
   private argsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    readonly state: ChatState,
+    state: ChatState,
     private readonly post: (message: HostToWebviewChat) => void,
-    private readonly options: ReducerOptions = {},
+    private options: ChatViewModelOptions = {},
   ) {
+    this.current = state;
     this.now = options.now ?? Date.now;
+  }
+
+  /** The host's chat state (one object, changed in place: see `apply`). */
+  get state(): ChatState {
+    return this.current;
+  }
+
+  /**
+   * Starts afresh on `state` (another task opened, or a run starting on this one): held card
+   * updates go first, card ids and streams of the last run are forgotten, and the context meter
+   * and costs follow `model` (the run's model; none: the state's own window, costs shown).
+   */
+  reset(state: ChatState, model: { contextWindow?: number; priceKnown?: boolean } = {}): void {
+    this.flush();
+    this.current = state;
+    this.scopes.clear();
+    this.argText.clear();
+    this.rawIds.clear();
+    this.written.clear();
+    this.counter = 0;
+    this.options = { now: this.now, ...model };
   }
 
   /** Applies a message to the state and sends it (after any held card updates, so order holds). */
   emit(message: HostToWebviewChat): void {
     if (message.type === "itemUpdated") this.unsentArgs.delete(message.item.id);
     this.flush();
-    applyMessage(this.state, message);
+    this.apply(message);
     this.post(message);
   }
 
@@ -83,9 +105,17 @@ export class ChatStateReducer {
 
   /** A card updated in `state` now, sent with the next message or within STREAMED_ARGS_POST_MS. */
   private updateSoon(item: TranscriptItem): void {
-    applyMessage(this.state, { type: "itemUpdated", item });
+    this.apply({ type: "itemUpdated", item });
     this.unsentArgs.add(item.id);
     this.argsTimer ??= setTimeout(() => this.flush(), STREAMED_ARGS_POST_MS);
+  }
+
+  /**
+   * The next state is copied into the one `state` object: the session, its run and the task
+   * manager hold that object and read it live.
+   */
+  private apply(message: HostToWebviewChat): void {
+    Object.assign(this.current, reduceChat(this.current, message));
   }
 
   newId(prefix: string): string {
@@ -145,22 +175,8 @@ export class ChatStateReducer {
         scope.stepOpen = true;
         return;
       case "text_delta":
-        if (event.text === "") return;
-        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
-          this.emit({ type: "textAppended", id: scope.assistantId, text: event.text });
-        } else {
-          scope.assistantId = this.newId("a");
-          this.append({ id: scope.assistantId, kind: "assistant", text: event.text, streaming: true }, scope);
-        }
-        return;
       case "reasoning_delta":
-        if (event.text === "") return;
-        if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
-          this.emit({ type: "reasoningAppended", id: scope.assistantId, text: event.text });
-        } else {
-          scope.assistantId = this.newId("a");
-          this.append({ id: scope.assistantId, kind: "assistant", text: "", reasoning: event.text, streaming: true }, scope);
-        }
+        if (event.text !== "") this.streamAnswer(scope, event.type === "reasoning_delta", event.text);
         return;
       case "text_replaced": {
         // Tool calls the model wrote as text were taken out of its answer: show what is left.
@@ -298,6 +314,16 @@ export class ChatStateReducer {
     this.emit({ type: "itemUpdated", item });
   }
 
+  /** Text or reasoning into the scope's streaming answer (a new one when there is none). */
+  private streamAnswer(scope: Scope, reasoning: boolean, text: string): void {
+    if (scope.assistantId && findItem(this.state.items, scope.assistantId)) {
+      this.emit({ type: reasoning ? "reasoningAppended" : "textAppended", id: scope.assistantId, text });
+    } else {
+      scope.assistantId = this.newId("a");
+      this.append({ id: scope.assistantId, kind: "assistant", ...(reasoning ? { text: "", reasoning: text } : { text }), streaming: true }, scope);
+    }
+  }
+
   private closeAssistant(scope: Scope): void {
     if (!scope.assistantId) return;
     const item = findItem(this.state.items, scope.assistantId);
@@ -371,30 +397,4 @@ export class ChatStateReducer {
     }
     this.update(next);
   }
-}
-
-function commandOf(args: unknown): string | undefined {
-  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
-  return typeof command === "string" ? command : undefined;
-}
-
-function capResult(text: string): string {
-  return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
-}
-
-/** The banner for a failed run: the model error's own words, Retry when trying again can help, and the fix when there is one. */
-export function errorBanner(kind: ModelErrorKind | "internal", message: string, provider?: string): Banner {
-  // VS Code's models take no key and no URL of ours: their messages say what to do instead.
-  const action =
-    provider === "vscode"
-      ? {}
-      : kind === "auth"
-      ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
-      : kind === "not_found" || kind === "bad_request"
-        ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
-        : {};
-  // A refused key is not fixed by asking again with it: the banner offers Set API Key, and the
-  // task continues by itself once a key is stored (ChatSession.keyChanged).
-  const retryable = kind !== "cancelled" && !(kind === "auth" && provider !== "vscode");
-  return { level: "error", message, retryable, ...action };
 }

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core";
-import { HostToWebviewChatSchema, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
-import { applyMessage, initialChatState } from "../../../src/host/session/chatState";
-import { ChatStateReducer, errorBanner, STREAMED_ARGS_POST_MS } from "../../../src/host/session/chatStateReducer";
-import { proposalView } from "../../../src/host/session/proposalView";
-import { toolTitle } from "../../../src/host/session/toolTitles";
+import { HostToWebviewChatSchema, initialChatState, reduceChat, type HostToWebviewChat, type ToolItem } from "../../../src/protocol";
+import { ChatViewModel, STREAMED_ARGS_POST_MS } from "../../../src/host/viewModel/chatViewModel";
+import { errorBanner } from "../../../src/host/viewModel/errorBanner";
+import { proposalView } from "../../../src/host/viewModel/proposalView";
+import { toolTitle } from "../../../src/host/viewModel/toolTitles";
 
 function setup() {
   const sent: HostToWebviewChat[] = [];
-  const reducer = new ChatStateReducer(initialChatState(), (m) => sent.push(structuredClone(m)), { now: () => 1000, contextWindow: 128_000, priceKnown: true });
+  const reducer = new ChatViewModel(initialChatState(), (m) => sent.push(structuredClone(m)), { now: () => 1000, contextWindow: 128_000, priceKnown: true });
   return { reducer, sent, feed: (...events: AgentEvent[]) => events.forEach((e) => reducer.onEvent(e)) };
 }
 
@@ -65,7 +65,7 @@ describe("AgentEvent → chat state", () => {
 
   it("sends a card's streamed arguments at most every STREAMED_ARGS_POST_MS, and before anything that follows", async () => {
     const { reducer, sent, feed } = setup();
-    const view = initialChatState();
+    let view = initialChatState();
     const chunks = ['{"file_path":"/a.ts",', '"old_string":"a",', '"new_string":"b"}'];
     feed({ type: "tool_call_started", toolCallId: "e", toolName: "edit_file" }, ...chunks.map((delta) => ({ type: "tool_call_arguments" as const, toolCallId: "e", delta })));
     // The host's state has them at once; the view gets nothing yet.
@@ -78,7 +78,7 @@ describe("AgentEvent → chat state", () => {
     assert.deepEqual(sent.slice(2).map((m) => m.type), ["itemUpdated", "itemAppended"]);
     feed({ type: "tool_call_arguments", toolCallId: "e", delta: "" }, { type: "approval_requested", toolCallId: "e", toolName: "edit_file", kind: "edit", args: { file_path: "/a.ts", old_string: "a", new_string: "b" } });
     assert.deepEqual(sent.slice(4).map((m) => m.type), ["itemUpdated"]);
-    for (const m of sent) applyMessage(view, m);
+    for (const m of sent) view = reduceChat(view, m);
     assert.deepEqual(view.items, reducer.state.items, "the view ends up where the host is");
   });
 
@@ -177,8 +177,8 @@ describe("AgentEvent → chat state", () => {
       { type: "subagent", toolCallId: "t1", subagentType: "gp", event: { type: "text_delta", text: "sub" } },
       { type: "todos_changed", todos: [{ content: "a", status: "pending" }] },
     );
-    const replay = initialChatState();
-    for (const m of sent) applyMessage(replay, m);
+    let replay = initialChatState();
+    for (const m of sent) replay = reduceChat(replay, m);
     assert.deepEqual(replay, reducer.state);
   });
 

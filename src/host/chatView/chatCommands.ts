@@ -1,16 +1,19 @@
-import type { WebviewToHostChat } from "../../protocol";
-import type { ChatSession } from "./chatSession";
+import { parseSlashCommand, type WebviewToHostChat } from "../../protocol";
+import type { ChatSession } from "../tasks/chatSession";
 
 type SendMessage = Extract<WebviewToHostChat, { type: "sendMessage" }>;
 
-/** `/plan what to do`: the message runs in Plan mode (the message box's Plan switch does the same); `/compact` summarizes the conversation now. */
-const PLAN_COMMAND = /^\/plan(?:\s+([\s\S]*))?$/;
-
-/** A message from the message box, with the chat's built-in commands read off its text first. */
+/**
+ * A message from the message box, with the chat's built-in commands read off its text first:
+ * `/plan what to do` runs the message in Plan mode (the message box's Plan switch does the
+ * same); `/compact` summarizes the conversation now. Names are matched as typed (the message box
+ * sends them lower-case).
+ */
 export function sendWithCommand(session: Pick<ChatSession, "send" | "compact">, message: SendMessage): Promise<void> {
-  if (message.text === "/compact" && !message.images?.length && !message.attachments?.length) return session.compact();
-  const plan = PLAN_COMMAND.exec(message.text);
-  const text = plan ? (plan[1] ?? "").trim() : message.text;
+  const slash = parseSlashCommand(message.text);
+  if (slash?.name === "compact" && !slash.args && !message.images?.length && !message.attachments?.length) return session.compact();
+  const plan = slash?.name === "plan";
+  const text = plan ? slash.args : message.text;
   const mode = plan ? "plan" : message.mode;
   // "/plan" alone only switches the message box (done in the view): there is nothing to send.
   if (!text && !message.images?.length && !message.attachments?.length) return Promise.resolve();

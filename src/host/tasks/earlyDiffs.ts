@@ -1,5 +1,5 @@
 import { EDIT_SELECTION, inlineEditPreview, isMemoryPath, normalizeVirtualPath, secretFileMatcher, type AgentEvent, type SecretFileMatcher } from "../../core";
-import type { SessionGate } from "./sessionGate";
+import type { SessionGate } from "../wiring/sessionGate";
 
 /**
  * The calls whose approval shows a diff: whether their file must exist, and what their arguments

@@ -1,4 +1,4 @@
-import type { HostRemoteBranches } from "./worktrees/hostRemoteBranches";
+import type { HostRemoteBranches } from "../worktrees/hostRemoteBranches";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
@@ -8,18 +8,18 @@ import {
   type HostToWebviewChat,
   type MemoryView,
   type WebviewToHostChat,
-} from "../protocol";
-import { latency } from "./latency";
-import type { Logger } from "./log";
-import type { ChatSession } from "./session/chatSession";
-import type { TaskManager } from "./session/taskManager";
+} from "../../protocol";
+import { latency } from "../latency";
+import type { Logger } from "../log";
+import type { ChatSession } from "../tasks/chatSession";
+import type { TaskManager } from "../tasks/taskManager";
 import { renderWebviewHtml } from "./webviewHtml";
-import { rankPaths } from "./session/fuzzyFiles";
-import { ComposerChips } from "./context/composerChips";
-import { workspaceFileUri } from "./review/workspaceUris";
-import { isMemoryPath } from "../core/memory/memoryStore";
-import { sendWithCommand } from "./session/chatCommands";
-import type { HostTeamFiles } from "./teamFiles/hostTeamFiles";
+import { rankPaths } from "./fuzzyFiles";
+import { ComposerChips } from "../context/composerChips";
+import { workspaceFileUri } from "../workspaceUris";
+import { isMemoryPath } from "../../core/memory/memoryStore";
+import { sendWithCommand } from "./chatCommands";
+import type { HostTeamFiles } from "../teamFiles/hostTeamFiles";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 

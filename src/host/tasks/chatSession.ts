@@ -1,19 +1,19 @@
 import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
-import type { AttachedImage, ChatState, HostToWebviewChat } from "../../protocol";
-import { alwaysAllowedBy, approvalKey } from "./sessionGate";
-import { modelView } from "./agentOptions";
-import type { SessionEnv } from "./sessionEnv";
-import { findToolItem, initialChatState } from "./chatState";
-import { ChatStateReducer } from "./chatStateReducer";
+import { findToolItem, initialChatState, type AttachedImage, type ChatState, type HostToWebviewChat } from "../../protocol";
+import { approvalKey } from "../review/approvalKey";
+import { alwaysAllowedBy } from "../wiring/sessionGate";
+import { modelView } from "../wiring/agentOptions";
+import type { SessionEnv } from "../wiring/sessionEnv";
+import { ChatViewModel } from "../viewModel/chatViewModel";
 import type { RestoreActions } from "./restoreActions";
 import { restoreActionsFor } from "./sessionRestore";
-import { startPlanOf } from "./interactionView";
-import { compactOpenTask } from "./compactTask";
+import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
-import { TaskRun, type MessageExtras, type OpenTask, type RunOwner } from "./taskRun";
+import type { MessageExtras, OpenTask, TaskParts } from "./openTask";
+import { TaskRun } from "./taskRun";
 
-export type { SessionEnv } from "./sessionEnv";
+export type { SessionEnv } from "../wiring/sessionEnv";
 
 /**
  * The chat's one task at a time: Send starts (or continues) it, events stream to the view,
@@ -21,7 +21,9 @@ export type { SessionEnv } from "./sessionEnv";
  * is saved after every step and can be reopened or resumed after a reload.
  */
 export class ChatSession {
-  private reducer: ChatStateReducer;
+  private readonly viewModel: ChatViewModel;
+  /** What runs and the actions between them work on (./openTask.ts). */
+  private readonly parts: TaskParts;
   private readonly listeners = new Set<(message: HostToWebviewChat) => void>();
   private running: TaskRun | undefined;
   /** Images and chips of the queued messages, beside `state.queued` (the view shows only their text). */
@@ -40,8 +42,23 @@ export class ChatSession {
     private readonly options: { reopen?: boolean } = {},
   ) {
     this.now = env.now ?? Date.now;
-    this.reducer = this.newReducer({ ...initialChatState(), demo: env.demo === true });
-    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.runOwner(), env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
+    this.viewModel = new ChatViewModel({ ...initialChatState(), demo: env.demo === true }, (message) => this.post(message), { now: this.now });
+    this.parts = {
+      env,
+      task: this.task,
+      saves: this.saves,
+      viewModel: this.viewModel,
+      notify: {
+        status: (status, title) => this.setStatus(status, title),
+        stateChanged: () => this.postState(),
+        historyChanged: () => this.postHistory(),
+        requeue: (text, extras) => {
+          this.queuedExtras.unshift(extras);
+          this.setQueued([text, ...this.state.queued]);
+        },
+      },
+    };
+    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.parts, () => this.isRunning, env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
     this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
   }
 
@@ -51,7 +68,7 @@ export class ChatSession {
   }
 
   get state(): ChatState {
-    return this.reducer.state;
+    return this.viewModel.state;
   }
 
   /** Where this workspace's tasks are saved. */
@@ -154,20 +171,20 @@ export class ChatSession {
 
   /** The person answered the `ask_user` card `itemId`. */
   answer(itemId: string, answer: string): void {
-    this.running?.questions.answer(this.reducer.rawIdOf(itemId), answer);
+    this.running?.questions.answer(this.viewModel.rawIdOf(itemId), answer);
   }
 
   /** Start on the Plan card `itemId` (with the person's edits): the task goes on in Act with the plan's steps as todos. */
   async startPlan(itemId: string, text: string): Promise<void> {
     await this.ready;
-    const input = startPlanOf(this.runOwner(), itemId, text);
+    const input = startPlanOf(this.parts, this.isRunning, itemId, text);
     if (input !== undefined) this.start(input, false, { mode: "act" });
   }
 
   /** `/compact`: the conversation summarized now (./compactTask.ts). */
   async compact(): Promise<void> {
     await this.ready;
-    return compactOpenTask(this.runOwner());
+    return compactOpenTask(this.parts, this.isRunning);
   }
 
   reject(itemId: string, reason?: string): void {
@@ -184,33 +201,33 @@ export class ChatSession {
 
   /** What a card's call waits under in the gate (requests carry their task). */
   private gateId(itemId: string): string {
-    const raw = this.reducer.rawIdOf(itemId);
+    const raw = this.viewModel.rawIdOf(itemId);
     return this.state.taskId ? approvalKey({ toolCallId: raw, task: { id: this.state.taskId } }) : raw;
   }
 
   /** The window's tasks at once and the repository's worktrees (from the task manager). */
   setParallel(parallel: ChatState["parallel"]): void {
-    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.reducer.emit({ type: "parallel", parallel });
+    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.viewModel.emit({ type: "parallel", parallel });
   }
 
   /** A line in the task's transcript (what an action outside the run did, such as Apply). */
   notice(level: "info" | "warning", text: string): void {
-    this.reducer.notice(level, text);
+    this.viewModel.notice(level, text);
   }
 
   /** The Agent box (a name the host checked against the custom agents found): the task runs as it from its next message. */
-  setAgent = (agent: string | null): void => this.reducer.emit({ type: "agent", agent });
+  setAgent = (agent: string | null): void => this.viewModel.emit({ type: "agent", agent });
 
   /** The "MCP servers" list (the host's MCP servers changed state). */
   setMcpServers(servers: ChatState["mcpServers"]): void {
-    this.reducer.emit({ type: "mcpServers", servers });
+    this.viewModel.emit({ type: "mcpServers", servers });
   }
 
   /** Deletes a saved task and frees its checkpoints (the open one is closed first). */
   async deleteTask(taskId: string): Promise<void> {
     await this.ready;
     if (taskId === this.state.taskId) {
-      if (this.running) return this.reducer.notice("info", "The task is running. Cancel it before deleting it.");
+      if (this.running) return this.viewModel.notice("info", "The task is running. Cancel it before deleting it.");
       await this.newTask();
     }
     await this.env.store.remove(taskId);
@@ -251,19 +268,19 @@ export class ChatSession {
 
   private async loadTask(taskId: string): Promise<void> {
     if (this.running) {
-      this.reducer.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
+      this.viewModel.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
       return;
     }
     await this.env.store.flush();
     const saved = await this.env.store.load(taskId);
     if ("error" in saved) {
-      this.reducer.setBanner({ level: "error", message: saved.error, retryable: false });
+      this.viewModel.setBanner({ level: "error", message: saved.error, retryable: false });
       return;
     }
     const { state, askAgain, interruptedNotice } = reopened(saved, this.now());
     Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, inlineEdit: saved.inlineEdit, root: await this.env.taskRoot?.(saved.id) });
     this.resetTo(state);
-    if (interruptedNotice) this.reducer.notice("warning", interruptedNotice);
+    if (interruptedNotice) this.viewModel.notice("warning", interruptedNotice);
     await this.env.store.setOpenTask(saved.id);
     await this.refreshSetup();
   }
@@ -287,46 +304,15 @@ export class ChatSession {
     // is offered for resume; cancelling would record it as cancelled.
     this.disposed = true;
     this.saves.cancel();
-    this.running?.controller.abort();
+    this.running?.dispose();
     this.listeners.clear();
   }
 
   private start(text: string, appendUser: boolean, extras: MessageExtras = {}): void {
-    this.running = new TaskRun(this.runOwner(), { text, appendUser, ...extras }, (run) => {
+    this.running = new TaskRun(this.parts, { text, appendUser, ...extras }, (run) => {
       if (this.running === run) this.running = undefined;
       if (!this.disposed && run.reason !== "error") this.startNextQueued();
     });
-  }
-
-  /** What a run sees of this session. */
-  private runOwner(): RunOwner {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters read the live session
-    const session = this;
-    return {
-      env: this.env,
-      task: this.task,
-      saves: this.saves,
-      get state() {
-        return session.state;
-      },
-      get reducer() {
-        return session.reducer;
-      },
-      get disposed() {
-        return session.disposed;
-      },
-      get isRunning() {
-        return session.isRunning;
-      },
-      renewReducer: (info) => (this.reducer = this.newReducer(this.state, info)),
-      requeue: (text, extras) => {
-        this.queuedExtras.unshift(extras);
-        this.setQueued([text, ...this.state.queued]);
-      },
-      setStatus: (status, title) => this.setStatus(status, title),
-      postState: () => this.postState(),
-      postHistory: () => this.postHistory(),
-    };
   }
 
   private async restore(): Promise<void> {
@@ -339,16 +325,11 @@ export class ChatSession {
     this.postState();
   }
 
-  private newReducer(state: ChatState, options: { contextWindow?: number; priceKnown?: boolean } = {}): ChatStateReducer {
-    (this.reducer as ChatStateReducer | undefined)?.flush(); // the replaced one's held card updates go first
-    return new ChatStateReducer(state, (message) => this.post(message), { now: this.now, ...options });
-  }
-
   private resetTo(state: ChatState): void {
     const keep = this.state;
     Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
-    this.reducer = this.newReducer(state);
+    this.viewModel.reset(state);
     this.postState();
   }
 
@@ -362,21 +343,21 @@ export class ChatSession {
   }
 
   private postHistory(): void {
-    void this.env.store.list().then((history) => this.reducer.emit({ type: "history", history }));
+    void this.env.store.list().then((history) => this.viewModel.emit({ type: "history", history }));
     // Counting the storage reads every blob's size: it follows, and never holds up the list.
     const checkpoints = this.env.checkpoints;
     void checkpoints?.usage().then(
-      (usedBytes) => this.reducer.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
+      (usedBytes) => this.viewModel.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
       (e: unknown) => this.env.log.warn(`Checkpoints: could not count the storage used: ${String(e)}`),
     );
   }
 
   private setStatus(status: ChatState["status"], title?: string): void {
-    this.reducer.emit({ type: "status", status, ...(title !== undefined ? { title } : {}) });
+    this.viewModel.emit({ type: "status", status, ...(title !== undefined ? { title } : {}) });
   }
 
   private setQueued(queued: string[]): void {
-    this.reducer.emit({ type: "queued", queued });
+    this.viewModel.emit({ type: "queued", queued });
   }
 
   private startNextQueued(): void {

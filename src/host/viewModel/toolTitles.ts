@@ -93,3 +93,17 @@ export function prettyArgs(args: unknown): string {
     return String(args);
   }
 }
+
+/** Most characters of a tool result a card keeps. */
+export const MAX_CARD_RESULT_CHARS = 20_000;
+
+/** The command of an `execute` call's arguments. */
+export function commandOf(args: unknown): string | undefined {
+  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
+  return typeof command === "string" ? command : undefined;
+}
+
+/** A tool result as its card keeps it. */
+export function capResult(text: string): string {
+  return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
+}

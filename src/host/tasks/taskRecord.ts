@@ -1,6 +1,5 @@
 import type { InlineEditRequest, RunState } from "../../core";
-import type { ChatState, TaskStatus, TranscriptItem } from "../../protocol";
-import { initialChatState, openToolItems } from "./chatState";
+import { initialChatState, openToolItems, type ChatState, type TaskStatus, type TranscriptItem } from "../../protocol";
 import type { SavedTask } from "./taskStore";
 
 /** Pure helpers between the live chat state and a saved task. */

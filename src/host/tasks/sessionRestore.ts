@@ -1,0 +1,31 @@
+import type { BackendProtocol, CheckpointStore } from "../../core";
+import { RestoreActions } from "./restoreActions";
+import type { TaskParts } from "./openTask";
+
+/** The Restore actions of a chat session, on the same parts of the open task its runs have. */
+export function restoreActionsFor(parts: TaskParts, isRunning: () => boolean, store: CheckpointStore, backend: () => BackendProtocol, runEnds: () => Promise<void>): RestoreActions {
+  const { env, task, viewModel, saves, notify } = parts;
+  return new RestoreActions(
+    { store, backend, compare: (path, now, restored) => env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(), log: env.log },
+    {
+      get state() {
+        return viewModel.state;
+      },
+      get isRunning() {
+        return isRunning();
+      },
+      runEnds,
+      runState: () => task.runState,
+      rawIdOf: (itemId) => viewModel.rawIdOf(itemId),
+      setConversation: (items, runState) => {
+        viewModel.state.items = items;
+        task.runState = runState;
+        notify.stateChanged();
+        saves.flush();
+      },
+      setPreview: (preview) => viewModel.emit({ type: "restorePreview", preview }),
+      notice: (level, text) => viewModel.notice(level, text),
+      fillComposer: (text) => viewModel.emit({ type: "composerText", text }),
+    },
+  );
+}
