@@ -4,14 +4,37 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const noVscode = { name: "vscode", message: "This layer must not depend on VS Code: go through an interface the host implements." };
-const hostPatterns = { group: ["**/host", "**/host/**"], message: "The host depends on this layer, never the other way round." };
-const actionPatterns = { group: ["**/action", "**/action/**"], message: "The GitHub Action is an entry point: nothing imports it." };
-const corePatterns = [hostPatterns, actionPatterns, { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." }];
+const noVscode = {
+  name: "vscode",
+  message: "This layer must not depend on VS Code: go through an interface the host implements.",
+};
+const hostPatterns = {
+  group: ["**/host", "**/host/**"],
+  message: "The host depends on this layer, never the other way round.",
+};
+const actionPatterns = {
+  group: ["**/action", "**/action/**"],
+  message: "The GitHub Action is an entry point: nothing imports it.",
+};
+const corePatterns = [
+  hostPatterns,
+  actionPatterns,
+  { group: ["**/cli", "**/cli/**"], message: "The CLI depends on the core, not the reverse." },
+];
 
 export default tseslint.config(
   // test/evals/*/workspace: the eval scenarios' projects, written in their own (CommonJS) style for the agent to work on.
-  { ignores: ["dist/**", "node_modules/**", "test-output/**", ".vscode-test/**", "**/*.vsix", "test/vscode/runner-extension/dist/**", "test/evals/*/workspace/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "test-output/**",
+      ".vscode-test/**",
+      "**/*.vsix",
+      "test/vscode/runner-extension/dist/**",
+      "test/evals/*/workspace/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,18 +56,44 @@ export default tseslint.config(
     // build an agent import it; the run's types are in run/. (Rules are replaced, not merged, so
     // the core's own patterns are repeated.)
     files: ["src/core/**/*.ts"],
-    ignores: ["src/core/agent/**", "src/core/index.ts", "src/core/headless/**", "src/core/inlineEdit/inlineEditAgent.ts"],
+    ignores: [
+      "src/core/agent/**",
+      "src/core/index.ts",
+      "src/core/headless/**",
+      "src/core/inlineEdit/inlineEditAgent.ts",
+    ],
     rules: {
       "no-restricted-imports": [
         "error",
-        { paths: [noVscode], patterns: [...corePatterns, { group: ["**/agent", "**/agent/**"], message: "Only the composition files (agent/, index.ts, headless/, inlineEditAgent.ts) import agent/: take the run's types from run/." }] },
+        {
+          paths: [noVscode],
+          patterns: [
+            ...corePatterns,
+            {
+              group: ["**/agent", "**/agent/**"],
+              message:
+                "Only the composition files (agent/, index.ts, headless/, inlineEditAgent.ts) import agent/: take the run's types from run/.",
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ["src/protocol/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [{ group: ["**/core/**", "**/host/**", "**/cli/**", "**/action/**", "node:*"], message: "The protocol is shared with the webview: zod only." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              group: ["**/core/**", "**/host/**", "**/cli/**", "**/action/**", "node:*"],
+              message: "The protocol is shared with the webview: zod only.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -54,7 +103,21 @@ export default tseslint.config(
   {
     // The GitHub Action: a third entry point beside the CLI and the host, on the core alone.
     files: ["src/action/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [hostPatterns, { group: ["**/cli", "**/cli/**"], message: "The action uses the core as the CLI does, not the CLI itself." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            hostPatterns,
+            {
+              group: ["**/cli", "**/cli/**"],
+              message: "The action uses the core as the CLI does, not the CLI itself.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["src/host/**/*.ts"],
@@ -65,7 +128,19 @@ export default tseslint.config(
     // never the reverse, so a message's walk goes one way.
     files: ["src/host/review/**/*.ts", "src/host/models/**/*.ts", "src/host/context/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [actionPatterns, { group: ["**/tasks", "**/tasks/**"], message: "host/tasks (the task lifecycle) uses this folder, not the other way round: take what you need as a parameter or a narrow interface." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            actionPatterns,
+            {
+              group: ["**/tasks", "**/tasks/**"],
+              message:
+                "host/tasks (the task lifecycle) uses this folder, not the other way round: take what you need as a parameter or a narrow interface.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -77,7 +152,19 @@ export default tseslint.config(
         {
           paths: [noVscode],
           patterns: [
-            { group: ["**/src/core", "**/src/core/**", "**/src/host", "**/src/host/**", "**/src/cli", "**/src/cli/**", "**/src/action", "**/src/action/**"], message: "The webview may import only src/protocol from src/." },
+            {
+              group: [
+                "**/src/core",
+                "**/src/core/**",
+                "**/src/host",
+                "**/src/host/**",
+                "**/src/cli",
+                "**/src/cli/**",
+                "**/src/action",
+                "**/src/action/**",
+              ],
+              message: "The webview may import only src/protocol from src/.",
+            },
             { group: ["node:*"], message: "The webview runs in a browser." },
           ],
         },

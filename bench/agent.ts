@@ -37,7 +37,12 @@ class InstantModel implements ChatModel {
     const args = `{"n":${n}}`;
     yield { type: "tool_call_start", index: 0, id: `c${n}`, name: "noop" };
     yield { type: "tool_call_delta", index: 0, argumentsDelta: args };
-    yield { type: "done", message: { role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "noop", arguments: args }] }, usage, stopReason: "tool_use" };
+    yield {
+      type: "done",
+      message: { role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "noop", arguments: args }] },
+      usage,
+      stopReason: "tool_use",
+    };
   }
 }
 
@@ -46,7 +51,10 @@ function gc(): void {
   (runInNewContext("gc") as () => void)();
 }
 
-export async function loopRun(steps: number, dir: string): Promise<{ ms: number; toolMs: number; events: number; stateBytes: number }> {
+export async function loopRun(
+  steps: number,
+  dir: string,
+): Promise<{ ms: number; toolMs: number; events: number; stateBytes: number }> {
   let toolMs = 0;
   const noop = defineTool({
     name: "noop",
@@ -72,14 +80,23 @@ export async function loopRun(steps: number, dir: string): Promise<{ ms: number;
   const started = performance.now();
   const done = await runToEnd(agent, "bench", { onEvent: () => events++ });
   const ms = performance.now() - started;
-  if (done.reason !== "completed" || done.state.steps !== steps) throw new Error(`bench run ended with ${done.reason} after ${done.state.steps} steps`);
+  if (done.reason !== "completed" || done.state.steps !== steps)
+    throw new Error(`bench run ended with ${done.reason} after ${done.state.steps} steps`);
   return { ms, toolMs, events, stateBytes: JSON.stringify(done.state).length };
 }
 
 /** System prompt as sent (all middleware sections) plus all built-in tool schemas, in tokens. */
-export async function measurePrompt(dir: string, mode: TaskMode = "act"): Promise<{ tokens: number; systemTokens: number; toolTokens: number; tools: string[] }> {
+export async function measurePrompt(
+  dir: string,
+  mode: TaskMode = "act",
+): Promise<{ tokens: number; systemTokens: number; toolTokens: number; tools: string[] }> {
   const model = new InstantModel(1);
-  const agent = createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), executor: new ChildProcessExecutor() });
+  const agent = createAgent({
+    model,
+    workspaceRoot: dir,
+    backend: new FilesystemBackend({ rootDir: dir }),
+    executor: new ChildProcessExecutor(),
+  });
   await runToEnd(agent, "x", { mode });
   const request = model.lastRequest!;
   const systemTokens = countTokens(request.system);
@@ -99,7 +116,9 @@ export async function runAgentBench(): Promise<void> {
     gc();
     const heapAfter = process.memoryUsage().heapUsed;
     // Two more runs: the best and the median of three say more than one on a busy machine.
-    const perStep = [run, await loopRun(STEPS, dir), await loopRun(STEPS, dir)].map((r) => (r.ms - r.toolMs) / STEPS).sort((a, b) => a - b);
+    const perStep = [run, await loopRun(STEPS, dir), await loopRun(STEPS, dir)]
+      .map((r) => (r.ms - r.toolMs) / STEPS)
+      .sort((a, b) => a - b);
     console.log(
       `  loop overhead: ${perStep[0]!.toFixed(3)} ms/step best, ${perStep[1]!.toFixed(3)} median of 3 runs of ${STEPS} steps (target ≤ 1 ms; tool time excluded; ${run.events} events per run)`,
     );
@@ -111,7 +130,9 @@ export async function runAgentBench(): Promise<void> {
       `  prompt size: ${prompt.tokens} tokens (system ${prompt.systemTokens} + tool schemas ${prompt.toolTokens}; o200k tokenizer; budget ${PROMPT_TOKEN_BUDGET}) for ${prompt.tools.join(", ")}`,
     );
     const plan = await measurePrompt(dir, "plan");
-    console.log(`  plan mode's first request: ${plan.tokens} tokens (system ${plan.systemTokens} + tool schemas ${plan.toolTokens}) for ${plan.tools.join(", ")}; act's: ${prompt.tokens}`);
+    console.log(
+      `  plan mode's first request: ${plan.tokens} tokens (system ${plan.systemTokens} + tool schemas ${plan.toolTokens}) for ${plan.tools.join(", ")}; act's: ${prompt.tokens}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

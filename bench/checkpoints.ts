@@ -24,9 +24,18 @@ function makeWorkspace(files: number): string {
 }
 
 /** 30 writes of each size through the backend alone and through the checkpointing backend. */
-async function writeFigures(label: string, inner: FilesystemBackend, store: CheckpointStore, results: Record<string, number | string>): Promise<void> {
+async function writeFigures(
+  label: string,
+  inner: FilesystemBackend,
+  store: CheckpointStore,
+  results: Record<string, number | string>,
+): Promise<void> {
   const agent = new CheckpointingBackend(inner, store, `bench-${label}`, { conversationLength: 0 });
-  for (const [size, bytes] of [["1KB", 1024], ["100KB", 100 * 1024], ["900KB", 900 * 1024]] as const) {
+  for (const [size, bytes] of [
+    ["1KB", 1024],
+    ["100KB", 100 * 1024],
+    ["900KB", 900 * 1024],
+  ] as const) {
     const plain: number[] = [];
     const checkpointed: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -103,7 +112,8 @@ export async function runCheckpointBench(): Promise<void> {
   await store.deleteTask("bench-ws100k");
   results[`delete_task_among_${blobs}_blobs_ms`] = Math.round(performance.now() - t);
   results.storage_bytes = await store.usage();
-  results.goal = "checkpoint added < 20 ms per write under 1 MB, whatever the workspace's size; restore of 100 files < 1000 ms";
+  results.goal =
+    "checkpoint added < 20 ms per write under 1 MB, whatever the workspace's size; restore of 100 files < 1000 ms";
   console.log(JSON.stringify(results, null, 2));
   for (const dir of [small, root, storeDir]) rmSync(dir, { recursive: true, force: true });
 }

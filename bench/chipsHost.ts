@@ -18,10 +18,19 @@ export interface ChipFigures {
  * chip (the first animation frame after it appears is stamped); the chip is removed before
  * the next. Finally sends "hello" with a 10-line range and returns that request's size.
  */
-export async function measureChips(page: Page, chat: Frame, server: ScriptedModelServer, samples: number): Promise<ChipFigures> {
+export async function measureChips(
+  page: Page,
+  chat: Frame,
+  server: ScriptedModelServer,
+  samples: number,
+): Promise<ChipFigures> {
   await runCommand(page, "Go to File...");
   await page.locator(".quick-input-widget input").fill("numbers.js");
-  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: "numbers.js" }).first().click({ timeout: 15_000 });
+  await page
+    .locator(".quick-input-list .monaco-list-row")
+    .filter({ hasText: "numbers.js" })
+    .first()
+    .click({ timeout: 15_000 });
   const editor = page.locator(".editor-group-container .monaco-editor .view-lines").first();
   await editor.waitFor({ state: "visible", timeout: 15_000 });
   await page.evaluate(`(() => {
@@ -51,13 +60,21 @@ export async function measureChips(page: Page, chat: Frame, server: ScriptedMode
       w.__chipObs.observe(document.body, { childList: true, subtree: true });
     })()`);
     await page.keyboard.press("Control+'");
-    const shownAt = await until("the chip", async () => {
-      const at = (await chat.evaluate("window.__chipAt ?? -1")) as number;
-      return at > 0 ? at : undefined;
-    }, 15_000, 10);
+    const shownAt = await until(
+      "the chip",
+      async () => {
+        const at = (await chat.evaluate("window.__chipAt ?? -1")) as number;
+        return at > 0 ? at : undefined;
+      },
+      15_000,
+      10,
+    );
     const keyAt = ((await page.evaluate("window.__chipKeyAt")) as number[])[i]!;
     addToShown.push(shownAt - keyAt);
-    await chat.getByRole("button", { name: /^Remove / }).first().click();
+    await chat
+      .getByRole("button", { name: /^Remove / })
+      .first()
+      .click();
     await until("the chip removed", async () => (await chip.count()) === 0, 10_000, 10);
   }
   // One 10-line chip with "hello".

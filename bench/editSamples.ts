@@ -48,16 +48,28 @@ export class EditSamples {
     const { page, chat, server } = this;
     await until("the edit request", () => held.request, 90_000, 20);
     // Nothing of an earlier proposal is left on screen.
-    await until("no diff editor open", async () => (await page.locator(".editor-group-container .monaco-diff-editor").count()) === 0, 30_000);
+    await until(
+      "no diff editor open",
+      async () => (await page.locator(".editor-group-container .monaco-diff-editor").count()) === 0,
+      30_000,
+    );
     await armWatchers(page, chat, written);
     held.gate.open();
     const { diffAt, cardAt, cardMsgAt } = await stamps(page, chat);
     const last = await until("the edit's last chunk", () => held.request?.lastChunkAt, 10_000, 20);
-    (held.pace === "paced" ? this.paced : this.burst).push({ diff: diffAt - last, card: cardAt - last, cardMsg: cardMsgAt - last });
+    (held.pace === "paced" ? this.paced : this.burst).push({
+      diff: diffAt - last,
+      card: cardAt - last,
+      cardMsg: cardMsgAt - last,
+    });
     const clicks = ((await chat.evaluate("window.__approveAt")) as number[]).length;
     const onDisk = whenFile(file, (text) => text.includes(written));
     const requestsBefore = server.requests.length;
-    await chat.getByRole("region", { name: /^Proposed change to / }).last().getByRole("button", { name: "Approve" }).click();
+    await chat
+      .getByRole("region", { name: /^Proposed change to / })
+      .last()
+      .getByRole("button", { name: "Approve" })
+      .click();
     const writtenAt = await onDisk;
     const clickedAt = ((await chat.evaluate("window.__approveAt")) as number[])[clicks]!;
     this.approveToDisk.push(writtenAt - clickedAt);

@@ -22,7 +22,12 @@ class Action {
 }
 
 /** Mean and 99.9th percentile per call, in ms (a lone garbage collection is not the provider's cost). */
-function perCall(provider: FathomCodeActions, context: object, empty: boolean, calls: number): { mean: number; p999: number } {
+function perCall(
+  provider: FathomCodeActions,
+  context: object,
+  empty: boolean,
+  calls: number,
+): { mean: number; p999: number } {
   const doc = { uri: { toString: () => "file:///w/src/a.ts" } } as never;
   const range = { isEmpty: empty } as never;
   const times = new Float64Array(calls);
@@ -50,6 +55,8 @@ export function runEditorContextBench(): void {
   for (const [name, context, empty] of cases) {
     perCall(provider, context, empty, 10_000); // warm up
     const { mean, p999 } = perCall(provider, context, empty, calls);
-    console.log(`  provideCodeActions: ${name.padEnd(58)} ${(mean * 1000).toFixed(2).padStart(6)} µs mean, ${(p999 * 1000).toFixed(1).padStart(5)} µs p99.9   target: ≤ 1 ms per call`);
+    console.log(
+      `  provideCodeActions: ${name.padEnd(58)} ${(mean * 1000).toFixed(2).padStart(6)} µs mean, ${(p999 * 1000).toFixed(1).padStart(5)} µs p99.9   target: ≤ 1 ms per call`,
+    );
   }
 }

@@ -25,7 +25,14 @@ export class Figures {
   private readonly list: Figure[] = [];
 
   samples(name: string, xs: number[], o: { target?: string; limit?: number } = {}): void {
-    this.list.push({ name, value: Math.round(percentile(xs, 50)), p95: Math.round(percentile(xs, 95)), n: xs.length, unit: "ms", ...o });
+    this.list.push({
+      name,
+      value: Math.round(percentile(xs, 50)),
+      p95: Math.round(percentile(xs, 95)),
+      n: xs.length,
+      unit: "ms",
+      ...o,
+    });
   }
 
   single(name: string, value: number, unit: Figure["unit"], o: { target?: string; limit?: number } = {}): void {
@@ -34,21 +41,34 @@ export class Figures {
 
   print(): void {
     const last = readLast();
-    console.log(`  ${"figure".padEnd(62)} ${"this run (p50 / p95)".padStart(24)} ${"last kept".padStart(12)} ${"moved".padStart(10)}   target`);
+    console.log(
+      `  ${"figure".padEnd(62)} ${"this run (p50 / p95)".padStart(24)} ${"last kept".padStart(12)} ${"moved".padStart(10)}   target`,
+    );
     for (const f of this.list) {
-      const now = f.p95 !== undefined ? `${f.value} / ${f.p95} ${f.unit}${f.n ? ` (n=${f.n})` : ""}` : `${f.value.toLocaleString("en")} ${f.unit}`;
+      const now =
+        f.p95 !== undefined
+          ? `${f.value} / ${f.p95} ${f.unit}${f.n ? ` (n=${f.n})` : ""}`
+          : `${f.value.toLocaleString("en")} ${f.unit}`;
       const before = last[f.name];
       const moved = before === undefined || !Number.isFinite(f.value) ? "" : describeMove(before, f.value, f.unit);
       const met = f.limit === undefined ? "" : f.value <= f.limit ? " ✓" : " ✗";
-      console.log(`  ${f.name.padEnd(62)} ${now.padStart(24)} ${before === undefined ? "—".padStart(12) : `${before} ${f.unit}`.padStart(12)} ${moved.padStart(10)}   ${f.target ?? "—"}${met}`);
+      console.log(
+        `  ${f.name.padEnd(62)} ${now.padStart(24)} ${before === undefined ? "—".padStart(12) : `${before} ${f.unit}`.padStart(12)} ${moved.padStart(10)}   ${f.target ?? "—"}${met}`,
+      );
     }
     const movedMost = this.list
       .filter((f) => last[f.name] !== undefined && last[f.name]! > 0 && f.unit === "ms")
       .map((f) => ({ name: f.name, ratio: f.value / last[f.name]! }))
       .sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0];
-    if (movedMost && Math.abs(movedMost.ratio - 1) > 0.2) console.log(`  moved most since the last kept run: ${movedMost.name} (${movedMost.ratio > 1 ? "+" : ""}${Math.round((movedMost.ratio - 1) * 100)}%)`);
+    if (movedMost && Math.abs(movedMost.ratio - 1) > 0.2)
+      console.log(
+        `  moved most since the last kept run: ${movedMost.name} (${movedMost.ratio > 1 ? "+" : ""}${Math.round((movedMost.ratio - 1) * 100)}%)`,
+      );
     if (process.argv.includes("--save")) {
-      fs.writeFileSync(LAST_FILE, `${JSON.stringify({ ...last, ...Object.fromEntries(this.list.map((f) => [f.name, f.value])) }, null, 2)}\n`);
+      fs.writeFileSync(
+        LAST_FILE,
+        `${JSON.stringify({ ...last, ...Object.fromEntries(this.list.map((f) => [f.name, f.value])) }, null, 2)}\n`,
+      );
       console.log(`  saved as the last kept figures: ${path.relative(process.cwd(), LAST_FILE)}`);
     }
   }

@@ -46,7 +46,8 @@ async function ensureTree(dir: string, files: number): Promise<void> {
     writeFileSync(path.join(d, `f${i}.${exts[i % 4]}`), fileBody(i));
   }
   const big = createWriteStream(path.join(dir, "big-1gb.log"));
-  const line = (n: number): string => `${String(n).padStart(9, "0")} INFO request served in ${n % 997} ms by worker ${n % 13} for /api/v1/items\n`;
+  const line = (n: number): string =>
+    `${String(n).padStart(9, "0")} INFO request served in ${n % 997} ms by worker ${n % 13} for /api/v1/items\n`;
   let n = 0;
   let bytes = 0;
   while (bytes < 1024 ** 3) {
@@ -85,7 +86,11 @@ function cpuMs(): number {
  * Times two commands alternately (ours, then raw rg, `runs` times each, after one warm-up of
  * each), so that load from other jobs on the machine hits both alike; returns both medians.
  */
-async function timePair(runs: number, a: () => unknown, b: () => unknown): Promise<{ wall: [number, number]; cpu: [number, number] }> {
+async function timePair(
+  runs: number,
+  a: () => unknown,
+  b: () => unknown,
+): Promise<{ wall: [number, number]; cpu: [number, number] }> {
   await a(); // warm the caches
   await b();
   const ta: number[] = [];
@@ -133,23 +138,44 @@ export async function runFilesystemBench(opts: FilesystemBenchOptions = {}): Pro
 
   out.runs = runs;
   const cmp = async (name: string, ours: () => Promise<unknown>, raw: () => void): Promise<void> => {
-    const { wall: [a, r], cpu: [ca, cr] } = await timePair(runs, ours, raw);
+    const {
+      wall: [a, r],
+      cpu: [ca, cr],
+    } = await timePair(runs, ours, raw);
     out[`${name}_ms`] = Math.round(a);
     out[`${name}_rg_ms`] = Math.round(r);
     out[`${name}_ratio`] = Number((a / r).toFixed(2));
     out[`${name}_cpu_ms`] = Math.round(ca);
     out[`${name}_rg_cpu_ms`] = Math.round(cr);
     out[`${name}_cpu_ratio`] = Number((ca / cr).toFixed(2));
-    console.log(`  ${name.padEnd(32)} ours ${a.toFixed(0).padStart(6)} ms   rg ${r.toFixed(0).padStart(6)} ms   ratio ${(a / r).toFixed(2)}   (CPU incl. rg: ${ca.toFixed(0)} vs ${cr.toFixed(0)} ms, ${(ca / cr).toFixed(2)})`);
+    console.log(
+      `  ${name.padEnd(32)} ours ${a.toFixed(0).padStart(6)} ms   rg ${r.toFixed(0).padStart(6)} ms   ratio ${(a / r).toFixed(2)}   (CPU incl. rg: ${ca.toFixed(0)} vs ${cr.toFixed(0)} ms, ${(ca / cr).toFixed(2)})`,
+    );
   };
   const check = async (p: Promise<{ error?: string }>): Promise<void> => {
     const r = await p;
     if (r.error) throw new Error(r.error);
   };
-  await cmp("grep rare (files_with_matches)", () => check(b.grep(RARE, "/", undefined, { outputMode: "files_with_matches" })), rawRg(rg, tree, ["-F", "-l", "--null", RARE, "./"]));
-  await cmp("grep rare (content)", () => check(b.grep(RARE, "/", undefined, { outputMode: "content" })), rawRg(rg, tree, ["-F", "-n", RARE, "./"]));
-  await cmp("grep common (files_with_matches)", () => check(b.grep(COMMON, "/", undefined, { outputMode: "files_with_matches", maxResults: 500 })), rawRg(rg, tree, ["-F", "-l", "--null", COMMON, "./"]));
-  await cmp("grep common (content)", () => check(b.grep(COMMON, "/", undefined, { outputMode: "content", maxResults: 300 })), rawRg(rg, tree, ["-F", "-n", COMMON, "./"]));
+  await cmp(
+    "grep rare (files_with_matches)",
+    () => check(b.grep(RARE, "/", undefined, { outputMode: "files_with_matches" })),
+    rawRg(rg, tree, ["-F", "-l", "--null", RARE, "./"]),
+  );
+  await cmp(
+    "grep rare (content)",
+    () => check(b.grep(RARE, "/", undefined, { outputMode: "content" })),
+    rawRg(rg, tree, ["-F", "-n", RARE, "./"]),
+  );
+  await cmp(
+    "grep common (files_with_matches)",
+    () => check(b.grep(COMMON, "/", undefined, { outputMode: "files_with_matches", maxResults: 500 })),
+    rawRg(rg, tree, ["-F", "-l", "--null", COMMON, "./"]),
+  );
+  await cmp(
+    "grep common (content)",
+    () => check(b.grep(COMMON, "/", undefined, { outputMode: "content", maxResults: 300 })),
+    rawRg(rg, tree, ["-F", "-n", COMMON, "./"]),
+  );
   await cmp("glob **/*.ts", () => check(b.glob("**/*.ts", "/")), rawRg(rg, tree, ["--files", "-g", "*.ts", "./"]));
 
   // A 2,000-line window in the middle of a 1 GB file. "First" = no line index yet (the scan
@@ -174,7 +200,8 @@ export async function runFilesystemBench(opts: FilesystemBenchOptions = {}): Pro
     t = performance.now();
     const later = await bigRoot.read(big, mid + 7000, 2000);
     laters.push(performance.now() - t);
-    if (!first.content?.startsWith(String(mid + 1).padStart(6)) || !later.content) throw new Error(first.error ?? later.error ?? "wrong window");
+    if (!first.content?.startsWith(String(mid + 1).padStart(6)) || !later.content)
+      throw new Error(first.error ?? later.error ?? "wrong window");
     t = performance.now();
     await new FilesystemBackend({ rootDir: dir }).read(big, mid - 3000, 2000);
     others.push(performance.now() - t);
@@ -187,7 +214,9 @@ export async function runFilesystemBench(opts: FilesystemBenchOptions = {}): Pro
   out.window_later_ms = Number(warmMs.toFixed(1));
   out.window_later_other_backend_ms = Number(warm2Ms.toFixed(1));
   out.window_peak_rss_growth_MB = Math.round((peak - m0.rss) / 1048576);
-  console.log(`  window (2,000 lines at line ${mid} of a ${out.window_file_MB} MB file): first ${coldMs.toFixed(0)} ms (builds the line index; runs ${firsts.map(Math.round).join(", ")}), later ${warmMs.toFixed(1)} ms / ${warm2Ms.toFixed(1)} ms; peak RSS growth ${out.window_peak_rss_growth_MB} MB`);
+  console.log(
+    `  window (2,000 lines at line ${mid} of a ${out.window_file_MB} MB file): first ${coldMs.toFixed(0)} ms (builds the line index; runs ${firsts.map(Math.round).join(", ")}), later ${warmMs.toFixed(1)} ms / ${warm2Ms.toFixed(1)} ms; peak RSS growth ${out.window_peak_rss_growth_MB} MB`,
+  );
 
   // replace_all on a 50 MB file (rewritten before each run).
   const editDir = path.join(dir, "edit");
@@ -208,7 +237,9 @@ export async function runFilesystemBench(opts: FilesystemBenchOptions = {}): Pro
   const editMs = median(edits);
   out.edit_50MB_ms = Math.round(editMs);
   out.edit_occurrences = occurrences;
-  console.log(`  replace_all on a 50 MB file: ${editMs.toFixed(0)} ms (${occurrences} occurrences; runs ${edits.map(Math.round).join(", ")})`);
+  console.log(
+    `  replace_all on a 50 MB file: ${editMs.toFixed(0)} ms (${occurrences} occurrences; runs ${edits.map(Math.round).join(", ")})`,
+  );
   return out;
 }
 

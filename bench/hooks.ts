@@ -16,8 +16,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function perCall(hooks: HookDefinition[], cwd: string, sandbox?: CommandSandbox): Promise<number[]> {
   const mw = hooksMiddleware({ hooks, cwd, sessionId: "bench", ...(sandbox ? { sandbox } : {}) });
-  const ctx = { signal: new AbortController().signal, emit: () => undefined, state: { messages: [] } } as unknown as RunContext;
-  const call = (): ToolCallRequest => ({ id: "c1", name: "read_file", tool: { name: "read_file", kind: "read" } as Tool, args: { file_path: "/a.txt" }, turn: [] });
+  const ctx = {
+    signal: new AbortController().signal,
+    emit: () => undefined,
+    state: { messages: [] },
+  } as unknown as RunContext;
+  const call = (): ToolCallRequest => ({
+    id: "c1",
+    name: "read_file",
+    tool: { name: "read_file", kind: "read" } as Tool,
+    args: { file_path: "/a.txt" },
+    turn: [],
+  });
   const run = () => mw.wrapToolCall!(call(), ctx, async () => ({ content: "ok" }));
   await run(); // warm-up (the sandbox starts on first use)
   const times: number[] = [];
@@ -32,12 +42,25 @@ async function perCall(hooks: HookDefinition[], cwd: string, sandbox?: CommandSa
 export async function runHooksBench(): Promise<void> {
   console.log(`\n## Hooks: a no-op PreToolUse hook per tool call (median of ${RUNS})`);
   const cwd = mkdtempSync(path.join(tmpdir(), "fathom-hooks-bench-"));
-  const hook = (origin: "user" | "workspace"): HookDefinition => ({ event: "PreToolUse", matcher: "", command: "true", timeoutMs: 60_000, failClosed: false, origin, dialect: "fathom", source: "bench" });
+  const hook = (origin: "user" | "workspace"): HookDefinition => ({
+    event: "PreToolUse",
+    matcher: "",
+    command: "true",
+    timeoutMs: 60_000,
+    failClosed: false,
+    origin,
+    dialect: "fathom",
+    source: "bench",
+  });
   const round = (ms: number) => Math.round(ms * 10) / 10;
   try {
     const none = median(await perCall([], cwd));
     const plain = median(await perCall([hook("user")], cwd));
-    const figures: Record<string, number | string> = { no_hooks_ms: round(none), user_hook_ms: round(plain), user_hook_added_ms: round(plain - none) };
+    const figures: Record<string, number | string> = {
+      no_hooks_ms: round(none),
+      user_hook_ms: round(plain),
+      user_hook_added_ms: round(plain - none),
+    };
     const problem = sandboxUnavailable();
     if (problem) figures.sandboxed = `skipped: ${problem}`;
     else {

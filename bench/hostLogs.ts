@@ -29,4 +29,3 @@ export function fathomLog(userDataDir: string): string {
     .map((f) => fs.readFileSync(f, "utf8"))
     .join("\n");
 }
-

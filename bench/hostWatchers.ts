@@ -76,7 +76,9 @@ export async function stamps(page: Page, chat: Frame): Promise<{ diffAt: number;
     60_000,
     50,
   ).catch((e: unknown) => {
-    throw new Error(`${(e as Error).message} (${seen.diffAt > 0 ? "the diff was seen" : "no diff showing the proposal"}, ${seen.cardAt > 0 ? "the card was seen" : "no card"})`);
+    throw new Error(
+      `${(e as Error).message} (${seen.diffAt > 0 ? "the diff was seen" : "no diff showing the proposal"}, ${seen.cardAt > 0 ? "the card was seen" : "no card"})`,
+    );
   });
 }
 
@@ -144,8 +146,13 @@ export async function armTextWatch(chat: Frame, text: string): Promise<void> {
 }
 
 export async function textShownAt(chat: Frame): Promise<number> {
-  return until("the answer's text painted", async () => {
-    const at = (await chat.evaluate("window.__textAt ?? -1")) as number;
-    return at > 0 ? at : undefined;
-  }, 60_000, 10);
+  return until(
+    "the answer's text painted",
+    async () => {
+      const at = (await chat.evaluate("window.__textAt ?? -1")) as number;
+      return at > 0 ? at : undefined;
+    },
+    60_000,
+    10,
+  );
 }

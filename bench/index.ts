@@ -14,9 +14,13 @@ function benchBuildSizes(): void {
   console.log("\n## Build and package sizes (production)");
   execFileSync("npm", ["run", "--silent", "package"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const dist = path.join(root, "dist");
-  for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
+  for (const file of readdirSync(dist)
+    .filter((f) => /\.(js|css|ttf)$/.test(f))
+    .sort()) {
     const bytes = readFileSync(path.join(dist, file));
-    console.log(`  dist/${file.padEnd(16)} ${(bytes.length / 1024).toFixed(1).padStart(8)} KB  ${(gzipSync(bytes).length / 1024).toFixed(1).padStart(7)} KB gzipped`);
+    console.log(
+      `  dist/${file.padEnd(16)} ${(bytes.length / 1024).toFixed(1).padStart(8)} KB  ${(gzipSync(bytes).length / 1024).toFixed(1).padStart(7)} KB gzipped`,
+    );
   }
   const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
   const vsix = path.join(root, `fathom-${version}.vsix`);

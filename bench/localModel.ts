@@ -40,9 +40,20 @@ async function timedRun(
   modelId: string,
   dir: string,
   prompt: string,
-  opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean; override?: ModelOverride; proxy: Awaited<ReturnType<typeof startRecordingProxy>> },
+  opts: {
+    maxSteps?: number;
+    tools?: Tool[];
+    rules?: boolean;
+    override?: ModelOverride;
+    proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  },
 ): Promise<Timed> {
-  const model = createModel({ provider: "openai-compatible", model: modelId, baseUrl: url, ...(opts.override ? { override: opts.override } : {}) });
+  const model = createModel({
+    provider: "openai-compatible",
+    model: modelId,
+    baseUrl: url,
+    ...(opts.override ? { override: opts.override } : {}),
+  });
   const agent = createAgent({
     model,
     workspaceRoot: dir,
@@ -58,7 +69,8 @@ async function timedRun(
   let ttftMs = 0;
   let reason = "";
   for await (const event of agent.run(prompt) as AsyncIterable<AgentEvent>) {
-    if (!ttftMs && (event.type === "text_delta" || event.type === "tool_call_started")) ttftMs = performance.now() - started;
+    if (!ttftMs && (event.type === "text_delta" || event.type === "tool_call_started"))
+      ttftMs = performance.now() - started;
     if (event.type === "done") reason = event.reason;
   }
   return { ttftMs, totalMs: performance.now() - started, reason, exchanges: opts.proxy.exchanges.slice(from) };
@@ -77,7 +89,8 @@ async function coldHello(install: LocalModelInstall, dir: string, override?: Mod
     await server.stop();
   }
 }
-const sum = (xs: RecordedExchange[], f: (x: RecordedExchange) => number | undefined) => xs.reduce((n, x) => n + (f(x) ?? 0), 0);
+const sum = (xs: RecordedExchange[], f: (x: RecordedExchange) => number | undefined) =>
+  xs.reduce((n, x) => n + (f(x) ?? 0), 0);
 
 export async function runLocalModelBench(): Promise<void> {
   console.log("\n## Local model: SmolLM2-135M-Instruct (Q4_1) on llama.cpp's llama-server, CPU");
@@ -87,7 +100,8 @@ export async function runLocalModelBench(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-local-bench-"));
   try {
     writeWorkspace(dir, { "README.md": "# demo\n", "config.ini": CONFIG_BEFORE });
-    const run = (prompt: string, opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean } = {}) => timedRun(proxy.url, server.modelId, dir, prompt, { ...opts, proxy });
+    const run = (prompt: string, opts: { maxSteps?: number; tools?: Tool[]; rules?: boolean } = {}) =>
+      timedRun(proxy.url, server.modelId, dir, prompt, { ...opts, proxy });
 
     // Issue 33: "hello" cold in the small-model profile (constrained, this model's default) and
     // in the full profile with native tools (everything before issue 33), each on a fresh server.
@@ -109,11 +123,31 @@ export async function runLocalModelBench(): Promise<void> {
     // The first request's size in the model's tokens: bare, with AGENTS.md, with two MCP servers.
     writeFileSync(path.join(dir, "AGENTS.md"), RULES);
     const withRules = await run("hello", { rules: true, maxSteps: 1 });
-    const base = { args: [] as string[], env: {}, headers: {}, disabled: false, timeoutMs: 30_000, autoApprove: [], disabledTools: [], source: "bench", transport: "stdio" as const };
+    const base = {
+      args: [] as string[],
+      env: {},
+      headers: {},
+      disabled: false,
+      timeoutMs: 30_000,
+      autoApprove: [],
+      disabledTools: [],
+      source: "bench",
+      transport: "stdio" as const,
+    };
     const hub = new McpHub(
       [
-        { ...base, name: "everything", command: process.execPath, args: [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")] },
-        { ...base, name: "filesystem", command: process.execPath, args: [path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir] },
+        {
+          ...base,
+          name: "everything",
+          command: process.execPath,
+          args: [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")],
+        },
+        {
+          ...base,
+          name: "filesystem",
+          command: process.execPath,
+          args: [path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir],
+        },
       ],
       { workspaceRoot: dir },
     );
@@ -133,8 +167,17 @@ export async function runLocalModelBench(): Promise<void> {
     console.log(
       JSON.stringify(
         {
-          hello_cold: { ttft: s(hellos[0]!.ttftMs), total: s(hellos[0]!.totalMs), prompt_tokens: first.usage?.prompt_tokens, completion_tokens: first.usage?.completion_tokens },
-          hello_warm: warm.map((h) => ({ ttft: s(h.ttftMs), total: s(h.totalMs), prompt_tokens_processed: h.exchanges[0]?.timings?.prompt_n })),
+          hello_cold: {
+            ttft: s(hellos[0]!.ttftMs),
+            total: s(hellos[0]!.totalMs),
+            prompt_tokens: first.usage?.prompt_tokens,
+            completion_tokens: first.usage?.completion_tokens,
+          },
+          hello_warm: warm.map((h) => ({
+            ttft: s(h.ttftMs),
+            total: s(h.totalMs),
+            prompt_tokens_processed: h.exchanges[0]?.timings?.prompt_n,
+          })),
           prompt_tokens_per_second: Math.round(promptRate),
           generation_tokens_per_second: Math.round(genRates.reduce((a, b) => a + b, 0) / Math.max(1, genRates.length)),
           first_request_tokens: {

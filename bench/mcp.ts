@@ -22,13 +22,26 @@ class SizingModel implements ChatModel {
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     this.size = JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length;
     yield { type: "text_delta", text: "Hello!" };
-    yield { type: "done", message: { role: "assistant", content: "Hello!" }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "end_turn" };
+    yield {
+      type: "done",
+      message: { role: "assistant", content: "Hello!" },
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      stopReason: "end_turn",
+    };
   }
 }
 
 async function firstRequest(dir: string, tools: Tool[], deferOver?: number): Promise<number> {
   const model = new SizingModel();
-  const agent = createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), executor: new ChildProcessExecutor(), tools, rules: false, ...(deferOver !== undefined ? { deferToolsOverChars: deferOver } : {}) });
+  const agent = createAgent({
+    model,
+    workspaceRoot: dir,
+    backend: new FilesystemBackend({ rootDir: dir }),
+    executor: new ChildProcessExecutor(),
+    tools,
+    rules: false,
+    ...(deferOver !== undefined ? { deferToolsOverChars: deferOver } : {}),
+  });
   await runToEnd(agent, "hello");
   return model.size;
 }
@@ -36,11 +49,31 @@ async function firstRequest(dir: string, tools: Tool[], deferOver?: number): Pro
 export async function runMcpBench(): Promise<void> {
   console.log('\n## MCP: first request for "hello" (characters)');
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-mcp-bench-"));
-  const base = { args: [] as string[], env: {}, headers: {}, disabled: false, timeoutMs: 30_000, autoApprove: [], disabledTools: [], source: "bench", transport: "stdio" as const };
+  const base = {
+    args: [] as string[],
+    env: {},
+    headers: {},
+    disabled: false,
+    timeoutMs: 30_000,
+    autoApprove: [],
+    disabledTools: [],
+    source: "bench",
+    transport: "stdio" as const,
+  };
   const hub = new McpHub(
     [
-      { ...base, name: "everything", command: process.execPath, args: [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")] },
-      { ...base, name: "filesystem", command: process.execPath, args: [path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir] },
+      {
+        ...base,
+        name: "everything",
+        command: process.execPath,
+        args: [path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")],
+      },
+      {
+        ...base,
+        name: "filesystem",
+        command: process.execPath,
+        args: [path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir],
+      },
     ],
     { workspaceRoot: dir },
   );

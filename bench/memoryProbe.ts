@@ -15,7 +15,8 @@ export interface HostMemory {
 }
 
 export async function measureHostMemory(page: Page, resultFile: string): Promise<HostMemory> {
-  const lines = () => (fs.existsSync(resultFile) ? fs.readFileSync(resultFile, "utf8").trim().split("\n").filter(Boolean) : []);
+  const lines = () =>
+    fs.existsSync(resultFile) ? fs.readFileSync(resultFile, "utf8").trim().split("\n").filter(Boolean) : [];
   const before = lines().length;
   await runCommand(page, "Fathom Bench: Measure Memory");
   const line = await until("the memory probe's line", () => lines()[before], 30_000, 100);

@@ -25,14 +25,20 @@ function addFilesAndCommit(dir: string): void {
     if (i % 100 === 0) fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, `f${i}.ts`), `export const value${i} = ${i};\n`);
   }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: dir, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "files");
 }
 
 export async function runParallelHostBench(): Promise<void> {
-  console.log(`\n## Tasks at once in a real VS Code (code-server; a git repository of ${FILES.toLocaleString()} files)`);
+  console.log(
+    `\n## Tasks at once in a real VS Code (code-server; a git repository of ${FILES.toLocaleString()} files)`,
+  );
   const install = await ensureCodeServer();
   const vsix = await packageFathom();
   const server = await startScriptedModelServer([]);
@@ -44,7 +50,12 @@ export async function runParallelHostBench(): Promise<void> {
       extensions: [vsix],
       name: "bench-parallel-host",
       prepare: addFilesAndCommit,
-      settings: { "fathom.provider": "openai-compatible", "fathom.baseUrl": server.baseUrlOpenAI, "fathom.model": "gpt-4.1", "fathom.tasks.maxParallel": 3 },
+      settings: {
+        "fathom.provider": "openai-compatible",
+        "fathom.baseUrl": server.baseUrlOpenAI,
+        "fathom.model": "gpt-4.1",
+        "fathom.tasks.maxParallel": 3,
+      },
     });
     const page = session.page!;
     const chat = await openChat(page);
@@ -53,7 +64,11 @@ export async function runParallelHostBench(): Promise<void> {
     const worktreeBox = chat.getByRole("checkbox", { name: /Worktree/ });
 
     /** Send in a new task; the time until its first request reaches the model. */
-    const start = async (text: string, inWorktree: boolean, answer: Parameters<typeof server.push>[0]): Promise<number> => {
+    const start = async (
+      text: string,
+      inWorktree: boolean,
+      answer: Parameters<typeof server.push>[0],
+    ): Promise<number> => {
       await worktreeBox.waitFor({ state: "visible", timeout: 60_000 });
       if ((await worktreeBox.isChecked()) !== inWorktree) await worktreeBox.setChecked(inWorktree);
       await message.fill(text);
@@ -82,19 +97,35 @@ export async function runParallelHostBench(): Promise<void> {
     const rss: number[] = [];
     for (let i = 0; i < 3; i++) {
       if (i > 0) await newTask();
-      inWorktree.push(await start(`Write note ${i}`, true, { toolCalls: [{ id: `w${i}`, name: "write_file", arguments: { file_path: `/note-${i}.md`, content: `note ${i}\n` } }] }));
+      inWorktree.push(
+        await start(`Write note ${i}`, true, {
+          toolCalls: [
+            { id: `w${i}`, name: "write_file", arguments: { file_path: `/note-${i}.md`, content: `note ${i}\n` } },
+          ],
+        }),
+      );
       await chat.getByRole("button", { name: "Approve" }).first().waitFor({ state: "visible", timeout: 60_000 });
       await new Promise((r) => setTimeout(r, 1500));
       rss.push(pid ? rssBytes(pid) : NaN);
     }
     const machine = load.stop();
     const p50 = (xs: number[]) => `${Math.round(percentile(xs, 50))} ms`;
-    console.log(`  Send → first model request, a new task in the folder: p50 ${p50(inFolder)} (${inFolder.join(", ")} ms)`);
-    console.log(`  Send → first model request, a new task in a new worktree: p50 ${p50(inWorktree)} (${inWorktree.join(", ")} ms; git worktree add of ${FILES.toLocaleString()} files included)`);
-    console.log(`  extension-host RSS: ${mb(base)} idle after ${SAMPLES + 1} tasks; with 1, 2, 3 tasks running: ${rss.map(mb).join(", ")} (+${mb((rss[2]! - base) / 3)} per running task)`);
-    console.log(`  machine: 1-minute load average while it ran ${machine.mean.toFixed(2)} (max ${machine.max.toFixed(2)}) on ${machine.cores} cores`);
+    console.log(
+      `  Send → first model request, a new task in the folder: p50 ${p50(inFolder)} (${inFolder.join(", ")} ms)`,
+    );
+    console.log(
+      `  Send → first model request, a new task in a new worktree: p50 ${p50(inWorktree)} (${inWorktree.join(", ")} ms; git worktree add of ${FILES.toLocaleString()} files included)`,
+    );
+    console.log(
+      `  extension-host RSS: ${mb(base)} idle after ${SAMPLES + 1} tasks; with 1, 2, 3 tasks running: ${rss.map(mb).join(", ")} (+${mb((rss[2]! - base) / 3)} per running task)`,
+    );
+    console.log(
+      `  machine: 1-minute load average while it ran ${machine.mean.toFixed(2)} (max ${machine.max.toFixed(2)}) on ${machine.cores} cores`,
+    );
   } catch (err) {
-    await session?.page?.screenshot({ path: path.join(testOutputDir, "bench-parallel-host-failure.png") }).catch(() => undefined);
+    await session?.page
+      ?.screenshot({ path: path.join(testOutputDir, "bench-parallel-host-failure.png") })
+      .catch(() => undefined);
     throw err;
   } finally {
     load.stop();

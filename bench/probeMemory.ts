@@ -20,7 +20,18 @@ const mib = (b: number) => (b / 1048576).toFixed(1);
   const file = path.join(testOutputDir, "probe-memory.jsonl");
   fs.rmSync(file, { force: true });
   const server = await startScriptedModelServer([]);
-  const session = await startSession({ install, extensions: [vsix, probe], name: "probe-memory", settings: { "fathomMemoryProbe.resultFile": file, "fathom.provider": "openai-compatible", "fathom.baseUrl": server.baseUrlOpenAI, "fathom.model": "gpt-4.1", "fathom.maxSteps": 300 } });
+  const session = await startSession({
+    install,
+    extensions: [vsix, probe],
+    name: "probe-memory",
+    settings: {
+      "fathomMemoryProbe.resultFile": file,
+      "fathom.provider": "openai-compatible",
+      "fathom.baseUrl": server.baseUrlOpenAI,
+      "fathom.model": "gpt-4.1",
+      "fathom.maxSteps": 300,
+    },
+  });
   try {
     const page = session.page!;
     await new Promise((r) => setTimeout(r, 5000));
@@ -29,16 +40,28 @@ const mib = (b: number) => (b / 1048576).toFixed(1);
     if (debug) await setFathomLogLevelDebug(page);
     await new Promise((r) => setTimeout(r, 5000));
     const idle = await measureHostMemory(page, file);
-    for (let i = 0; i < 199; i++) server.push({ text: `Step ${i + 1}: reading more.`, toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }] });
+    for (let i = 0; i < 199; i++)
+      server.push({
+        text: `Step ${i + 1}: reading more.`,
+        toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }],
+      });
     server.push({ text: "All 200 steps done." });
     const box = chat.getByRole("textbox", { name: "Message" });
     await box.fill("Read slugify.js 200 times.");
     await box.press("Enter");
-    await until("the task's end", () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined, 600_000, 200);
+    await until(
+      "the task's end",
+      () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined,
+      600_000,
+      200,
+    );
     await new Promise((r) => setTimeout(r, 3000));
     const after = await measureHostMemory(page, file);
-    const show = (name: string, m: typeof empty) => `${name}: RSS ${mib(m.rssBefore - empty.rssBefore)} → after GC ${mib(m.rssAfter - empty.rssAfter)} MiB; heap ${mib(m.heapBefore - empty.heapBefore)} → ${mib(m.heapAfter - empty.heapAfter)} MiB`;
-    console.log(`${debug ? "debug" : "info"} (over the host before Fathom, which had RSS ${mib(empty.rssAfter)} MiB and a heap of ${mib(empty.heapAfter)} MiB after GC)`);
+    const show = (name: string, m: typeof empty) =>
+      `${name}: RSS ${mib(m.rssBefore - empty.rssBefore)} → after GC ${mib(m.rssAfter - empty.rssAfter)} MiB; heap ${mib(m.heapBefore - empty.heapBefore)} → ${mib(m.heapAfter - empty.heapAfter)} MiB`;
+    console.log(
+      `${debug ? "debug" : "info"} (over the host before Fathom, which had RSS ${mib(empty.rssAfter)} MiB and a heap of ${mib(empty.heapAfter)} MiB after GC)`,
+    );
     console.log(show("  idle", idle));
     console.log(show("  after a 200-step task", after));
   } finally {

@@ -89,11 +89,21 @@ export async function runRealHostBench(): Promise<void> {
     const workspace = session.workspaceDir;
     // Files with a line per edit sample, so every approved edit changes its own line: JavaScript,
     // plain text (no language server) and TypeScript (its server checks every write).
-    const lines = (make: (i: number) => string) => Array.from({ length: 2 * SAMPLES + 5 }, (_, i) => make(i)).join("\n") + "\n";
+    const lines = (make: (i: number) => string) =>
+      Array.from({ length: 2 * SAMPLES + 5 }, (_, i) => make(i)).join("\n") + "\n";
     const numbersFile = path.join(workspace, "src", "numbers.js");
-    fs.writeFileSync(numbersFile, lines((i) => `export const n${i} = ${i};`));
-    fs.writeFileSync(path.join(workspace, "notes.txt"), lines((i) => `note ${i}`));
-    fs.writeFileSync(path.join(workspace, "src", "numbers.ts"), lines((i) => `export const t${i}: number = ${i};`));
+    fs.writeFileSync(
+      numbersFile,
+      lines((i) => `export const n${i} = ${i};`),
+    );
+    fs.writeFileSync(
+      path.join(workspace, "notes.txt"),
+      lines((i) => `note ${i}`),
+    );
+    fs.writeFileSync(
+      path.join(workspace, "src", "numbers.ts"),
+      lines((i) => `export const t${i}: number = ${i};`),
+    );
 
     // The extension host with the workbench's own extensions started, before Fathom activates (its view opens it).
     await new Promise((r) => setTimeout(r, 5000));
@@ -101,13 +111,23 @@ export async function runRealHostBench(): Promise<void> {
     const emptyHost = pid ? rssBytes(pid) : NaN;
     const emptyGc = await measureHostMemory(page, memoryFile);
     const chat = await openChat(page);
-    const activation = await until("Fathom's activation log line", () => activationMs(session!.userDataDir), 60_000, 200);
+    const activation = await until(
+      "Fathom's activation log line",
+      () => activationMs(session!.userDataDir),
+      60_000,
+      200,
+    );
     await new Promise((r) => setTimeout(r, 5000));
     const idle = pid ? rssBytes(pid) : NaN;
     const idleGc = await measureHostMemory(page, memoryFile);
-    const vscodeActivation = await runningExtensionsActivationMs(page).catch((e: unknown) => (console.error(`  could not read Running Extensions: ${String(e)}`), NaN));
+    const vscodeActivation = await runningExtensionsActivationMs(page).catch(
+      (e: unknown) => (console.error(`  could not read Running Extensions: ${String(e)}`), NaN),
+    );
     await armInputStamps(chat);
-    const debugLog = await setFathomLogLevelDebug(page).then(() => true, (e: unknown) => (console.error(`  could not set Fathom's log to Debug: ${String(e)}`), false));
+    const debugLog = await setFathomLogLevelDebug(page).then(
+      () => true,
+      (e: unknown) => (console.error(`  could not set Fathom's log to Debug: ${String(e)}`), false),
+    );
     const message = chat.getByRole("textbox", { name: "Message" });
     const pressEnter = async (text: string) => {
       await message.fill(text);
@@ -118,7 +138,10 @@ export async function runRealHostBench(): Promise<void> {
     // moment, Enter), is a 200-step task: extension-host memory before and after it.
     const before = pid ? rssBytes(pid) : NaN;
     for (let i = 0; i < LONG_TASK_STEPS - 1; i++) {
-      server.push({ text: `Step ${i + 1}: reading more.`, toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }] });
+      server.push({
+        text: `Step ${i + 1}: reading more.`,
+        toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js", limit: i + 1 } }],
+      });
     }
     server.push({ text: `All ${LONG_TASK_STEPS} steps done.` });
     const longStart = Date.now();
@@ -129,7 +152,12 @@ export async function runRealHostBench(): Promise<void> {
     const firstRequest = await until("the first task's request", () => server.requests[0], 60_000, 5);
     const firstTask = firstRequest.receivedAt! - ((await chat.evaluate("window.__enterAt")) as number[])[0]!;
     // The answer may be scrolled out of the (virtualized) transcript: wait for the script to be played and the task to end.
-    await until("the long task's last answer", () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined, 600_000, 200);
+    await until(
+      "the long task's last answer",
+      () => server.pending() === 0 && server.requests.at(-1)?.lastChunkAt !== undefined,
+      600_000,
+      200,
+    );
     await chat.getByRole("button", { name: "Send" }).waitFor({ state: "visible", timeout: 60_000 });
     const longMs = Date.now() - longStart;
     // Right after the task, the heap still holds its garbage; V8 gives memory back once the host is idle.
@@ -162,8 +190,17 @@ export async function runRealHostBench(): Promise<void> {
     // Chips: Ctrl+' → chip on screen, and a "hello" with one 10-line chip (in a task of its own).
     await chat.getByRole("button", { name: "New task" }).click();
     // (An older Fathom without chips, measured for a before/after table, has none to measure.)
-    const chips = await measureChips(page, chat, server, SAMPLES).catch((e: unknown) => (console.error(`  no chip figures: ${String(e).split("\n")[0]}`), { addToShown: [] as number[], requestChars: NaN, requestTokens: NaN }));
-    if (chips.addToShown.length === 0) await chat.getByRole("button", { name: "New task" }).click().catch(() => undefined);
+    const chips = await measureChips(page, chat, server, SAMPLES).catch(
+      (e: unknown) => (
+        console.error(`  no chip figures: ${String(e).split("\n")[0]}`),
+        { addToShown: [] as number[], requestChars: NaN, requestTokens: NaN }
+      ),
+    );
+    if (chips.addToShown.length === 0)
+      await chat
+        .getByRole("button", { name: "New task" })
+        .click()
+        .catch(() => undefined);
 
     const edits = new EditSamples(page, chat, server, CHUNK_MS);
     // The fix-the-test task; its edit is the first diff editor sample.
@@ -173,39 +210,109 @@ export async function runRealHostBench(): Promise<void> {
     server.push(
       {
         toolCalls: [
-          { name: "write_todos", arguments: { todos: [{ content: "Find the bug", status: "in_progress" }, { content: "Fix it", status: "pending" }, { content: "Run the tests", status: "pending" }] } },
+          {
+            name: "write_todos",
+            arguments: {
+              todos: [
+                { content: "Find the bug", status: "in_progress" },
+                { content: "Fix it", status: "pending" },
+                { content: "Run the tests", status: "pending" },
+              ],
+            },
+          },
           { name: "grep", arguments: { pattern: "replace(", path: "/src", output_mode: "content" } },
         ],
       },
       { toolCalls: [{ name: "read_file", arguments: { file_path: "/src/slugify.js" } }] },
     );
     const fixed = ".replace(/^-+|-+$/g, '');";
-    const fixEdit = edits.gated({ file_path: "/src/slugify.js", old_string: ".replace(/^-/, '');", new_string: fixed }, "paced");
+    const fixEdit = edits.gated(
+      { file_path: "/src/slugify.js", old_string: ".replace(/^-/, '');", new_string: fixed },
+      "paced",
+    );
     server.push(
       { toolCalls: [{ name: "execute", arguments: { command: "npm test" } }] },
-      { toolCalls: [{ name: "write_todos", arguments: { todos: [{ content: "Find the bug", status: "completed" }, { content: "Fix it", status: "completed" }, { content: "Run the tests", status: "completed" }] } }] },
+      {
+        toolCalls: [
+          {
+            name: "write_todos",
+            arguments: {
+              todos: [
+                { content: "Find the bug", status: "completed" },
+                { content: "Fix it", status: "completed" },
+                { content: "Run the tests", status: "completed" },
+              ],
+            },
+          },
+        ],
+      },
       { text: "Fixed: slugify trims dashes at both ends; both tests pass." },
     );
     await pressEnter("The test for slugify fails. Find out why and fix it.");
     await edits.measure(fixEdit, path.join(workspace, "src", "slugify.js"), fixed, "js");
-    await chat.getByText("Fixed: slugify trims dashes at both ends; both tests pass.").waitFor({ state: "visible", timeout: 90_000 });
+    await chat
+      .getByText("Fixed: slugify trims dashes at both ends; both tests pass.")
+      .waitFor({ state: "visible", timeout: 90_000 });
     const fixRequests = server.requests.slice(taskStart);
     const fixBytes = fixRequests.reduce((sum, r) => sum + Buffer.byteLength(r.rawBody), 0);
 
     // More samples: edits proposed one after another, each approved and written: JavaScript at a
     // model's pace and in one burst, then plain text and TypeScript (Approve → next request).
     await chat.getByRole("button", { name: "New task" }).click();
-    server.push({ toolCalls: [{ name: "read_file", arguments: { file_path: "/src/numbers.js" } }, { name: "read_file", arguments: { file_path: "/notes.txt" } }, { name: "read_file", arguments: { file_path: "/src/numbers.ts" } }] });
+    server.push({
+      toolCalls: [
+        { name: "read_file", arguments: { file_path: "/src/numbers.js" } },
+        { name: "read_file", arguments: { file_path: "/notes.txt" } },
+        { name: "read_file", arguments: { file_path: "/src/numbers.ts" } },
+      ],
+    });
     const planned = [
       ...Array.from({ length: 2 * SAMPLES }, (_, i) => {
         const next = `export const n${i} = ${i} + 1;`;
         const burst = i >= SAMPLES;
         // Paced edits are the size of an everyday edit (a few lines, ~250 characters); burst ones a line.
-        const body = burst ? next : [`/**`, ` * n${i}, one more than before: the report adds every n of this file in order,`, ` * and its totals were one short for each.`, ` */`, next, `export const n${i}Label = "n${i} (${i} + 1)";`].join("\n");
-        return { held: edits.gated({ file_path: "/src/numbers.js", old_string: `export const n${i} = ${i};`, new_string: body }, burst ? "burst" : "paced"), file: numbersFile, next, kind: "js" as const };
+        const body = burst
+          ? next
+          : [
+              `/**`,
+              ` * n${i}, one more than before: the report adds every n of this file in order,`,
+              ` * and its totals were one short for each.`,
+              ` */`,
+              next,
+              `export const n${i}Label = "n${i} (${i} + 1)";`,
+            ].join("\n");
+        return {
+          held: edits.gated(
+            { file_path: "/src/numbers.js", old_string: `export const n${i} = ${i};`, new_string: body },
+            burst ? "burst" : "paced",
+          ),
+          file: numbersFile,
+          next,
+          kind: "js" as const,
+        };
       }),
-      ...Array.from({ length: SAMPLES }, (_, i) => ({ held: edits.gated({ file_path: "/notes.txt", old_string: `note ${i}\n`, new_string: `note ${i}, done\n` }, "burst"), file: path.join(workspace, "notes.txt"), next: `note ${i}, done`, kind: "txt" as const })),
-      ...Array.from({ length: SAMPLES }, (_, i) => ({ held: edits.gated({ file_path: "/src/numbers.ts", old_string: `export const t${i}: number = ${i};`, new_string: `export const t${i}: number = ${i} + 1;` }, "burst"), file: path.join(workspace, "src", "numbers.ts"), next: `t${i}: number = ${i} + 1;`, kind: "ts" as const })),
+      ...Array.from({ length: SAMPLES }, (_, i) => ({
+        held: edits.gated(
+          { file_path: "/notes.txt", old_string: `note ${i}\n`, new_string: `note ${i}, done\n` },
+          "burst",
+        ),
+        file: path.join(workspace, "notes.txt"),
+        next: `note ${i}, done`,
+        kind: "txt" as const,
+      })),
+      ...Array.from({ length: SAMPLES }, (_, i) => ({
+        held: edits.gated(
+          {
+            file_path: "/src/numbers.ts",
+            old_string: `export const t${i}: number = ${i};`,
+            new_string: `export const t${i}: number = ${i} + 1;`,
+          },
+          "burst",
+        ),
+        file: path.join(workspace, "src", "numbers.ts"),
+        next: `t${i}: number = ${i} + 1;`,
+        kind: "ts" as const,
+      })),
     ];
     server.push({ text: "Done proposing." });
     await pressEnter("Propose some edits to numbers.js, notes.txt and numbers.ts.");
@@ -216,28 +323,78 @@ export async function runRealHostBench(): Promise<void> {
 
     const mib = (bytes: number) => bytes / 1048576;
     const [firstDiff, ...laterDiffs] = edits.paced.map((l) => l.diff);
-    line("machine: 1-minute load average while it ran (mean / max)", `${machine.mean.toFixed(2)} / ${machine.max.toFixed(2)} on ${machine.cores} cores`);
-    figures.single("activation: VS Code's figure (Running Extensions)", vscodeActivation, "ms", { target: "≤ 300 ms", limit: 300 });
+    line(
+      "machine: 1-minute load average while it ran (mean / max)",
+      `${machine.mean.toFixed(2)} / ${machine.max.toFixed(2)} on ${machine.cores} cores`,
+    );
+    figures.single("activation: VS Code's figure (Running Extensions)", vscodeActivation, "ms", {
+      target: "≤ 300 ms",
+      limit: 300,
+    });
     figures.single("activation: activate() alone (Fathom's log)", activation, "ms");
     figures.samples("the answer's last chunk → its text on screen", textSamples, { target: "≤ 35 ms", limit: 35 });
-    figures.samples("the last chunk of an edit → Approve on screen (card painted)", edits.paced.map((l) => l.card), { target: "≤ 120 ms", limit: 120 });
-    figures.samples("  … in one burst", edits.burst.map((l) => l.card));
+    figures.samples(
+      "the last chunk of an edit → Approve on screen (card painted)",
+      edits.paced.map((l) => l.card),
+      { target: "≤ 120 ms", limit: 120 },
+    );
+    figures.samples(
+      "  … in one burst",
+      edits.burst.map((l) => l.card),
+    );
     figures.samples("the last chunk of an edit → diff editor painted", laterDiffs, { target: "≤ 250 ms", limit: 250 });
     figures.single("  … the task's first diff editor", firstDiff ?? NaN, "ms", { target: "≤ 800 ms", limit: 800 });
-    figures.samples("  … in one burst", edits.burst.map((l) => l.diff));
+    figures.samples(
+      "  … in one burst",
+      edits.burst.map((l) => l.diff),
+    );
     figures.samples("Approve → file on disk", edits.approveToDisk, { target: "≤ 100 ms", limit: 100 });
-    figures.samples("Approve → next request: a plain text file (no language server)", edits.approveToRequest.txt, { target: "≤ 250 ms", limit: 250 });
-    figures.samples("Approve → next request: a TypeScript file, no new error", edits.approveToRequest.ts, { target: "≤ 400 ms", limit: 400 });
+    figures.samples("Approve → next request: a plain text file (no language server)", edits.approveToRequest.txt, {
+      target: "≤ 250 ms",
+      limit: 250,
+    });
+    figures.samples("Approve → next request: a TypeScript file, no new error", edits.approveToRequest.ts, {
+      target: "≤ 400 ms",
+      limit: 400,
+    });
     figures.samples("Approve → next request: a JavaScript file", edits.approveToRequest.js);
-    figures.single("Enter on the window's first task → first request", firstTask, "ms", { target: "≤ 100 ms", limit: 100 });
+    figures.single("Enter on the window's first task → first request", firstTask, "ms", {
+      target: "≤ 100 ms",
+      limit: 100,
+    });
     figures.samples("Enter → request (later tasks and messages)", enterSamples, { target: "≤ 100 ms", limit: 100 });
-    figures.samples("Ctrl+' in the editor → the chip in the message box", chips.addToShown, { target: "≤ 50 ms", limit: 50 });
-    figures.single("extension-host RSS idle over the host before Fathom activated", mib(idle - emptyHost), "MiB", { target: "≤ 15 MiB", limit: 15 });
-    figures.single(`extension-host RSS 20 s after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`, mib(after - emptyHost), "MiB", { target: "≤ 40 MiB", limit: 40 });
+    figures.samples("Ctrl+' in the editor → the chip in the message box", chips.addToShown, {
+      target: "≤ 50 ms",
+      limit: 50,
+    });
+    figures.single("extension-host RSS idle over the host before Fathom activated", mib(idle - emptyHost), "MiB", {
+      target: "≤ 15 MiB",
+      limit: 15,
+    });
+    figures.single(
+      `extension-host RSS 20 s after a ${LONG_TASK_STEPS}-step first task, over the host before Fathom`,
+      mib(after - emptyHost),
+      "MiB",
+      { target: "≤ 40 MiB", limit: 40 },
+    );
     figures.single("  … 3 s after it", mib(afterSoon - emptyHost), "MiB");
-    figures.single("after a full GC: RSS idle over the host before Fathom (both collected)", mib(idleGc.rssAfter - emptyGc.rssAfter), "MiB", { target: "≤ 15 MiB", limit: 15 });
-    figures.single("after a full GC: RSS after the 200-step task over the host before Fathom", mib(afterGc.rssAfter - emptyGc.rssAfter), "MiB", { target: "≤ 40 MiB", limit: 40 });
-    figures.single("after a full GC: JS heap idle / after the task, over the host before Fathom", mib(idleGc.heapAfter - emptyGc.heapAfter), "MiB");
+    figures.single(
+      "after a full GC: RSS idle over the host before Fathom (both collected)",
+      mib(idleGc.rssAfter - emptyGc.rssAfter),
+      "MiB",
+      { target: "≤ 15 MiB", limit: 15 },
+    );
+    figures.single(
+      "after a full GC: RSS after the 200-step task over the host before Fathom",
+      mib(afterGc.rssAfter - emptyGc.rssAfter),
+      "MiB",
+      { target: "≤ 40 MiB", limit: 40 },
+    );
+    figures.single(
+      "after a full GC: JS heap idle / after the task, over the host before Fathom",
+      mib(idleGc.heapAfter - emptyGc.heapAfter),
+      "MiB",
+    );
     figures.single("  … after the task", mib(afterGc.heapAfter - emptyGc.heapAfter), "MiB");
     figures.single("  … grown during the task (measured 3 s after it)", mib(afterSoon - before), "MiB");
     line(`the ${LONG_TASK_STEPS}-step task took`, `${(longMs / 1000).toFixed(1)} s`);
@@ -246,23 +403,48 @@ export async function runRealHostBench(): Promise<void> {
     figures.single('first request for "hello" with one 10-line chip', chips.requestTokens, "tokens");
     figures.single(`fix-the-test task: ${fixRequests.length} requests, bytes sent`, fixBytes / 1024, "KB");
     // The budget npm test holds the vsix to (bench/budgets.json; raised past 1.5 MB for web_fetch's page libraries, which docs/user-guide.md accounts for).
-    const vsixBudgetKb = Math.round((JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "budgets.json"), "utf8")) as { vsixBytes: number }).vsixBytes / 1024);
-    figures.single("vsix", fs.statSync(vsix).size / 1024, "KB", { target: `≤ ${vsixBudgetKb} KB`, limit: vsixBudgetKb });
+    const vsixBudgetKb = Math.round(
+      (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "budgets.json"), "utf8")) as { vsixBytes: number })
+        .vsixBytes / 1024,
+    );
+    figures.single("vsix", fs.statSync(vsix).size / 1024, "KB", {
+      target: `≤ ${vsixBudgetKb} KB`,
+      limit: vsixBudgetKb,
+    });
     figures.print();
     if (process.env.FATHOM_BENCH_RAW === "1") {
-      for (const [name, xs] of [["cards", edits.paced.map((l) => l.card)], ["diffs", laterDiffs], ["text", textSamples], ["approve→request txt", edits.approveToRequest.txt], ["approve→request ts", edits.approveToRequest.ts]] as const) console.log(`  ${name}: ${xs.join(" ")}`);
+      for (const [name, xs] of [
+        ["cards", edits.paced.map((l) => l.card)],
+        ["diffs", laterDiffs],
+        ["text", textSamples],
+        ["approve→request txt", edits.approveToRequest.txt],
+        ["approve→request ts", edits.approveToRequest.ts],
+      ] as const)
+        console.log(`  ${name}: ${xs.join(" ")}`);
     }
     const log = fathomLog(session.userDataDir);
-    const gaps = [...stepGaps(log).entries()].filter(([key]) => !key.startsWith("request sent →") && !key.startsWith("next request sent →"));
+    const gaps = [...stepGaps(log).entries()].filter(
+      ([key]) => !key.startsWith("request sent →") && !key.startsWith("next request sent →"),
+    );
     if (gaps.length > 0) {
       line("where the time goes (Fathom's debug log, p50 / p95)", "");
       for (const [key, xs] of gaps) line(`  ${key}`, p50p95(xs));
     } else {
-      line("where the time goes", debugLog ? "(no latency marks found in Fathom's log)" : "(no latency marks: Fathom's log is not at debug level)");
+      line(
+        "where the time goes",
+        debugLog
+          ? "(no latency marks found in Fathom's log)"
+          : "(no latency marks: Fathom's log is not at debug level)",
+      );
     }
   } catch (err) {
-    const shot = await session?.page?.screenshot({ path: path.join(testOutputDir, "bench-real-host-failure.png") }).catch(() => undefined);
-    if (shot) console.error(`  failure screenshot: test-output/bench-real-host-failure.png (${server.requests.length} model requests, ${server.pending()} turns left)`);
+    const shot = await session?.page
+      ?.screenshot({ path: path.join(testOutputDir, "bench-real-host-failure.png") })
+      .catch(() => undefined);
+    if (shot)
+      console.error(
+        `  failure screenshot: test-output/bench-real-host-failure.png (${server.requests.length} model requests, ${server.pending()} turns left)`,
+      );
     throw err;
   } finally {
     load.stop();

@@ -54,4 +54,3 @@ export async function runSandboxBench(): Promise<void> {
     rmSync(cwd, { recursive: true, force: true });
   }
 }
-

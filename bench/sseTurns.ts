@@ -13,7 +13,10 @@ export function streamedAnswer(text: string, o: { chars?: number; everyMs?: numb
   for (let i = 0; i < text.length; i += chars) pieces.push(text.slice(i, i + chars));
   const chunks = pieces.map((piece, i) => ({
     at: i * everyMs,
-    text: (i === 0 ? event({ role: "assistant", content: "" }, null) : "") + event({ content: piece }, null) + (i === pieces.length - 1 ? `${event({}, "stop")}data: [DONE]\n\n` : ""),
+    text:
+      (i === 0 ? event({ role: "assistant", content: "" }, null) : "") +
+      event({ content: piece }, null) +
+      (i === pieces.length - 1 ? `${event({}, "stop")}data: [DONE]\n\n` : ""),
   }));
   return { raw: { status: 200, headers: { "content-type": "text/event-stream" }, chunks } };
 }
@@ -26,7 +29,7 @@ export function markdownAnswer(tag: string, n = 1500): string {
     i++;
     parts.push(
       i % 3 === 0
-        ? "```ts\nexport function slugify(title: string): string {\n  return title.toLowerCase().replace(/[^a-z0-9]+/g, \"-\");\n}\n```"
+        ? '```ts\nexport function slugify(title: string): string {\n  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-");\n}\n```'
         : i % 3 === 1
           ? `- The \`src/\` folder holds the code (${i}).\n- Tests are in \`test/\`, run with \`npm test\`.\n- The README explains the options.`
           : `Paragraph ${i}: the function lower-cases the title, joins words with dashes and trims them at both ends, so "Hello, World!" becomes "hello-world".`,

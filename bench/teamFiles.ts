@@ -19,7 +19,12 @@ class SizingModel implements ChatModel {
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     this.size = JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length;
     yield { type: "text_delta", text: "Hello!" };
-    yield { type: "done", message: { role: "assistant", content: "Hello!" }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "end_turn" };
+    yield {
+      type: "done",
+      message: { role: "assistant", content: "Hello!" },
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      stopReason: "end_turn",
+    };
   }
 }
 
@@ -30,17 +35,21 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-const skill = (i: number) => `---\nname: skill-${i}\ndescription: Does the kind of work number ${i} the team does often, with its own scripts and checklists for it.\n---\n# Skill ${i}\nSteps for work ${i}.\n`;
+const skill = (i: number) =>
+  `---\nname: skill-${i}\ndescription: Does the kind of work number ${i} the team does often, with its own scripts and checklists for it.\n---\n# Skill ${i}\nSteps for work ${i}.\n`;
 
 /** 200 files: 40 each of nested AGENTS.md, instructions with applyTo, prompt files, skills and agents. */
 function twoHundredFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 40; i++) {
     files[`packages/p${i}/AGENTS.md`] = `Package ${i}: run its tests with npm test -w p${i}.\n`;
-    files[`.github/instructions/i${i}.instructions.md`] = `---\napplyTo: 'packages/p${i}/**/*.ts'\n---\nTypeScript rules for package ${i}.\n`;
-    files[`.github/prompts/c${i}.prompt.md`] = `---\ndescription: Command ${i}\nagent: ask\n---\nDo task ${i} on \${input:target}.\n`;
+    files[`.github/instructions/i${i}.instructions.md`] =
+      `---\napplyTo: 'packages/p${i}/**/*.ts'\n---\nTypeScript rules for package ${i}.\n`;
+    files[`.github/prompts/c${i}.prompt.md`] =
+      `---\ndescription: Command ${i}\nagent: ask\n---\nDo task ${i} on \${input:target}.\n`;
     files[`.github/skills/skill-${i}/SKILL.md`] = skill(i);
-    files[`.github/agents/a${i}.agent.md`] = `---\ndescription: Agent ${i}\ntools: ['search', 'read']\n---\nYou are agent ${i}.\n`;
+    files[`.github/agents/a${i}.agent.md`] =
+      `---\ndescription: Agent ${i}\ntools: ['search', 'read']\n---\nYou are agent ${i}.\n`;
   }
   return files;
 }
@@ -49,7 +58,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function firstRequest(dir: string, teamFiles?: TeamCatalog): Promise<number> {
   const model = new SizingModel();
-  const agent = createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), ...(teamFiles ? { teamFiles } : {}) });
+  const agent = createAgent({
+    model,
+    workspaceRoot: dir,
+    backend: new FilesystemBackend({ rootDir: dir }),
+    ...(teamFiles ? { teamFiles } : {}),
+  });
   await runToEnd(agent, "hello");
   return model.size;
 }
@@ -75,10 +89,19 @@ export async function runTeamFilesBench(): Promise<void> {
     const found = catalog.rules.length + catalog.commands.length + catalog.skills.length + catalog.agents.length;
 
     write(plain, { "README.md": "# A project\n" });
-    write(skills, { "README.md": "# A project\n", ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`.github/skills/skill-${i}/SKILL.md`, skill(i)])) });
+    write(skills, {
+      "README.md": "# A project\n",
+      ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`.github/skills/skill-${i}/SKILL.md`, skill(i)])),
+    });
     const without = await firstRequest(plain);
-    const emptyCatalog = await firstRequest(plain, await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: plain }), user: [] }));
-    const withSkills = await firstRequest(skills, await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: skills }), user: [] }));
+    const emptyCatalog = await firstRequest(
+      plain,
+      await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: plain }), user: [] }),
+    );
+    const withSkills = await firstRequest(
+      skills,
+      await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: skills }), user: [] }),
+    );
     console.log(
       JSON.stringify(
         {

@@ -9,11 +9,22 @@ import { runCommand, until } from "../test/vscode/harness/chat";
  */
 export async function runningExtensionsActivationMs(page: Page): Promise<number> {
   await runCommand(page, "Developer: Show Running Extensions");
-  const row = page.locator(".runtime-extensions-editor .extension").filter({ has: page.locator(".name", { hasText: /^Fathom$/ }) }).first();
-  const text = await until("Fathom's row in Running Extensions", async () => {
-    const t = await row.locator(".activation-time").innerText({ timeout: 1000 }).catch(() => "");
-    return /\d+\s*ms/.test(t) ? t : undefined;
-  }, 30_000, 200);
+  const row = page
+    .locator(".runtime-extensions-editor .extension")
+    .filter({ has: page.locator(".name", { hasText: /^Fathom$/ }) })
+    .first();
+  const text = await until(
+    "Fathom's row in Running Extensions",
+    async () => {
+      const t = await row
+        .locator(".activation-time")
+        .innerText({ timeout: 1000 })
+        .catch(() => "");
+      return /\d+\s*ms/.test(t) ? t : undefined;
+    },
+    30_000,
+    200,
+  );
   await page.keyboard.press("Control+W");
   return Number(/(\d+)\s*ms/.exec(text)![1]);
 }

@@ -12,8 +12,10 @@ import { webFetchMiddleware } from "../src/core/middleware/webFetch";
 import type { Tool } from "../src/core/tools/tool";
 
 function bigPage(bytes: number): string {
-  const para = (i: number) => `<p>Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8)}<a href="/p/${i}">link ${i}</a></p>\n`;
-  let html = "<!doctype html><html><head><title>Big</title></head><body><nav><a href='/'>Home</a></nav><article><h1>Big page</h1>";
+  const para = (i: number) =>
+    `<p>Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8)}<a href="/p/${i}">link ${i}</a></p>\n`;
+  let html =
+    "<!doctype html><html><head><title>Big</title></head><body><nav><a href='/'>Home</a></nav><article><h1>Big page</h1>";
   for (let i = 0; html.length < bytes; i++) html += para(i);
   return `${html}</article><footer>end</footer></body></html>`;
 }
@@ -38,13 +40,19 @@ export async function runWebFetchBench(): Promise<void> {
       // A new tool each time: its page cache must not answer.
       const tool = webFetchMiddleware({ allowDomains: ["127.0.0.1"] }).tools![0] as Tool;
       const started = performance.now();
-      const result = await tool.run({ url } as never, { signal: new AbortController().signal, toolCallId: "b", run: { state: newRunState() } } as never);
+      const result = await tool.run(
+        { url } as never,
+        { signal: new AbortController().signal, toolCallId: "b", run: { state: newRunState() } } as never,
+      );
       times.push(performance.now() - started);
-      if (run === 0 && !/only its first 1 MB were read/.test(result.content)) throw new Error(`unexpected result: ${result.content.slice(0, 300)}`);
+      if (run === 0 && !/only its first 1 MB were read/.test(result.content))
+        throw new Error(`unexpected result: ${result.content.slice(0, 300)}`);
     }
     const [first, ...rest] = times;
     rest.sort((a, b) => a - b);
-    console.log(`  5 MB page on 127.0.0.1 → capped markdown (read 1 MB, 200,000 characters converted, 20,000 returned): ${rest[1]!.toFixed(0)} ms median of 3 (first call ${first!.toFixed(0)} ms, loading the libraries); transfer on loopback included`);
+    console.log(
+      `  5 MB page on 127.0.0.1 → capped markdown (read 1 MB, 200,000 characters converted, 20,000 returned): ${rest[1]!.toFixed(0)} ms median of 3 (first call ${first!.toFixed(0)} ms, loading the libraries); transfer on loopback included`,
+    );
     const html = page.slice(0, 1024 * 1024);
     for (const [name, parse] of [
       ["linkedom (chosen)", (h: string) => parseHTML(h).document as unknown as Document],
@@ -54,7 +62,9 @@ export async function runWebFetchBench(): Promise<void> {
       const document = parse(html);
       const parsed = performance.now() - started;
       const chars = convert(document);
-      console.log(`  1 MB of HTML, whole (no cut) with ${name}: parse ${parsed.toFixed(0)} ms, Readability + turndown ${(performance.now() - started - parsed).toFixed(0)} ms (${chars.toLocaleString("en")} characters of markdown)`);
+      console.log(
+        `  1 MB of HTML, whole (no cut) with ${name}: parse ${parsed.toFixed(0)} ms, Readability + turndown ${(performance.now() - started - parsed).toFixed(0)} ms (${chars.toLocaleString("en")} characters of markdown)`,
+      );
     }
   } finally {
     server.close();

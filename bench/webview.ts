@@ -16,7 +16,10 @@ const STREAM_SECONDS = 6;
 
 /** The webview bundle exactly as `npm run package` makes it, in a temp dir (dist/ is left alone). */
 async function buildProductionWebview(outdir: string): Promise<void> {
-  execFileSync(process.execPath, ["scripts/build.mjs", "--production", "--only", "webview", "--outdir", outdir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, ["scripts/build.mjs", "--production", "--only", "webview", "--outdir", outdir], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 function kb(bytes: number): string {
@@ -32,9 +35,12 @@ export async function runWebviewBench(): Promise<void> {
       const bytes = readFileSync(path.join(outdir, file));
       return { file, raw: bytes.length, gz: gzipSync(bytes).length };
     });
-    for (const s of sizes) console.log(`  ${s.file.padEnd(12)} ${kb(s.raw).padStart(10)}  ${kb(s.gz).padStart(9)} gzipped`);
+    for (const s of sizes)
+      console.log(`  ${s.file.padEnd(12)} ${kb(s.raw).padStart(10)}  ${kb(s.gz).padStart(9)} gzipped`);
     const scriptAndStyle = sizes[0]!.gz + sizes[1]!.gz;
-    console.log(`  script + stylesheet: ${kb(scriptAndStyle)} gzipped (target ≤ 300 KB)${scriptAndStyle > 300 * 1024 ? "  OVER TARGET" : ""}; with the icon font ${kb(scriptAndStyle + sizes[2]!.gz)}`);
+    console.log(
+      `  script + stylesheet: ${kb(scriptAndStyle)} gzipped (target ≤ 300 KB)${scriptAndStyle > 300 * 1024 ? "  OVER TARGET" : ""}; with the icon font ${kb(scriptAndStyle + sizes[2]!.gz)}`,
+    );
 
     const harness = await startHarness(outdir);
     try {
@@ -69,22 +75,30 @@ async function measureFirstPaint(harness: Harness): Promise<void> {
       initScript: `window.__state = ${JSON.stringify(state)};
         window.__onPosted = (m) => { if (m.type === "ready") { window.__sentAt = performance.now(); window.postMessage({ type: "state", state: window.__state }, "*"); } };`,
     });
-    const result = await view.page.evaluate(`${WAIT_PAINTED}.then(() => ({ stateToPaint: performance.now() - window.__sentAt, loadToPaint: performance.now() }))`);
+    const result = await view.page.evaluate(
+      `${WAIT_PAINTED}.then(() => ({ stateToPaint: performance.now() - window.__sentAt, loadToPaint: performance.now() }))`,
+    );
     runs.push(result as { stateToPaint: number; loadToPaint: number });
     const rendered = await view.page.locator("[data-index]").count();
-    if (run === 0) console.log(`  first paint of ${ITEMS.toLocaleString()} items (${rendered} rendered by the virtual list):`);
+    if (run === 0)
+      console.log(`  first paint of ${ITEMS.toLocaleString()} items (${rendered} rendered by the virtual list):`);
     await view.page.context().close();
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const stateToPaint = median(runs.map((r) => r.stateToPaint));
   const loadToPaint = median(runs.map((r) => r.loadToPaint));
-  console.log(`    state message → painted: ${stateToPaint.toFixed(0)} ms median of ${runs.length} (target ≤ 300 ms)${stateToPaint > 300 ? "  OVER TARGET" : ""}`);
+  console.log(
+    `    state message → painted: ${stateToPaint.toFixed(0)} ms median of ${runs.length} (target ≤ 300 ms)${stateToPaint > 300 ? "  OVER TARGET" : ""}`,
+  );
   console.log(`    page load → painted:     ${loadToPaint.toFixed(0)} ms median (includes parsing the bundle)`);
 }
 
 async function measureStreaming(harness: Harness): Promise<void> {
   const view = await harness.open();
-  await view.send({ type: "state", state: baseState({ status: "running", items: [...manyItems(ITEMS), assistant("live", "", true)] }) });
+  await view.send({
+    type: "state",
+    state: baseState({ status: "running", items: [...manyItems(ITEMS), assistant("live", "", true)] }),
+  });
   await view.page.evaluate(WAIT_PAINTED);
   // The older items of the state are validated and added after the first paint: watch that too.
   const restoreLongTasks = (await view.page.evaluate(`new Promise((resolve) => {
@@ -93,7 +107,9 @@ async function measureStreaming(harness: Harness): Promise<void> {
     observer.observe({ type: "longtask" });
     setTimeout(() => { observer.disconnect(); resolve(durations); }, 2000);
   })`)) as number[];
-  console.log(`  restoring the older items after first paint: ${restoreLongTasks.length} long tasks${restoreLongTasks.length ? `, longest ${Math.max(...restoreLongTasks).toFixed(0)} ms` : ""}`);
+  console.log(
+    `  restoring the older items after first paint: ${restoreLongTasks.length} long tasks${restoreLongTasks.length ? `, longest ${Math.max(...restoreLongTasks).toFixed(0)} ms` : ""}`,
+  );
   // A string, not a function: tsx would wrap named functions in helpers the page lacks.
   const result = (await view.page.evaluate(`new Promise((resolve) => {
     const tokensPerSecond = ${TOKENS_PER_SECOND}, seconds = ${STREAM_SECONDS};
@@ -122,8 +138,12 @@ async function measureStreaming(harness: Harness): Promise<void> {
     }, 10);
   })`)) as { tokens: number; longTasks: number[]; frames: number };
   const longest = result.longTasks.length ? Math.max(...result.longTasks) : 0;
-  console.log(`  streaming ${TOKENS_PER_SECOND} tokens/s for ${STREAM_SECONDS} s into ${ITEMS.toLocaleString()} items (${result.tokens} tokens, ${result.frames} frames):`);
-  console.log(`    long tasks (> 50 ms): ${result.longTasks.length}${result.longTasks.length ? `, longest ${longest.toFixed(0)} ms` : ""} (target: none)`);
+  console.log(
+    `  streaming ${TOKENS_PER_SECOND} tokens/s for ${STREAM_SECONDS} s into ${ITEMS.toLocaleString()} items (${result.tokens} tokens, ${result.frames} frames):`,
+  );
+  console.log(
+    `    long tasks (> 50 ms): ${result.longTasks.length}${result.longTasks.length ? `, longest ${longest.toFixed(0)} ms` : ""} (target: none)`,
+  );
   await view.page.context().close();
 }
 

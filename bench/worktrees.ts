@@ -21,9 +21,16 @@ export function makeRepo(files: number): string {
   for (let i = 0; i < files; i++) {
     const folder = path.join(dir, "src", `m${Math.floor(i / 100)}`);
     if (i % 100 === 0) mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, `f${i}.ts`), `export const value${i} = ${i};\nexport function get${i}(): number {\n  return value${i};\n}\n`);
+    writeFileSync(
+      path.join(folder, `f${i}.ts`),
+      `export const value${i} = ${i};\nexport function get${i}(): number {\n  return value${i};\n}\n`,
+    );
   }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: dir, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "files");
@@ -38,10 +45,28 @@ async function cliToFirstRequest(repo: string, data: string, worktree: boolean):
   const server = await startScriptedModelServer([{ text: "Done." }]);
   try {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(root, "dist", "cli.js"), "run", "--yes", "--json", "--no-sandbox", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", repo, ...(worktree ? ["--worktree"] : []), "say done"], {
-      env: { ...process.env, XDG_DATA_HOME: data, HOME: data },
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "dist", "cli.js"),
+        "run",
+        "--yes",
+        "--json",
+        "--no-sandbox",
+        "--provider",
+        "openai-compatible",
+        "--base-url",
+        server.baseUrlOpenAI,
+        "--cwd",
+        repo,
+        ...(worktree ? ["--worktree"] : []),
+        "say done",
+      ],
+      {
+        env: { ...process.env, XDG_DATA_HOME: data, HOME: data },
+        stdio: "ignore",
+      },
+    );
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     if (code !== 0 || !server.requests[0]?.receivedAt) throw new Error(`fathom run exited ${code}`);
     return server.requests[0].receivedAt - started;
@@ -64,7 +89,10 @@ export async function runWorktreeBench(): Promise<void> {
       let t = performance.now();
       const wt = await wts.create(`bench${i}`, `bench task ${i}`);
       create.push(performance.now() - t);
-      writeFileSync(path.join(wt.root, "src", "m7", `f7${String(i).padStart(2, "0")}.ts`), `export const changed = ${i};\n`);
+      writeFileSync(
+        path.join(wt.root, "src", "m7", `f7${String(i).padStart(2, "0")}.ts`),
+        `export const changed = ${i};\n`,
+      );
       t = performance.now();
       const files = await wts.changes(wt.taskId);
       changes.push(performance.now() - t);
@@ -77,8 +105,12 @@ export async function runWorktreeBench(): Promise<void> {
       execFileSync("git", ["checkout", "--", "."], { cwd: repo });
       await wts.discard(wt.taskId);
     }
-    console.log(`  ${REPO_FILES.toLocaleString()}-file repository: make a task's worktree (git worktree add, record) p50 ${ms(p50(create))} (of 5: ${create.map((x) => Math.round(x)).join(", ")})`);
-    console.log(`  list what a task changed (one file of ${REPO_FILES.toLocaleString()}) p50 ${ms(p50(changes))}; Apply p50 ${ms(p50(apply))}`);
+    console.log(
+      `  ${REPO_FILES.toLocaleString()}-file repository: make a task's worktree (git worktree add, record) p50 ${ms(p50(create))} (of 5: ${create.map((x) => Math.round(x)).join(", ")})`,
+    );
+    console.log(
+      `  list what a task changed (one file of ${REPO_FILES.toLocaleString()}) p50 ${ms(p50(changes))}; Apply p50 ${ms(p50(apply))}`,
+    );
 
     execFileSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { cwd: root, stdio: "ignore" });
     const plain: number[] = [];
@@ -87,7 +119,9 @@ export async function runWorktreeBench(): Promise<void> {
       plain.push(await cliToFirstRequest(repo, data, false));
       inWorktree.push(await cliToFirstRequest(repo, data, true));
     }
-    console.log(`  fathom run → first model request, ${REPO_FILES.toLocaleString()} files: in the folder p50 ${ms(p50(plain))}, in a new worktree p50 ${ms(p50(inWorktree))} (+${ms(p50(inWorktree) - p50(plain))}; 3 runs each, process start included)`);
+    console.log(
+      `  fathom run → first model request, ${REPO_FILES.toLocaleString()} files: in the folder p50 ${ms(p50(plain))}, in a new worktree p50 ${ms(p50(inWorktree))} (+${ms(p50(inWorktree) - p50(plain))}; 3 runs each, process start included)`,
+    );
 
     // The agent loop: one task alone, then three at once (tool time excluded).
     const STEPS = 1000;
@@ -107,9 +141,13 @@ export async function runWorktreeBench(): Promise<void> {
       each.push(...runs.map((r) => r.ms / STEPS));
     }
     rmSync(dir, { recursive: true, force: true });
-    console.log(`  loop overhead: one task ${p50(alone).toFixed(3)} ms/step; three at once ${p50(wall).toFixed(3)} ms per step of work (each task ${p50(each).toFixed(3)} ms/step while sharing), median of 3 runs of ${STEPS} steps each`);
+    console.log(
+      `  loop overhead: one task ${p50(alone).toFixed(3)} ms/step; three at once ${p50(wall).toFixed(3)} ms per step of work (each task ${p50(each).toFixed(3)} ms/step while sharing), median of 3 runs of ${STEPS} steps each`,
+    );
     const machine = load.stop();
-    console.log(`  machine: 1-minute load average while it ran ${machine.mean.toFixed(2)} (max ${machine.max.toFixed(2)})`);
+    console.log(
+      `  machine: 1-minute load average while it ran ${machine.mean.toFixed(2)} (max ${machine.max.toFixed(2)})`,
+    );
   } finally {
     load.stop();
     rmSync(repo, { recursive: true, force: true });

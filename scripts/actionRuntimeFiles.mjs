@@ -17,11 +17,24 @@ export const OPTIONAL_REQUIRES = {
  * A payload not listed here stops the release: someone must decide.
  */
 export const RUNTIME_PAYLOADS = {
-  "@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp": { to: "vendor/seccomp/x64/apply-seccomp", why: "the sandbox's seccomp filter (blocks Unix sockets) on x64 runners" },
-  "@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp": { to: "vendor/seccomp/arm64/apply-seccomp", why: "the same on arm64 runners" },
-  "@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar": { to: "vendor/java-proxy-agent/srt-proxy-agent.jar", why: "makes JVM tools in the sandbox use its proxy (allow-domains)" },
-  "@anthropic-ai/sandbox-runtime/vendor/srt-win/x64/srt-win.exe": { skip: "the Windows sandbox, which Fathom does not use (commands on Windows are refused)" },
-  "@anthropic-ai/sandbox-runtime/vendor/srt-win/arm64/srt-win.exe": { skip: "the Windows sandbox, which Fathom does not use" },
+  "@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp": {
+    to: "vendor/seccomp/x64/apply-seccomp",
+    why: "the sandbox's seccomp filter (blocks Unix sockets) on x64 runners",
+  },
+  "@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp": {
+    to: "vendor/seccomp/arm64/apply-seccomp",
+    why: "the same on arm64 runners",
+  },
+  "@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar": {
+    to: "vendor/java-proxy-agent/srt-proxy-agent.jar",
+    why: "makes JVM tools in the sandbox use its proxy (allow-domains)",
+  },
+  "@anthropic-ai/sandbox-runtime/vendor/srt-win/x64/srt-win.exe": {
+    skip: "the Windows sandbox, which Fathom does not use (commands on Windows are refused)",
+  },
+  "@anthropic-ai/sandbox-runtime/vendor/srt-win/arm64/srt-win.exe": {
+    skip: "the Windows sandbox, which Fathom does not use",
+  },
 };
 
 const MAGIC = [
@@ -63,12 +76,20 @@ export function actionRuntimeFiles(metafile, root) {
     if (!output.endsWith(".js")) continue;
     for (const imported of info.imports) {
       if (!imported.external || isBuiltin(imported.path)) continue;
-      const name = imported.path.startsWith("@") ? imported.path.split("/").slice(0, 2).join("/") : imported.path.split("/")[0];
+      const name = imported.path.startsWith("@")
+        ? imported.path.split("/").slice(0, 2).join("/")
+        : imported.path.split("/")[0];
       if (!(name in OPTIONAL_REQUIRES))
-        problems.push(`the bundle requires "${imported.path}" at run time (${imported.kind}), which a checkout of the release does not have: bundle it (it must not be external), or, if the code does without it, add it to OPTIONAL_REQUIRES in scripts/actionRuntimeFiles.mjs with the reason.`);
+        problems.push(
+          `the bundle requires "${imported.path}" at run time (${imported.kind}), which a checkout of the release does not have: bundle it (it must not be external), or, if the code does without it, add it to OPTIONAL_REQUIRES in scripts/actionRuntimeFiles.mjs with the reason.`,
+        );
     }
   }
-  const packageDirs = new Set(Object.keys(metafile.inputs).map((input) => packageDirOf(input, root)).filter(Boolean));
+  const packageDirs = new Set(
+    Object.keys(metafile.inputs)
+      .map((input) => packageDirOf(input, root))
+      .filter(Boolean),
+  );
   for (const absolute of [...packageDirs].sort()) {
     const dir = absolute.replace(/^.*node_modules\//, "");
     for (const rel of readdirSync(absolute, { recursive: true }).map(String)) {
@@ -78,7 +99,10 @@ export function actionRuntimeFiles(metafile, root) {
       if (!stat.isFile() || !isBinaryPayload(file)) continue;
       const key = `${dir}/${rel.split(path.sep).join("/")}`;
       const decision = RUNTIME_PAYLOADS[key];
-      if (!decision) problems.push(`the bundled package ${dir} carries ${rel}, a file its code may load beside itself at run time: decide whether the action needs it and list it in RUNTIME_PAYLOADS in scripts/actionRuntimeFiles.mjs (ship it with "to", or "skip" with the reason).`);
+      if (!decision)
+        problems.push(
+          `the bundled package ${dir} carries ${rel}, a file its code may load beside itself at run time: decide whether the action needs it and list it in RUNTIME_PAYLOADS in scripts/actionRuntimeFiles.mjs (ship it with "to", or "skip" with the reason).`,
+        );
       else if (decision.to) files.push({ from: file, to: decision.to, executable: (stat.mode & 0o111) !== 0 });
     }
   }

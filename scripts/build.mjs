@@ -1,7 +1,17 @@
 // One build for every bundle: the extension host (Node, CommonJS, `vscode` external), the chat
 // webview (browser), the core's public API (+ .d.ts), the headless CLI and the GitHub Action.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, statSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  statSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -34,13 +44,27 @@ const common = {
 // The sandbox runtime (an ES module) finds its seccomp helper next to `import.meta.url`; in a
 // CommonJS bundle that is the bundle's own file, and the helper is copied beside it (dist/vendor).
 const importMetaShim = 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;';
-const nodeTarget = { ...common, platform: "node", format: "cjs", target: "node20", define: { "import.meta.url": "__importMetaUrl" }, banner: { js: importMetaShim } };
+const nodeTarget = {
+  ...common,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: importMetaShim },
+};
 
 // A bundle in dist/vendor/ finds the sandbox's seccomp helper where the one in dist/ does.
-const vendorMetaShim = 'const __importMetaUrl = require("url").pathToFileURL(require("path").join(__dirname, "..", "extension.js")).href;';
+const vendorMetaShim =
+  'const __importMetaUrl = require("url").pathToFileURL(require("path").join(__dirname, "..", "extension.js")).href;';
 
 const builds = [
-  { ...nodeTarget, plugins: [...common.plugins, lazyLibraries], entryPoints: { extension: "src/host/extension.ts" }, external: ["vscode"], outdir: dist },
+  {
+    ...nodeTarget,
+    plugins: [...common.plugins, lazyLibraries],
+    entryPoints: { extension: "src/host/extension.ts" },
+    external: ["vscode"],
+    outdir: dist,
+  },
   {
     ...nodeTarget,
     banner: { js: vendorMetaShim },
@@ -69,7 +93,12 @@ const builds = [
     define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
   },
 ]
-  .filter((options) => !only || only in options.entryPoints || (only === "extension" && Object.keys(options.entryPoints)[0]?.startsWith("vendor/")))
+  .filter(
+    (options) =>
+      !only ||
+      only in options.entryPoints ||
+      (only === "extension" && Object.keys(options.entryPoints)[0]?.startsWith("vendor/")),
+  )
   .filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
 
 function emitCoreTypes() {
@@ -102,14 +131,23 @@ function copyDemo() {
   mkdirSync(out, { recursive: true });
   cpSync(path.join(root, "test/fixtures/sample-workspace"), path.join(out, "sample-workspace"), { recursive: true });
   const cassette = readFileSync(path.join(root, "test/fixtures/demo/cassette.jsonl"));
-  writeFileSync(path.join(out, "cassette.jsonl.br"), brotliCompressSync(cassette, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: cassette.length } }));
+  writeFileSync(
+    path.join(out, "cassette.jsonl.br"),
+    brotliCompressSync(cassette, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: cassette.length },
+    }),
+  );
 }
 
 function printSizes() {
-  for (const file of readdirSync(dist).filter((f) => /\.(js|css|ttf)$/.test(f)).sort()) {
+  for (const file of readdirSync(dist)
+    .filter((f) => /\.(js|css|ttf)$/.test(f))
+    .sort()) {
     const bytes = statSync(path.join(dist, file)).size;
     const gz = gzipSync(readFileSync(path.join(dist, file))).length;
-    console.log(`  dist/${file.padEnd(16)} ${(bytes / 1024).toFixed(1).padStart(8)} KB  (${(gz / 1024).toFixed(1)} KB gzipped)`);
+    console.log(
+      `  dist/${file.padEnd(16)} ${(bytes / 1024).toFixed(1).padStart(8)} KB  (${(gz / 1024).toFixed(1)} KB gzipped)`,
+    );
   }
 }
 
@@ -120,7 +158,9 @@ if (watch) {
 } else {
   if (!only) rmSync(dist, { recursive: true, force: true });
   const started = Date.now();
-  const results = await Promise.all(builds.map((options) => esbuild.build({ ...options, metafile: Boolean(metafile) })));
+  const results = await Promise.all(
+    builds.map((options) => esbuild.build({ ...options, metafile: Boolean(metafile) })),
+  );
   if (metafile) {
     const merged = { inputs: {}, outputs: {} };
     for (const result of results) {

@@ -7,7 +7,9 @@ export const zodEnglishOnly = {
   name: "zod-english-only",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: path.join(path.dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" } : undefined,
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.join(path.dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
@@ -20,7 +22,15 @@ export const zodEnglishOnly = {
 // Libraries the extension loads on first use (src/core/vendor/libraries.ts): each is a bundle of
 // its own in dist/vendor/, and the extension's bundle requires that file instead of holding it, so
 // activation loads none of them. The core and CLI bundles hold them as usual.
-export const LAZY_LIBRARIES = ["openaiLib", "anthropicLib", "sandboxLib", "shellLib", "mcpLib", "yamlLib", "webPageLib"];
+export const LAZY_LIBRARIES = [
+  "openaiLib",
+  "anthropicLib",
+  "sandboxLib",
+  "shellLib",
+  "mcpLib",
+  "yamlLib",
+  "webPageLib",
+];
 export const lazyLibraries = {
   name: "lazy-libraries",
   setup(build) {
@@ -31,4 +41,3 @@ export const lazyLibraries = {
     );
   },
 };
-

@@ -16,7 +16,9 @@ writeFileSync(
   ignoreFile,
   readFileSync(path.join(root, ".vscodeignore"), "utf8")
     .split("\n")
-    .filter((line) => !/^!dist\/vendor\/seccomp\//.test(line) || line === `!dist/vendor/seccomp/${helperArch}/apply-seccomp`)
+    .filter(
+      (line) => !/^!dist\/vendor\/seccomp\//.test(line) || line === `!dist/vendor/seccomp/${helperArch}/apply-seccomp`,
+    )
     .join("\n"),
 );
 const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));

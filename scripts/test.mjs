@@ -55,6 +55,7 @@ if (!unitOnly) {
   await stage("type check", npx("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
   await stage("type check (webview)", npx("tsc"), ["-p", "webview-ui/tsconfig.json", "--noEmit"]);
   await stage("lint", npx("eslint"), ["."]);
+  await stage("format (prettier --check)", npx("prettier"), ["--check", "--log-level", "warn", "."]);
   // action.yml and the example workflows (actionlint, installed into the cache on first use).
   await stage("actionlint", process.execPath, ["scripts/actionlint.mjs"]);
   await stage("build", process.execPath, ["scripts/build.mjs"]);
@@ -66,10 +67,14 @@ async function nodeTests(name, files, { concurrency = 2 } = {}) {
   const tapDir = mkdtempSync(path.join(os.tmpdir(), "fathom-tap-"));
   const tapFile = path.join(tapDir, "results.tap");
   const result = await run(process.execPath, [
-    "--import", "tsx",
-    "--test", `--test-concurrency=${concurrency}`,
-    "--test-reporter=spec", "--test-reporter-destination=stdout",
-    "--test-reporter=tap", `--test-reporter-destination=${tapFile}`,
+    "--import",
+    "tsx",
+    "--test",
+    `--test-concurrency=${concurrency}`,
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${tapFile}`,
     ...files,
   ]);
   const tap = statSync(tapFile, { throwIfNoEntry: false }) ? readFileSync(tapFile, "utf8") : "";
@@ -97,7 +102,9 @@ if (!unitOnly) await nodeTests("webview component tests (Chromium)", findTests(p
 // test/local-model/install-local-model.sh): one suite at a time, they share the 2 cores.
 if (!unitOnly && process.env.FATHOM_SKIP_REAL_MODEL !== "1") {
   const started = Date.now();
-  await nodeTests("real model (llama.cpp, SmolLM2-135M-Instruct)", findTests(path.join(root, "test/local-model")), { concurrency: 1 });
+  await nodeTests("real model (llama.cpp, SmolLM2-135M-Instruct)", findTests(path.join(root, "test/local-model")), {
+    concurrency: 1,
+  });
   console.log(`real-model stage took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -107,7 +114,9 @@ if (unitOnly) {
   console.log("\n=== real VS Code suites skipped (FATHOM_SKIP_VSCODE=1) ===");
 } else {
   console.log("\n=== real VS Code (code-server): in-host suite and end-to-end ===");
-  const vscodeRun = await run(process.execPath, ["--import", "tsx", "test/vscode/run-code-server-tests.ts"], { capture: true });
+  const vscodeRun = await run(process.execPath, ["--import", "tsx", "test/vscode/run-code-server-tests.ts"], {
+    capture: true,
+  });
   const summary = [...vscodeRun.output.matchAll(/^(\d+) passed, (\d+) failed/gm)].at(-1);
   if (summary) {
     passed += Number(summary[1]);

@@ -19,7 +19,11 @@ export interface RemoteAuth {
 export function authEnv(auth: RemoteAuth | undefined): Record<string, string> {
   if (!auth?.token) return {};
   const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
-  return { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `http.${auth.serverUrl.replace(/\/+$/, "")}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: `http.${auth.serverUrl.replace(/\/+$/, "")}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
 }
 
 export class BranchError extends Error {}
@@ -36,8 +40,17 @@ async function must(args: string[], cwd: string, env?: Record<string, string>): 
  * the keys removed.
  */
 export async function removeStoredCredentials(root: string): Promise<string[]> {
-  const found = await runGit(["config", "--local", "--name-only", "--get-regexp", "^http\\..*\\.extraheader$"], { cwd: root });
-  const keys = [...new Set(found.stdout.split("\n").map((k) => k.trim()).filter(Boolean))];
+  const found = await runGit(["config", "--local", "--name-only", "--get-regexp", "^http\\..*\\.extraheader$"], {
+    cwd: root,
+  });
+  const keys = [
+    ...new Set(
+      found.stdout
+        .split("\n")
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ];
   for (const key of keys) await must(["config", "--local", "--unset-all", key], root);
   return keys;
 }
@@ -52,15 +65,24 @@ export interface PreparedBranch {
 
 export async function prepareBranch(root: string, branch: string, auth?: RemoteAuth): Promise<PreparedBranch> {
   const status = await must(["status", "--porcelain", "--untracked-files=all"], root);
-  if (status.trim()) throw new BranchError(`The checked-out repository has uncommitted changes before the task started (${status.trim().split("\n").length} files): run Fathom right after actions/checkout, before steps that change files.`);
+  if (status.trim())
+    throw new BranchError(
+      `The checked-out repository has uncommitted changes before the task started (${status.trim().split("\n").length} files): run Fathom right after actions/checkout, before steps that change files.`,
+    );
   const env = authEnv(auth);
-  const remote = await runGit(["ls-remote", "--exit-code", "--heads", "origin", `refs/heads/${branch}`], { cwd: root, env });
+  const remote = await runGit(["ls-remote", "--exit-code", "--heads", "origin", `refs/heads/${branch}`], {
+    cwd: root,
+    env,
+  });
   if (remote.code === 0) {
     await must(["fetch", "--no-tags", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`], root, env);
     await must(["checkout", "-B", branch, `refs/remotes/origin/${branch}`], root);
     return { branch, base: (await must(["rev-parse", "HEAD"], root)).trim(), continued: true };
   }
-  if (remote.code !== 2) throw new BranchError(`git could not read the remote's branches: ${remote.stderr.trim() || `exit ${remote.code}`}. Check that origin is reachable with the token.`);
+  if (remote.code !== 2)
+    throw new BranchError(
+      `git could not read the remote's branches: ${remote.stderr.trim() || `exit ${remote.code}`}. Check that origin is reachable with the token.`,
+    );
   await must(["checkout", "-B", branch], root);
   return { branch, base: (await must(["rev-parse", "HEAD"], root)).trim(), continued: false };
 }
@@ -82,11 +104,27 @@ export async function stageChanges(root: string): Promise<ChangedFile[]> {
 
 /** Commits what is staged and pushes it; a rejected push says why (a protected branch, a race). */
 export async function commitAndPush(root: string, branch: string, message: string, auth?: RemoteAuth): Promise<string> {
-  await runGit(["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`, "commit", "--no-verify", "--no-gpg-sign", "-F", "-"], { cwd: root, input: message }).then((r) => {
+  await runGit(
+    [
+      "-c",
+      `user.name=${BOT.name}`,
+      "-c",
+      `user.email=${BOT.email}`,
+      "commit",
+      "--no-verify",
+      "--no-gpg-sign",
+      "-F",
+      "-",
+    ],
+    { cwd: root, input: message },
+  ).then((r) => {
     if (r.code !== 0) throw new BranchError(`git commit failed: ${r.stderr.trim() || r.stdout.trim()}`);
   });
   const commit = (await must(["rev-parse", "HEAD"], root)).trim();
-  const push = await runGit(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { cwd: root, env: authEnv(auth) });
+  const push = await runGit(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], {
+    cwd: root,
+    env: authEnv(auth),
+  });
   if (push.code !== 0) {
     const why = `${push.stderr}\n${push.stdout}`.trim();
     const hint = /protected|GH006|declined|pre-receive/i.test(why)
@@ -102,5 +140,9 @@ export async function commitAndPush(root: string, branch: string, message: strin
 }
 
 function lastLines(text: string, n: number): string {
-  return text.split("\n").filter((l) => l.trim()).slice(-n).join("\n");
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(-n)
+    .join("\n");
 }

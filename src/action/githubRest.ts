@@ -50,12 +50,21 @@ export class GitHubRest {
 
   /** The open pull request from `branch`, if there is one (the one an earlier run opened). */
   async findOpenPullRequest(branch: string): Promise<PullRequestRef | undefined> {
-    const list = z.array(PullRequest).parse(await this.call("GET", `/repos/${this.o.repository}/pulls?state=open&head=${encodeURIComponent(`${this.owner}:${branch}`)}&per_page=1`));
+    const list = z
+      .array(PullRequest)
+      .parse(
+        await this.call(
+          "GET",
+          `/repos/${this.o.repository}/pulls?state=open&head=${encodeURIComponent(`${this.owner}:${branch}`)}&per_page=1`,
+        ),
+      );
     return list[0];
   }
 
   async createPullRequest(p: { title: string; head: string; base: string; body: string }): Promise<PullRequestRef> {
-    return PullRequest.parse(await this.call("POST", `/repos/${this.o.repository}/pulls`, { ...p, maintainer_can_modify: true }));
+    return PullRequest.parse(
+      await this.call("POST", `/repos/${this.o.repository}/pulls`, { ...p, maintainer_can_modify: true }),
+    );
   }
 
   async updatePullRequest(number: number, p: { title: string; body: string }): Promise<PullRequestRef> {
@@ -63,7 +72,8 @@ export class GitHubRest {
   }
 
   async comment(issue: number, body: string): Promise<string> {
-    return Comment.parse(await this.call("POST", `/repos/${this.o.repository}/issues/${issue}/comments`, { body })).html_url;
+    return Comment.parse(await this.call("POST", `/repos/${this.o.repository}/issues/${issue}/comments`, { body }))
+      .html_url;
   }
 
   private async call(method: string, route: string, body?: unknown): Promise<unknown> {
@@ -89,13 +99,18 @@ export class GitHubRest {
           await sleep(base * 2 ** (attempt - 1));
           continue;
         }
-        throw new GitHubApiError(0, `GitHub's API at ${this.o.apiUrl} could not be reached (${method} ${route}): ${(error as Error).message}.`);
+        throw new GitHubApiError(
+          0,
+          `GitHub's API at ${this.o.apiUrl} could not be reached (${method} ${route}): ${(error as Error).message}.`,
+        );
       }
       if (response.ok) return response.status === 204 ? undefined : response.json();
       const text = await response.text();
       const wait = retryWait(response, attempt, base);
       if (wait !== undefined && attempt < attempts) {
-        this.o.onRetry?.(`${method} ${route} answered ${response.status}; trying again in ${Math.round(wait / 1000)} s.`);
+        this.o.onRetry?.(
+          `${method} ${route} answered ${response.status}; trying again in ${Math.round(wait / 1000)} s.`,
+        );
         await sleep(wait);
         continue;
       }
@@ -110,7 +125,8 @@ function retryWait(response: Response, attempt: number, base: number): number | 
   const rateLimited = response.headers.get("x-ratelimit-remaining") === "0";
   if (response.status === 403 && !response.headers.has("retry-after") && !rateLimited) return undefined;
   if (response.status !== 403 && response.status !== 429 && response.status < 500) return undefined;
-  if (response.headers.has("retry-after") && Number.isFinite(retryAfter)) return Math.min(retryAfter * 1000, MAX_WAIT_MS);
+  if (response.headers.has("retry-after") && Number.isFinite(retryAfter))
+    return Math.min(retryAfter * 1000, MAX_WAIT_MS);
   const reset = Number(response.headers.get("x-ratelimit-reset"));
   if (rateLimited && Number.isFinite(reset)) return Math.min(Math.max(0, reset * 1000 - Date.now()), MAX_WAIT_MS);
   return base * 2 ** (attempt - 1);
@@ -119,14 +135,24 @@ function retryWait(response: Response, attempt: number, base: number): number | 
 function explain(method: string, route: string, status: number, text: string): string {
   let detail = text.slice(0, 500);
   try {
-    const parsed = JSON.parse(text) as { message?: string; errors?: { message?: string; code?: string; field?: string }[] };
-    detail = [parsed.message, ...(parsed.errors ?? []).map((e) => e.message ?? [e.field, e.code].filter(Boolean).join(" "))].filter(Boolean).join("; ");
+    const parsed = JSON.parse(text) as {
+      message?: string;
+      errors?: { message?: string; code?: string; field?: string }[];
+    };
+    detail = [
+      parsed.message,
+      ...(parsed.errors ?? []).map((e) => e.message ?? [e.field, e.code].filter(Boolean).join(" ")),
+    ]
+      .filter(Boolean)
+      .join("; ");
   } catch {
     // not JSON: the text as it came
   }
   const what = `GitHub answered ${status} to ${method} ${route.split("?")[0]}${detail ? `: ${detail}` : ""}.`;
-  if (status === 401) return `${what} The token was refused: pass the workflow's GITHUB_TOKEN (or a token with access to this repository) as github-token.`;
-  if (status === 403 || status === 404) return `${what} The token may lack a permission: the workflow needs "permissions: contents: write, pull-requests: write, issues: write" (and, for pull requests, the repository setting "Allow GitHub Actions to create and approve pull requests").`;
+  if (status === 401)
+    return `${what} The token was refused: pass the workflow's GITHUB_TOKEN (or a token with access to this repository) as github-token.`;
+  if (status === 403 || status === 404)
+    return `${what} The token may lack a permission: the workflow needs "permissions: contents: write, pull-requests: write, issues: write" (and, for pull requests, the repository setting "Allow GitHub Actions to create and approve pull requests").`;
   if (status >= 500) return `${what} GitHub kept failing after several tries; run the workflow again later.`;
   return what;
 }

@@ -5,6 +5,9 @@ runAction(process.env, (text) => process.stdout.write(text)).then(
   (code) => process.stdout.write("", () => process.exit(code)),
   (error: unknown) => {
     // A bug, not an outcome: the message only (a stack could quote a secret from a variable).
-    process.stdout.write(`::error::Fathom's action failed unexpectedly: ${(error as Error)?.message ?? String(error)}\n`, () => process.exit(1));
+    process.stdout.write(
+      `::error::Fathom's action failed unexpectedly: ${(error as Error)?.message ?? String(error)}\n`,
+      () => process.exit(1),
+    );
   },
 );

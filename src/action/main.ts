@@ -11,10 +11,24 @@ import { randomBytes } from "node:crypto";
 import { readRepositoryChanges } from "../core/commitMessage/repositoryChanges";
 import { writeCommitMessage } from "../core/commitMessage/writeCommitMessage";
 import { runGit } from "../core/worktrees/git";
-import { BranchError, commitAndPush, prepareBranch, removeStoredCredentials, stageChanges, type RemoteAuth } from "./branchWork";
+import {
+  BranchError,
+  commitAndPush,
+  prepareBranch,
+  removeStoredCredentials,
+  stageChanges,
+  type RemoteAuth,
+} from "./branchWork";
 import { GitHubRest } from "./githubRest";
 import { readActionInputs, type ActionInputs } from "./actionInputs";
-import { doneComment, failureComment, noChangeComment, pullRequestBody, pullRequestTitle, type RunFacts } from "./report";
+import {
+  doneComment,
+  failureComment,
+  noChangeComment,
+  pullRequestBody,
+  pullRequestTitle,
+  type RunFacts,
+} from "./report";
 import { runTask } from "./runTask";
 import { redactSecrets, runnerLog, scrubEnvironment, setOutput } from "./runnerIo";
 import { decideTrigger, type TaskTrigger } from "./trigger";
@@ -37,10 +51,16 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
   try {
     if (env.GITHUB_EVENT_PATH) payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8"));
   } catch (error) {
-    log.error(`The event payload at ${env.GITHUB_EVENT_PATH} could not be read: ${(error as Error).message}. Is this running as a step of a workflow?`);
+    log.error(
+      `The event payload at ${env.GITHUB_EVENT_PATH} could not be read: ${(error as Error).message}. Is this running as a step of a workflow?`,
+    );
     return 1;
   }
-  const trigger = decideTrigger(eventName, payload, { label: inputs.label, allowedAssociations: inputs.allowedAssociations, prompt: inputs.prompt });
+  const trigger = decideTrigger(eventName, payload, {
+    label: inputs.label,
+    allowedAssociations: inputs.allowedAssociations,
+    prompt: inputs.prompt,
+  });
   if (trigger.kind === "ignore") {
     log.info(`fathom: ${trigger.reason}`);
     return 0;
@@ -61,34 +81,67 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
     onRetry: (m) => log.info(`fathom: ${m}`),
   });
   const serverUrl = env.GITHUB_SERVER_URL || "https://github.com";
-  const facts: RunFacts = { taskId: `gh-${env.GITHUB_RUN_ID ?? "local"}-${randomBytes(3).toString("hex")}`, ...(env.GITHUB_RUN_ID ? { runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` } : {}) };
+  const facts: RunFacts = {
+    taskId: `gh-${env.GITHUB_RUN_ID ?? "local"}-${randomBytes(3).toString("hex")}`,
+    ...(env.GITHUB_RUN_ID ? { runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` } : {}),
+  };
   setOutput(env, "task-id", facts.taskId);
   setOutput(env, "branch", trigger.branch);
-  const artifactDir = path.join(env.RUNNER_TEMP || path.join(env.GITHUB_WORKSPACE || process.cwd(), ".."), "fathom", facts.taskId);
+  const artifactDir = path.join(
+    env.RUNNER_TEMP || path.join(env.GITHUB_WORKSPACE || process.cwd(), ".."),
+    "fathom",
+    facts.taskId,
+  );
   setOutput(env, "artifact-dir", artifactDir);
-  log.info(`fathom: task ${facts.taskId} on branch ${trigger.branch}${trigger.issue ? ` for #${trigger.issue.number}` : ""}; transcript and recording in ${artifactDir}`);
+  log.info(
+    `fathom: task ${facts.taskId} on branch ${trigger.branch}${trigger.issue ? ` for #${trigger.issue.number}` : ""}; transcript and recording in ${artifactDir}`,
+  );
 
   const fail = async (what: string, reason: string, tail: string[] = []): Promise<number> => {
     const clean = redactSecrets(reason, secrets);
     log.error(`Fathom could not finish: ${what}: ${clean}`);
     if (trigger.issue) {
-      await api.comment(trigger.issue.number, redactSecrets(failureComment({ what, reason: clean, tail, facts }), secrets)).catch((e: unknown) => log.error(`The failure could not be reported on #${trigger.issue?.number} either: ${redactSecrets((e as Error).message, secrets)}`));
+      await api
+        .comment(trigger.issue.number, redactSecrets(failureComment({ what, reason: clean, tail, facts }), secrets))
+        .catch((e: unknown) =>
+          log.error(
+            `The failure could not be reported on #${trigger.issue?.number} either: ${redactSecrets((e as Error).message, secrets)}`,
+          ),
+        );
     }
     return 1;
   };
 
   if (!inputs.model.apiKey && inputs.model.provider !== "openai-compatible") {
-    return fail("no model key", `The input api-key is empty: store your ${inputs.model.provider} key as a repository secret and pass it, for example api-key: \${{ secrets.${inputs.model.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY }}.`);
+    return fail(
+      "no model key",
+      `The input api-key is empty: store your ${inputs.model.provider} key as a repository secret and pass it, for example api-key: \${{ secrets.${inputs.model.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY }}.`,
+    );
   }
   const root = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
   const auth: RemoteAuth = { serverUrl, token: inputs.githubToken };
   try {
     const removed = await removeStoredCredentials(root);
-    if (removed.length) log.info(`fathom: removed the token actions/checkout kept in .git/config (${removed.join(", ")}) so no command of the task can read it; set persist-credentials: false to skip this.`);
+    if (removed.length)
+      log.info(
+        `fathom: removed the token actions/checkout kept in .git/config (${removed.join(", ")}) so no command of the task can read it; set persist-credentials: false to skip this.`,
+      );
   } catch (error) {
     return fail("the repository's git config could not be read", (error as Error).message);
   }
-  return runOnBranch({ env, inputs, trigger, api, root, auth, facts, artifactDir, secrets, log: (l) => log.info(l), fail });
+  return runOnBranch({
+    env,
+    inputs,
+    trigger,
+    api,
+    root,
+    auth,
+    facts,
+    artifactDir,
+    secrets,
+    log: (l) => log.info(l),
+    fail,
+  });
 }
 
 interface BranchRun {
@@ -119,7 +172,10 @@ async function runOnBranch(r: BranchRun): Promise<number> {
   } catch (error) {
     return r.fail(`the branch ${trigger.branch} could not be made`, (error as Error).message);
   }
-  if (prepared.continued) r.log(`fathom: ${trigger.branch} exists on the remote (an earlier run's): the task continues on it, and its pull request is updated.`);
+  if (prepared.continued)
+    r.log(
+      `fathom: ${trigger.branch} exists on the remote (an earlier run's): the task continues on it, and its pull request is updated.`,
+    );
 
   const retryBase = Number(r.env.FATHOM_RETRY_BASE_DELAY_MS);
   const outcome = await runTask({
@@ -137,7 +193,11 @@ async function runOnBranch(r: BranchRun): Promise<number> {
   const withState: RunFacts = { ...facts, ...(outcome.state ? { state: outcome.state } : {}) };
   setOutput(r.env, "cost", (outcome.state?.costUsd ?? 0).toFixed(4));
   if (outcome.reason !== "completed") {
-    return r.fail(`the task stopped (${outcome.reason.replace(/_/g, " ")})`, outcome.message || outcome.finalText || "It ended before its final answer.", outcome.tail);
+    return r.fail(
+      `the task stopped (${outcome.reason.replace(/_/g, " ")})`,
+      outcome.message || outcome.finalText || "It ended before its final answer.",
+      outcome.tail,
+    );
   }
 
   let files;
@@ -148,7 +208,11 @@ async function runOnBranch(r: BranchRun): Promise<number> {
   }
   if (files.length === 0) {
     r.log("fathom: the task changed no file: no pull request.");
-    if (trigger.issue) await api.comment(trigger.issue.number, redactSecrets(noChangeComment({ summary: outcome.finalText, facts: withState }), r.secrets));
+    if (trigger.issue)
+      await api.comment(
+        trigger.issue.number,
+        redactSecrets(noChangeComment({ summary: outcome.finalText, facts: withState }), r.secrets),
+      );
     return 0;
   }
 
@@ -156,29 +220,53 @@ async function runOnBranch(r: BranchRun): Promise<number> {
   try {
     await commitAndPush(root, trigger.branch, redactSecrets(message, r.secrets), r.auth);
   } catch (error) {
-    return r.fail(error instanceof BranchError ? "its commit could not be pushed" : "its changes could not be committed", (error as Error).message, outcome.tail);
+    return r.fail(
+      error instanceof BranchError ? "its commit could not be pushed" : "its changes could not be committed",
+      (error as Error).message,
+      outcome.tail,
+    );
   }
   r.log(`fathom: pushed ${files.length} changed file(s) to ${trigger.branch}.`);
 
-  const body = redactSecrets(pullRequestBody({ summary: outcome.finalText, files, ...(trigger.issue ? { issue: trigger.issue } : {}), facts: withState, notes: outcome.sandboxed ? [] : ["The OS sandbox could not run on the runner, so no command ran."] }), r.secrets);
+  const body = redactSecrets(
+    pullRequestBody({
+      summary: outcome.finalText,
+      files,
+      ...(trigger.issue ? { issue: trigger.issue } : {}),
+      facts: withState,
+      notes: outcome.sandboxed ? [] : ["The OS sandbox could not run on the runner, so no command ran."],
+    }),
+    r.secrets,
+  );
   const title = redactSecrets(pullRequestTitle(trigger.title), r.secrets);
   let pr;
   let updated: boolean;
   try {
     const existing = await api.findOpenPullRequest(trigger.branch);
     updated = existing !== undefined;
-    pr = existing ? await api.updatePullRequest(existing.number, { title, body }) : await api.createPullRequest({ title, head: trigger.branch, base, body });
+    pr = existing
+      ? await api.updatePullRequest(existing.number, { title, body })
+      : await api.createPullRequest({ title, head: trigger.branch, base, body });
   } catch (error) {
     const compare = `${r.auth.serverUrl}/${r.env.GITHUB_REPOSITORY}/compare/${encodeURIComponent(base)}...${encodeURIComponent(trigger.branch)}`;
-    return r.fail("the pull request could not be opened", `${(error as Error).message}\nThe commit is on ${trigger.branch}; open the pull request by hand: ${compare}`, outcome.tail);
+    return r.fail(
+      "the pull request could not be opened",
+      `${(error as Error).message}\nThe commit is on ${trigger.branch}; open the pull request by hand: ${compare}`,
+      outcome.tail,
+    );
   }
   setOutput(r.env, "pull-request-url", pr.html_url);
   r.log(`fathom: ${updated ? "updated" : "opened"} ${pr.html_url}`);
   if (trigger.issue) {
     try {
-      await api.comment(trigger.issue.number, doneComment({ prUrl: pr.html_url, updated, files: files.length, facts: withState }));
+      await api.comment(
+        trigger.issue.number,
+        doneComment({ prUrl: pr.html_url, updated, files: files.length, facts: withState }),
+      );
     } catch (error) {
-      r.log(`fathom: the pull request is open, but the comment on #${trigger.issue.number} failed: ${redactSecrets((error as Error).message, r.secrets)}`);
+      r.log(
+        `fathom: the pull request is open, but the comment on #${trigger.issue.number} failed: ${redactSecrets((error as Error).message, r.secrets)}`,
+      );
     }
   }
   return 0;
@@ -193,11 +281,22 @@ async function checkedOutBranch(root: string, env: NodeJS.ProcessEnv): Promise<s
 }
 
 /** The commit-message generator's message from the staged change; the task's summary when it cannot write one. */
-async function commitMessage(root: string, model: Parameters<typeof writeCommitMessage>[0]["model"], trigger: TaskTrigger, summary: string, log: (l: string) => void): Promise<string> {
+async function commitMessage(
+  root: string,
+  model: Parameters<typeof writeCommitMessage>[0]["model"],
+  trigger: TaskTrigger,
+  summary: string,
+  log: (l: string) => void,
+): Promise<string> {
   const trailer = trigger.issue ? `\n\nFathom's task for #${trigger.issue.number}.` : "";
   const changes = await readRepositoryChanges(root);
   if (!("error" in changes)) {
-    const written = await writeCommitMessage({ model, files: changes.files, scope: changes.scope, subjects: changes.subjects });
+    const written = await writeCommitMessage({
+      model,
+      files: changes.files,
+      scope: changes.scope,
+      subjects: changes.subjects,
+    });
     if (written.ok) return `${written.message}${trailer}`;
     log(`fathom: no commit message from the model (${written.message}); using the task's summary.`);
   }

@@ -20,12 +20,20 @@ export function tokensAndCost(state: RunState | undefined): string {
   return `${state.steps} model request${state.steps === 1 ? "" : "s"}, ${input.toLocaleString("en-US")} tokens in, ${u.outputTokens.toLocaleString("en-US")} out, $${state.costUsd.toFixed(4)}`;
 }
 
-export function pullRequestBody(o: { summary: string; files: ChangedFile[]; issue?: { number: number }; facts: RunFacts; notes: string[] }): string {
+export function pullRequestBody(o: {
+  summary: string;
+  files: ChangedFile[];
+  issue?: { number: number };
+  facts: RunFacts;
+  notes: string[];
+}): string {
   const files = o.files.slice(0, MAX_FILES_LISTED).map((f) => `- \`${f.path}\` (${STATUS[f.status] ?? f.status})`);
   if (o.files.length > MAX_FILES_LISTED) files.push(`- … and ${o.files.length - MAX_FILES_LISTED} more`);
   return [
     MARKER,
-    o.issue ? `Fathom's work on #${o.issue.number}. Review it as any pull request: nothing was merged.` : "Fathom's work on a task started by hand. Review it as any pull request: nothing was merged.",
+    o.issue
+      ? `Fathom's work on #${o.issue.number}. Review it as any pull request: nothing was merged.`
+      : "Fathom's work on a task started by hand. Review it as any pull request: nothing was merged.",
     "",
     "## Summary",
     "",
@@ -38,7 +46,9 @@ export function pullRequestBody(o: { summary: string; files: ChangedFile[]; issu
     "## Run",
     "",
     `- Task \`${o.facts.taskId}\`: ${tokensAndCost(o.facts.state)}`,
-    ...(o.facts.runUrl ? [`- Workflow run, with the transcript and the model's recording as an artifact: ${o.facts.runUrl}`] : []),
+    ...(o.facts.runUrl
+      ? [`- Workflow run, with the transcript and the model's recording as an artifact: ${o.facts.runUrl}`]
+      : []),
     ...o.notes.map((n) => `- ${n}`),
   ].join("\n");
 }
@@ -48,7 +58,14 @@ export function doneComment(o: { prUrl: string; updated: boolean; files: number;
 }
 
 export function noChangeComment(o: { summary: string; facts: RunFacts }): string {
-  return [MARKER, "Fathom finished without changing any file, so there is no pull request. What it found:", "", quote(clip(o.summary.trim() || "(no answer)")), "", `Task \`${o.facts.taskId}\`: ${tokensAndCost(o.facts.state)}${o.facts.runUrl ? ` · [workflow run](${o.facts.runUrl})` : ""}`].join("\n");
+  return [
+    MARKER,
+    "Fathom finished without changing any file, so there is no pull request. What it found:",
+    "",
+    quote(clip(o.summary.trim() || "(no answer)")),
+    "",
+    `Task \`${o.facts.taskId}\`: ${tokensAndCost(o.facts.state)}${o.facts.runUrl ? ` · [workflow run](${o.facts.runUrl})` : ""}`,
+  ].join("\n");
 }
 
 export function failureComment(o: { what: string; reason: string; tail: string[]; facts: RunFacts }): string {
@@ -57,7 +74,18 @@ export function failureComment(o: { what: string; reason: string; tail: string[]
     `Fathom could not finish: ${o.what}`,
     "",
     quote(o.reason.trim()),
-    ...(o.tail.length ? ["", "<details><summary>The end of the transcript</summary>", "", "```text", ...o.tail.map((l) => l.replace(/```/g, "'''")), "```", "", "</details>"] : []),
+    ...(o.tail.length
+      ? [
+          "",
+          "<details><summary>The end of the transcript</summary>",
+          "",
+          "```text",
+          ...o.tail.map((l) => l.replace(/```/g, "'''")),
+          "```",
+          "",
+          "</details>",
+        ]
+      : []),
     "",
     `Nothing was merged${o.what.startsWith("the pull request") ? "" : " and no pull request was opened"}. Task \`${o.facts.taskId}\`: ${tokensAndCost(o.facts.state)}${o.facts.runUrl ? ` · [workflow run](${o.facts.runUrl})` : ""}`,
   ].join("\n");
@@ -70,9 +98,14 @@ export function pullRequestTitle(title: string): string {
 }
 
 function quote(text: string): string {
-  return text.split("\n").map((l) => `> ${l}`).join("\n");
+  return text
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
 }
 
 function clip(text: string): string {
-  return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS)}\n\n…(cut; the full answer is in the transcript)` : text;
+  return text.length > MAX_SUMMARY_CHARS
+    ? `${text.slice(0, MAX_SUMMARY_CHARS)}\n\n…(cut; the full answer is in the transcript)`
+    : text;
 }

@@ -62,7 +62,12 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
   writeFileSync(transcript, "");
   const recorder = new CassetteRecorder({
     file: path.join(o.artifactDir, "cassette.jsonl"),
-    header: { provider: o.model.provider, model: o.model.model || DEFAULT_MODELS[o.model.provider], prompt: o.prompt, options: { yes: true, sandbox: true, surface: "github-action" } },
+    header: {
+      provider: o.model.provider,
+      model: o.model.model || DEFAULT_MODELS[o.model.provider],
+      prompt: o.prompt,
+      options: { yes: true, sandbox: true, surface: "github-action" },
+    },
     workspaceRoot: o.root,
     secrets: o.secrets,
   });
@@ -76,7 +81,9 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
     surface: "cli",
   });
   const sandbox = openSandbox(o.allowDomains, (problem) => o.log(runnerSandboxUnavailableLine(problem)));
-  const gate: ApprovalGate = { request: (r, signal) => (r.mustAsk ? rejectAll(LEAVE_SANDBOX_REFUSED) : approveAll).request(r, signal) };
+  const gate: ApprovalGate = {
+    request: (r, signal) => (r.mustAsk ? rejectAll(LEAVE_SANDBOX_REFUSED) : approveAll).request(r, signal),
+  };
   const tail: string[] = [];
   const note = (line: string) => {
     tail.push(redactSecrets(line, o.secrets));
@@ -90,7 +97,13 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
         backend: new FilesystemBackend({ rootDir: o.root }),
         approvalPolicy: { read: "auto", edit: "auto", execute: sandbox ? "auto" : "ask", other: "auto" },
         approvalGate: gate,
-        ...(sandbox ? {} : { commands: { alwaysAsk: "The OS sandbox cannot run on this runner, and commands never run outside it here." } }),
+        ...(sandbox
+          ? {}
+          : {
+              commands: {
+                alwaysAsk: "The OS sandbox cannot run on this runner, and commands never run outside it here.",
+              },
+            }),
         ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
         ...(o.spendCapUsd ? { spendCapUsd: o.spendCapUsd } : {}),
       },
@@ -98,8 +111,24 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
       sandbox,
       onEvent: (event) => record(event, transcript, o.secrets, note),
     });
-    if (!done) return { reason: "crashed", finalText: "", message: "The task ended without a result.", tail, model, sandboxed: sandbox !== null };
-    return { reason: done.reason, finalText: done.finalText, ...(done.message ? { message: done.message } : {}), state: done.state, tail, model, sandboxed: sandbox !== null };
+    if (!done)
+      return {
+        reason: "crashed",
+        finalText: "",
+        message: "The task ended without a result.",
+        tail,
+        model,
+        sandboxed: sandbox !== null,
+      };
+    return {
+      reason: done.reason,
+      finalText: done.finalText,
+      ...(done.message ? { message: done.message } : {}),
+      state: done.state,
+      tail,
+      model,
+      sandboxed: sandbox !== null,
+    };
   } catch (error) {
     const message = redactSecrets((error as Error).message ?? String(error), o.secrets);
     note(`error: ${message}`);
@@ -111,11 +140,30 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
 
 /** Events worth keeping (not each streamed chunk), scrubbed, one JSON line each; a line of text for the tail. */
 function record(event: AgentEvent, file: string, secrets: readonly string[], note: (line: string) => void): void {
-  if (event.type === "text_delta" || event.type === "reasoning_delta" || event.type === "tool_call_arguments" || event.type === "tool_output") return;
-  const kept = event.type === "done" ? { type: "done", reason: event.reason, finalText: event.finalText, message: event.message, steps: event.state.steps, usage: event.state.usage, costUsd: event.state.costUsd } : event;
+  if (
+    event.type === "text_delta" ||
+    event.type === "reasoning_delta" ||
+    event.type === "tool_call_arguments" ||
+    event.type === "tool_output"
+  )
+    return;
+  const kept =
+    event.type === "done"
+      ? {
+          type: "done",
+          reason: event.reason,
+          finalText: event.finalText,
+          message: event.message,
+          steps: event.state.steps,
+          usage: event.state.usage,
+          costUsd: event.state.costUsd,
+        }
+      : event;
   appendFileSync(file, `${redactSecrets(JSON.stringify(kept), secrets)}\n`);
-  if (event.type === "tool_call_finished") note(`${event.toolName}${event.isError ? " (failed)" : ""}: ${oneLine(event.content, 200)}`);
-  else if (event.type === "approval_decided" && event.decision !== "approve") note(`refused ${event.toolName}: ${oneLine(event.reason ?? "", 200)}`);
+  if (event.type === "tool_call_finished")
+    note(`${event.toolName}${event.isError ? " (failed)" : ""}: ${oneLine(event.content, 200)}`);
+  else if (event.type === "approval_decided" && event.decision !== "approve")
+    note(`refused ${event.toolName}: ${oneLine(event.reason ?? "", 200)}`);
   else if (event.type === "error") note(`error (${event.kind}): ${oneLine(event.message, 300)}`);
   else if (event.type === "warning") note(`warning: ${oneLine(event.message, 200)}`);
   else if (event.type === "done" && event.finalText) note(`answer: ${oneLine(event.finalText, 300)}`);

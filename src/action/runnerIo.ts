@@ -23,9 +23,13 @@ export interface RunnerLog {
  * Log lines with every secret replaced by `***` before they are written (the runner masks them
  * too once `mask` ran, but only in its own log, not in files we write).
  */
-export function runnerLog(write: (text: string) => void, secrets: () => readonly string[]): RunnerLog & { mask(value: string): void } {
+export function runnerLog(
+  write: (text: string) => void,
+  secrets: () => readonly string[],
+): RunnerLog & { mask(value: string): void } {
   // A workflow command's message is escaped as the runner reads it back.
-  const clean = (line: string) => redactSecrets(line, secrets()).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const clean = (line: string) =>
+    redactSecrets(line, secrets()).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   return {
     info: (line) => write(`${redactSecrets(line, secrets())}\n`),
     warning: (line) => write(`::warning::${clean(line)}\n`),
@@ -55,12 +59,25 @@ export function setOutput(env: NodeJS.ProcessEnv, name: string, value: string): 
  * process's environment, so no command the agent runs (and no git hook or tool it starts) can
  * inherit them.
  */
-const CREDENTIAL_VARIABLES = ["GITHUB_TOKEN", "GH_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL"];
+const CREDENTIAL_VARIABLES = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_URL",
+];
 
 /** Removes every input and credential variable, and any variable holding one of `secrets`. */
 export function scrubEnvironment(env: NodeJS.ProcessEnv, secrets: readonly string[]): void {
   for (const name of Object.keys(env)) {
     const value = env[name] ?? "";
-    if (name.startsWith("INPUT_") || CREDENTIAL_VARIABLES.includes(name) || secrets.some((s) => s.length >= 4 && value.includes(s))) delete env[name];
+    if (
+      name.startsWith("INPUT_") ||
+      CREDENTIAL_VARIABLES.includes(name) ||
+      secrets.some((s) => s.length >= 4 && value.includes(s))
+    )
+      delete env[name];
   }
 }

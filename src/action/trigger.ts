@@ -7,7 +7,16 @@
 import { z } from "zod";
 
 export const DEFAULT_ALLOWED_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"] as const;
-const ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "NONE"] as const;
+const ASSOCIATIONS = [
+  "OWNER",
+  "MEMBER",
+  "COLLABORATOR",
+  "CONTRIBUTOR",
+  "FIRST_TIME_CONTRIBUTOR",
+  "FIRST_TIMER",
+  "MANNEQUIN",
+  "NONE",
+] as const;
 
 export interface TriggerSettings {
   /** The label that starts a task on `issues` labeled. */
@@ -39,14 +48,23 @@ const Issue = z.object({
   html_url: z.string(),
   pull_request: z.unknown().optional(),
 });
-const Comment = z.object({ body: z.string(), author_association: z.string(), user: z.object({ login: z.string() }).nullish() });
+const Comment = z.object({
+  body: z.string(),
+  author_association: z.string(),
+  user: z.object({ login: z.string() }).nullish(),
+});
 
 const IssuesEvent = z.object({ action: z.string(), issue: Issue, label: z.object({ name: z.string() }).nullish() });
 const IssueCommentEvent = z.object({ action: z.string(), issue: Issue, comment: Comment });
 const ReviewCommentEvent = z.object({
   action: z.string(),
   comment: Comment,
-  pull_request: z.object({ number: z.number().int().positive(), title: z.string(), body: z.string().nullish(), html_url: z.string() }),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    title: z.string(),
+    body: z.string().nullish(),
+    html_url: z.string(),
+  }),
 });
 const DispatchEvent = z.object({ inputs: z.record(z.string(), z.unknown()).nullish() });
 
@@ -55,9 +73,15 @@ const MENTION = /^\s*[@/]fathom\b[:,]?/i;
 
 export function parseAssociations(value: string): string[] | { error: string } {
   if (value.trim() === "") return [...DEFAULT_ALLOWED_ASSOCIATIONS];
-  const names = value.split(/[\s,]+/).filter(Boolean).map((n) => n.toUpperCase());
+  const names = value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((n) => n.toUpperCase());
   const unknown = names.filter((n) => !(ASSOCIATIONS as readonly string[]).includes(n));
-  if (unknown.length) return { error: `allowed-associations: ${unknown.join(", ")} is not an author association. Use some of ${ASSOCIATIONS.join(", ")} (default: ${DEFAULT_ALLOWED_ASSOCIATIONS.join(", ")}).` };
+  if (unknown.length)
+    return {
+      error: `allowed-associations: ${unknown.join(", ")} is not an author association. Use some of ${ASSOCIATIONS.join(", ")} (default: ${DEFAULT_ALLOWED_ASSOCIATIONS.join(", ")}).`,
+    };
   return names;
 }
 
@@ -72,58 +96,113 @@ export function decideTrigger(eventName: string, payload: unknown, settings: Tri
     case "workflow_dispatch":
       return fromDispatch(payload, settings);
     case "pull_request_target":
-      return { kind: "ignore", reason: "Fathom does not run on pull_request_target: that event runs with the repository's secrets, and a task started from it would work on a stranger's code. Use issue_comment (\"@fathom …\") on the pull request instead." };
+      return {
+        kind: "ignore",
+        reason:
+          "Fathom does not run on pull_request_target: that event runs with the repository's secrets, and a task started from it would work on a stranger's code. Use issue_comment (\"@fathom …\") on the pull request instead.",
+      };
     default:
-      return { kind: "ignore", reason: `The event ${eventName || "(none)"} is not one Fathom handles (issues labeled, issue_comment, pull_request_review_comment, workflow_dispatch): nothing to do.` };
+      return {
+        kind: "ignore",
+        reason: `The event ${eventName || "(none)"} is not one Fathom handles (issues labeled, issue_comment, pull_request_review_comment, workflow_dispatch): nothing to do.`,
+      };
   }
 }
 
 function fromLabel(payload: unknown, s: TriggerSettings): TriggerDecision {
   const parsed = IssuesEvent.safeParse(payload);
-  if (!parsed.success) return { kind: "ignore", reason: "The issues event has no issue in its payload: nothing to do." };
+  if (!parsed.success)
+    return { kind: "ignore", reason: "The issues event has no issue in its payload: nothing to do." };
   const { action, issue, label } = parsed.data;
-  if (action !== "labeled") return { kind: "ignore", reason: `Issue #${issue.number} was ${action}, not labeled: nothing to do.` };
-  if (label?.name.toLowerCase() !== s.label.toLowerCase()) return { kind: "ignore", reason: `Issue #${issue.number} was labeled "${label?.name ?? ""}", not "${s.label}": nothing to do.` };
+  if (action !== "labeled")
+    return { kind: "ignore", reason: `Issue #${issue.number} was ${action}, not labeled: nothing to do.` };
+  if (label?.name.toLowerCase() !== s.label.toLowerCase())
+    return {
+      kind: "ignore",
+      reason: `Issue #${issue.number} was labeled "${label?.name ?? ""}", not "${s.label}": nothing to do.`,
+    };
   // Only people with triage access or more can label, so GitHub has already checked who did.
   const notes: string[] = [];
   const body = (issue.body ?? "").trim();
   if (!body) notes.push(`Issue #${issue.number} has no body: its title is the whole task.`);
-  return task("issues", issue.title, issueText(issue.title, body), { number: issue.number, url: issue.html_url, isPullRequest: issue.pull_request !== undefined }, notes);
+  return task(
+    "issues",
+    issue.title,
+    issueText(issue.title, body),
+    { number: issue.number, url: issue.html_url, isPullRequest: issue.pull_request !== undefined },
+    notes,
+  );
 }
 
-function fromComment(payload: unknown, s: TriggerSettings, event: "issue_comment" | "pull_request_review_comment"): TriggerDecision {
+function fromComment(
+  payload: unknown,
+  s: TriggerSettings,
+  event: "issue_comment" | "pull_request_review_comment",
+): TriggerDecision {
   let parsed;
   if (event === "issue_comment") {
     const p = IssueCommentEvent.safeParse(payload);
-    if (!p.success) return { kind: "ignore", reason: "The comment event has no issue or comment in its payload: nothing to do." };
-    parsed = { action: p.data.action, comment: p.data.comment, issue: { ...p.data.issue, isPullRequest: p.data.issue.pull_request !== undefined } };
+    if (!p.success)
+      return { kind: "ignore", reason: "The comment event has no issue or comment in its payload: nothing to do." };
+    parsed = {
+      action: p.data.action,
+      comment: p.data.comment,
+      issue: { ...p.data.issue, isPullRequest: p.data.issue.pull_request !== undefined },
+    };
   } else {
     const p = ReviewCommentEvent.safeParse(payload);
-    if (!p.success) return { kind: "ignore", reason: "The review comment event has no pull request or comment in its payload: nothing to do." };
+    if (!p.success)
+      return {
+        kind: "ignore",
+        reason: "The review comment event has no pull request or comment in its payload: nothing to do.",
+      };
     parsed = { action: p.data.action, comment: p.data.comment, issue: { ...p.data.pull_request, isPullRequest: true } };
   }
   const { action, comment, issue } = parsed;
-  if (action !== "created") return { kind: "ignore", reason: `A comment on #${issue.number} was ${action}, not created: nothing to do.` };
-  if (!MENTION.test(comment.body)) return { kind: "ignore", reason: `The comment on #${issue.number} does not start with @fathom or /fathom: nothing to do.` };
+  if (action !== "created")
+    return { kind: "ignore", reason: `A comment on #${issue.number} was ${action}, not created: nothing to do.` };
+  if (!MENTION.test(comment.body))
+    return {
+      kind: "ignore",
+      reason: `The comment on #${issue.number} does not start with @fathom or /fathom: nothing to do.`,
+    };
   const who = comment.user?.login ?? "someone";
   if (!s.allowedAssociations.includes(comment.author_association.toUpperCase())) {
-    return { kind: "ignore", reason: `${who} (${comment.author_association}) asked on #${issue.number}, but only ${s.allowedAssociations.join(", ")} may start Fathom (input allowed-associations): nothing done.` };
+    return {
+      kind: "ignore",
+      reason: `${who} (${comment.author_association}) asked on #${issue.number}, but only ${s.allowedAssociations.join(", ")} may start Fathom (input allowed-associations): nothing done.`,
+    };
   }
   const request = comment.body.replace(MENTION, "").trim();
   const notes: string[] = [];
   const body = (issue.body ?? "").trim();
-  if (!request) notes.push(`The comment asks nothing after the mention: the ${issue.isPullRequest ? "pull request" : "issue"}'s title and body are the task.`);
+  if (!request)
+    notes.push(
+      `The comment asks nothing after the mention: the ${issue.isPullRequest ? "pull request" : "issue"}'s title and body are the task.`,
+    );
   const prompt = request
     ? `${request}\n\nThis was asked in a comment by ${who} on ${issue.isPullRequest ? "pull request" : "issue"} #${issue.number} (${issue.html_url}), "${issue.title}".${body ? `\n\nIts description:\n${body}` : ""}`
     : issueText(issue.title, body);
-  return task(event, request ? firstLine(request) : issue.title, prompt, { number: issue.number, url: issue.html_url, isPullRequest: issue.isPullRequest }, notes);
+  return task(
+    event,
+    request ? firstLine(request) : issue.title,
+    prompt,
+    { number: issue.number, url: issue.html_url, isPullRequest: issue.isPullRequest },
+    notes,
+  );
 }
 
 function fromDispatch(payload: unknown, s: TriggerSettings): TriggerDecision {
   const parsed = DispatchEvent.safeParse(payload);
-  const fromEvent = parsed.success && typeof parsed.data.inputs?.prompt === "string" ? parsed.data.inputs.prompt.trim() : "";
+  const fromEvent =
+    parsed.success && typeof parsed.data.inputs?.prompt === "string" ? parsed.data.inputs.prompt.trim() : "";
   const prompt = s.prompt || fromEvent;
-  if (!prompt) return { kind: "ignore", reason: "workflow_dispatch was started without a prompt: give the workflow a `prompt` input and pass it to the action's `prompt`." };
+  if (!prompt)
+    return {
+      kind: "ignore",
+      reason:
+        "workflow_dispatch was started without a prompt: give the workflow a `prompt` input and pass it to the action's `prompt`.",
+    };
   return task("workflow_dispatch", firstLine(prompt), prompt, undefined, []);
 }
 
@@ -132,9 +211,19 @@ function issueText(title: string, body: string): string {
 }
 
 function task(event: string, title: string, prompt: string, issue: TaskTrigger["issue"], notes: string[]): TaskTrigger {
-  const full = issue ? `${prompt}\n\n(GitHub ${issue.isPullRequest ? "pull request" : "issue"} #${issue.number}: ${issue.url})` : prompt;
+  const full = issue
+    ? `${prompt}\n\n(GitHub ${issue.isPullRequest ? "pull request" : "issue"} #${issue.number}: ${issue.url})`
+    : prompt;
   const branch = `fathom/${issue ? issue.number : "manual"}-${slugify(title)}`;
-  return { kind: "run", event, prompt: full, branch, title: firstLine(title).slice(0, 120), ...(issue ? { issue } : {}), notes };
+  return {
+    kind: "run",
+    event,
+    prompt: full,
+    branch,
+    title: firstLine(title).slice(0, 120),
+    ...(issue ? { issue } : {}),
+    notes,
+  };
 }
 
 function firstLine(text: string): string {

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseRunState, type RunState } from "../core/run/runState";
@@ -22,7 +31,10 @@ export function workspaceDataDir(cwd: string, env: NodeJS.ProcessEnv = process.e
 /** The workspace's checkpoints, capped at FATHOM_CHECKPOINTS_MAX_MB (default 300 MB). */
 export function checkpointStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process.env): CheckpointStore {
   const mb = Number(env.FATHOM_CHECKPOINTS_MAX_MB);
-  return new CheckpointStore({ dir: path.join(dataDir, "checkpoints"), ...(Number.isFinite(mb) && mb > 0 ? { maxStorageBytes: Math.round(mb * 1048576) } : {}) });
+  return new CheckpointStore({
+    dir: path.join(dataDir, "checkpoints"),
+    ...(Number.isFinite(mb) && mb > 0 ? { maxStorageBytes: Math.round(mb * 1048576) } : {}),
+  });
 }
 
 /** Forgets a saved task (its conversation); its checkpoints are the store's to delete. */
@@ -61,7 +73,8 @@ export function loadTask(dataDir: string, id: string): CliTask {
   try {
     raw = JSON.parse(readFileSync(taskFile(dataDir, id), "utf8"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No task ${id} in this workspace; run "fathom tasks" to see them.`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error(`No task ${id} in this workspace; run "fathom tasks" to see them.`, { cause: error });
     throw new Error(`Task ${id} cannot be read: ${(error as Error).message}`, { cause: error });
   }
   const task = raw as CliTask;

@@ -65,10 +65,16 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
     return 0;
   }
   const dir = path.resolve(io.cwd, values.cwd ?? ".");
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new CommitMessageUsageError(`--cwd ${dir} is not a directory.`);
-  const provider = (values.provider ?? (!io.env.OPENAI_API_KEY && io.env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
-  if ((provider as string) === "vscode") throw new CommitMessageUsageError("VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.");
-  if (!PROVIDERS.includes(provider)) throw new CommitMessageUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new CommitMessageUsageError(`--cwd ${dir} is not a directory.`);
+  const provider = (values.provider ??
+    (!io.env.OPENAI_API_KEY && io.env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
+  if ((provider as string) === "vscode")
+    throw new CommitMessageUsageError(
+      "VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.",
+    );
+  if (!PROVIDERS.includes(provider))
+    throw new CommitMessageUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
   const baseUrl = values["base-url"] ?? "";
   if (baseUrl) {
     try {
@@ -80,11 +86,16 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
   let contextWindow: number | undefined;
   if (values["context-window"] !== undefined) {
     contextWindow = Number(values["context-window"]);
-    if (!Number.isInteger(contextWindow) || contextWindow < 1024) throw new CommitMessageUsageError(`--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`);
+    if (!Number.isInteger(contextWindow) || contextWindow < 1024)
+      throw new CommitMessageUsageError(
+        `--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`,
+      );
   }
   const apiKey = (provider === "anthropic" ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY) ?? "";
   if (!apiKey && provider !== "openai-compatible") {
-    throw new CommitMessageUsageError(`Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
+    throw new CommitMessageUsageError(
+      `Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`,
+    );
   }
 
   const changes = await readRepositoryChanges(dir, { all: values.all === true });
@@ -107,15 +118,26 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
     ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(contextWindow ? { contextWindow } : {}),
-    ...(io.env.FATHOM_RETRY_BASE_DELAY_MS && Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+    ...(io.env.FATHOM_RETRY_BASE_DELAY_MS && Number.isFinite(retryBase) && retryBase >= 0
+      ? { retryBaseDelayMs: retryBase }
+      : {}),
     surface: "cli",
   });
-  const result = await writeCommitMessage({ model, files: changes.files, scope: changes.scope, subjects: changes.subjects, ...(io.signal ? { signal: io.signal } : {}) });
+  const result = await writeCommitMessage({
+    model,
+    files: changes.files,
+    scope: changes.scope,
+    subjects: changes.subjects,
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
   if (!result.ok) {
     io.err.write(`fathom: ${apiKey ? result.message.split(apiKey).join("[key]") : result.message}\n`);
     return result.reason === "cancelled" ? 130 : 1;
   }
-  if (result.summarized) io.err.write("fathom: the diff was too large to send whole, so each file was cut to fit; check that the message covers what matters.\n");
+  if (result.summarized)
+    io.err.write(
+      "fathom: the diff was too large to send whole, so each file was cut to fit; check that the message covers what matters.\n",
+    );
   io.out.write(`${result.message}\n`);
   return 0;
 }
@@ -127,7 +149,13 @@ export async function commitMessageMain(argv: readonly string[]): Promise<number
   process.on("SIGINT", cancel);
   process.on("SIGTERM", cancel);
   try {
-    return await commitMessageCommand(argv, { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr, signal: controller.signal });
+    return await commitMessageCommand(argv, {
+      cwd: process.cwd(),
+      env: process.env,
+      out: process.stdout,
+      err: process.stderr,
+      signal: controller.signal,
+    });
   } catch (error) {
     if (!(error instanceof CommitMessageUsageError)) throw error;
     process.stderr.write(`fathom: ${error.message}\n${COMMIT_MESSAGE_USAGE}\n`);

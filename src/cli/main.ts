@@ -36,7 +36,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     // A --json caller parses stdout, so the usage error is an event there too.
-    if (argv.includes("--json")) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: error.message })}\n`);
+    if (argv.includes("--json"))
+      process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: error.message })}\n`);
     process.stderr.write(`fathom: ${error.message}\nRun "fathom --help" for usage.\n`);
     return EXIT.usage;
   }
@@ -60,18 +61,26 @@ export async function main(argv: readonly string[]): Promise<number> {
   const tap: ModelTap | undefined = opts.replay
     ? replayFrom(opts.replay, opts.cwd)
     : opts.record
-      ? recordTo(opts.record, { provider: opts.provider, model: opts.model.trim() || DEFAULT_MODELS[opts.provider], prompt: opts.prompt, workspaceRoot: opts.cwd, secrets: opts.apiKey ? [opts.apiKey] : [], options: { yes: opts.yes, sandbox: opts.sandbox } })
+      ? recordTo(opts.record, {
+          provider: opts.provider,
+          model: opts.model.trim() || DEFAULT_MODELS[opts.provider],
+          prompt: opts.prompt,
+          workspaceRoot: opts.cwd,
+          secrets: opts.apiKey ? [opts.apiKey] : [],
+          options: { yes: opts.yes, sandbox: opts.sandbox },
+        })
       : undefined;
-  const makeModel = (id: string) => createModel({
-    provider: opts.provider,
-    model: id,
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
-    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-    ...(opts.override ? { override: opts.override } : {}),
-    ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
-    ...(tap ? { fetch: tap.fetch } : {}),
-    surface: "cli",
-  });
+  const makeModel = (id: string) =>
+    createModel({
+      provider: opts.provider,
+      model: id,
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+      ...(opts.override ? { override: opts.override } : {}),
+      ...(Number.isFinite(retryBase) && retryBase >= 0 ? { retryBaseDelayMs: retryBase } : {}),
+      ...(tap ? { fetch: tap.fetch } : {}),
+      surface: "cli",
+    });
   const model = makeModel(opts.model);
   const interactive = process.stdin.isTTY === true && !opts.json;
   // At a terminal, a line typed while the task works goes to the model at its next step.
@@ -84,27 +93,48 @@ export async function main(argv: readonly string[]): Promise<number> {
     : noOneAtTerminal;
   // --yes is for unattended runs: questions are not asked then either.
   const terminalQuestions = new TerminalQuestionAsker(terminal);
-  const questions: QuestionAsker = interactive && !opts.yes ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) } : noOneToAsk;
+  const questions: QuestionAsker =
+    interactive && !opts.yes
+      ? { ask: (q, signal) => steering!.whileAsking(() => terminalQuestions.ask(q, signal)) }
+      : noOneToAsk;
   // --yes approves what the policy asks about, but never what must reach the person.
-  const gate: ApprovalGate = opts.yes ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) } : asker;
+  const gate: ApprovalGate = opts.yes
+    ? { request: (r, signal) => (r.mustAsk ? asker.request(r, signal) : approveAll.request(r, signal)) }
+    : asker;
   // The sandbox, or null (said once) when it cannot run here.
   const sandbox = opts.sandbox
-    ? openSandbox(opts.allowDomains, (problem) => process.stderr.write(`fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`))
+    ? openSandbox(opts.allowDomains, (problem) =>
+        process.stderr.write(
+          `fathom: ${problem} Until then every command is asked (or pass --no-sandbox to run commands with your full rights).\n`,
+        ),
+      )
     : undefined;
   // Without the sandbox they asked for, commands are never run unasked.
   const executeAuto = opts.yes && (sandbox !== null || !opts.sandbox);
-  const policy: ApprovalPolicy = opts.yes ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" } : {};
+  const policy: ApprovalPolicy = opts.yes
+    ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" }
+    : {};
   const taskId = opts.task ?? newTaskId();
-  const place = await placeTask(opts.cwd, taskId, { ...(opts.worktree ? { worktree: opts.worktree } : {}), prompt: opts.prompt, continuing: opts.task !== undefined });
+  const place = await placeTask(opts.cwd, taskId, {
+    ...(opts.worktree ? { worktree: opts.worktree } : {}),
+    prompt: opts.prompt,
+    continuing: opts.task !== undefined,
+  });
   if ("error" in place) {
-    if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: place.usage ? "usage" : "worktree", message: place.error })}\n`);
+    if (opts.json)
+      process.stdout.write(
+        `${JSON.stringify({ type: "error", kind: place.usage ? "usage" : "worktree", message: place.error })}\n`,
+      );
     process.stderr.write(`fathom: ${place.error}\n`);
     return place.usage ? EXIT.usage : EXIT.failed;
   }
   // In a worktree, the task's data (conversation, checkpoints) belongs to the worktree's folder.
   const root = place.root;
   const worktree = place.worktree;
-  if (worktree && !opts.json) process.stderr.write(`Working in ${worktree.root} on branch ${worktree.branch} (your working tree is not touched).\n`);
+  if (worktree && !opts.json)
+    process.stderr.write(
+      `Working in ${worktree.root} on branch ${worktree.branch} (your working tree is not touched).\n`,
+    );
   const dataDir = workspaceDataDir(root);
   let saved: CliTask | undefined;
   try {
@@ -114,7 +144,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const backend = new FilesystemBackend({ rootDir: root });
-  const team = await cliTeamRun({ root, backend, prompt: opts.prompt, provider: opts.provider, attachments: opts.attachments, ...(opts.agent !== undefined ? { agent: opts.agent } : {}), ...(interactive ? { terminal: { input: process.stdin, output: process.stderr, onInterrupt } } : {}) });
+  const team = await cliTeamRun({
+    root,
+    backend,
+    prompt: opts.prompt,
+    provider: opts.provider,
+    attachments: opts.attachments,
+    ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
+    ...(interactive ? { terminal: { input: process.stdin, output: process.stderr, onInterrupt } } : {}),
+  });
   if ("error" in team) {
     if (opts.json) process.stdout.write(`${JSON.stringify({ type: "error", kind: "usage", message: team.error })}\n`);
     process.stderr.write(`fathom: ${team.error}\n`);
@@ -122,8 +160,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const checkpoints = checkpointStoreFor(dataDir);
-  await checkpoints.checkpoint(taskId, { kind: "message", label: opts.act ? `Start the plan${opts.prompt ? `: ${opts.prompt}` : ""}` : opts.prompt, conversationLength: saved?.state.messages.length ?? 0 });
-  const run = planRun({ plan: opts.plan, act: opts.act, prompt: team.prompt, ...(saved ? { saved: saved.state } : {}) });
+  await checkpoints.checkpoint(taskId, {
+    kind: "message",
+    label: opts.act ? `Start the plan${opts.prompt ? `: ${opts.prompt}` : ""}` : opts.prompt,
+    conversationLength: saved?.state.messages.length ?? 0,
+  });
+  const run = planRun({
+    plan: opts.plan,
+    act: opts.act,
+    prompt: team.prompt,
+    ...(saved ? { saved: saved.state } : {}),
+  });
   if ("error" in run) {
     process.stderr.write(`fathom: ${run.error}\n`);
     await place.finish(undefined);
@@ -133,7 +180,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const runModel = team.model ? makeModel(team.model) : model;
   const agentOptions = async (): Promise<HeadlessAgentOptions> => {
     // The repository's hook files are read where the person works; hooks run in the task's folder.
-    const hooks = await cliHooks({ repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox }, promptIo, process.stderr);
+    const hooks = await cliHooks(
+      { repoRoot: opts.cwd, allowWorkspaceHooks: opts.allowWorkspaceHooks, sandbox },
+      promptIo,
+      process.stderr,
+    );
     return {
       checkpoints: { store: checkpoints, taskId, onError: (m) => process.stderr.write(`fathom: ${m}\n`) },
       model: runModel,
@@ -147,7 +198,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
       approvalPolicy: policy,
       // Without the sandbox they asked for, every command reaches the person, --yes or not.
-      ...(sandbox === null ? { commands: { alwaysAsk: "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network)." } } : {}),
+      ...(sandbox === null
+        ? {
+            commands: {
+              alwaysAsk:
+                "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network).",
+            },
+          }
+        : {}),
       approvalGate: gate,
       questions,
       webFetch: { allowDomains: opts.allowDomains },
@@ -172,22 +230,51 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (event.type !== "done") return render(event);
     done = event;
     const now = Date.now();
-    saveTask(dataDir, { version: 1, id: taskId, title: saved?.title ?? opts.prompt, createdAt: saved?.createdAt ?? now, updatedAt: now, reason: event.reason, state: event.state });
+    saveTask(dataDir, {
+      version: 1,
+      id: taskId,
+      title: saved?.title ?? opts.prompt,
+      createdAt: saved?.createdAt ?? now,
+      updatedAt: now,
+      reason: event.reason,
+      state: event.state,
+    });
     await place.finish(event.reason);
     // --json callers find the task id (and its worktree) in the done event.
-    render({ ...event, taskId, rules, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) } as AgentEvent);
+    render({
+      ...event,
+      taskId,
+      rules,
+      ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}),
+    } as AgentEvent);
     if (!opts.json && plan) process.stderr.write(planNextSteps(taskId, plan.capped));
-    else if (!opts.json) process.stderr.write(`Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`);
-    if (worktree && !opts.json) process.stderr.write(`Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`);
+    else if (!opts.json)
+      process.stderr.write(
+        `Task ${taskId} saved. Undo its changes: fathom restore ${taskId}; continue it: fathom run --task ${taskId} "..."\n`,
+      );
+    if (worktree && !opts.json)
+      process.stderr.write(
+        `Its changes are in ${worktree.path} (branch ${worktree.branch}). Review: fathom worktrees; take them: fathom apply ${taskId}; drop them: fathom discard ${taskId}\n`,
+      );
   };
   try {
     await runHeadless({
       agent: agentOptions,
       input: run.input,
-      run: { steering: inbox, ...(run.state ? { state: run.state } : {}), ...(run.mode ? { mode: run.mode } : {}), ...(opts.attachments.length ? { attachments: opts.attachments } : {}) },
+      run: {
+        steering: inbox,
+        ...(run.state ? { state: run.state } : {}),
+        ...(run.mode ? { mode: run.mode } : {}),
+        ...(opts.attachments.length ? { attachments: opts.attachments } : {}),
+      },
       signal: controller.signal,
       sandbox,
-      startMcp: () => startMcp({ cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp }, sandbox ?? undefined, promptIo),
+      startMcp: () =>
+        startMcp(
+          { cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp },
+          sandbox ?? undefined,
+          promptIo,
+        ),
       onReady: async () => {
         announce(team, opts.json, render);
         // --act: the plan's steps are the todos from the start.
@@ -206,13 +293,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
     // Over the storage cap, the oldest tasks' checkpoints go (never this one's).
-    await checkpoints.prune(taskId).catch((e: unknown) => process.stderr.write(`fathom: could not prune old checkpoints: ${String(e)}\n`));
+    await checkpoints
+      .prune(taskId)
+      .catch((e: unknown) => process.stderr.write(`fathom: could not prune old checkpoints: ${String(e)}\n`));
   }
   if (tap) {
     for (const line of await tap.finish()) process.stderr.write(`fathom: ${line}\n`);
     const diverged = tap.divergence();
     if (diverged) {
-      if (opts.json) process.stdout.write(`${JSON.stringify({ type: "replay_diverged", request: diverged.request, what: diverged.what, report: diverged.report })}\n`);
+      if (opts.json)
+        process.stdout.write(
+          `${JSON.stringify({ type: "replay_diverged", request: diverged.request, what: diverged.what, report: diverged.report })}\n`,
+        );
       return EXIT.failed;
     }
   }

@@ -23,7 +23,17 @@ interface Io {
 export async function memoriesCommand(argv: readonly string[], cwd: string, io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { cwd: { type: "string" }, json: { type: "boolean" }, yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        cwd: { type: "string" },
+        json: { type: "boolean" },
+        yes: { type: "boolean", short: "y" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
   } catch (error) {
     throw new MemoriesUsageError((error as Error).message);
   }
@@ -41,12 +51,21 @@ export async function memoriesCommand(argv: readonly string[], cwd: string, io: 
       io.out.write(`${JSON.stringify({ project: folders.project, user: folders.user, memories: files })}\n`);
       return 0;
     }
-    if (files.length === 0) io.err.write(`No memories yet. They are kept in ${folders.project} (this workspace) and ${folders.user} (yours).\n`);
-    for (const f of files) io.out.write(`${f.path}  ${f.firstLine}${f.overCap ? `  [${Math.ceil(f.size / 1024)} KB: over the cap, only its start is read]` : ""}\n`);
+    if (files.length === 0)
+      io.err.write(
+        `No memories yet. They are kept in ${folders.project} (this workspace) and ${folders.user} (yours).\n`,
+      );
+    for (const f of files)
+      io.out.write(
+        `${f.path}  ${f.firstLine}${f.overCap ? `  [${Math.ceil(f.size / 1024)} KB: over the cap, only its start is read]` : ""}\n`,
+      );
     return 0;
   }
   if (action === "rm") {
-    if (!target) throw new MemoriesUsageError("fathom memories rm needs the path of a memory, as fathom memories lists it (/memories/style.md).");
+    if (!target)
+      throw new MemoriesUsageError(
+        "fathom memories rm needs the path of a memory, as fathom memories lists it (/memories/style.md).",
+      );
     const removed = removeMemory(folders, target);
     if ("error" in removed) {
       io.err.write(`fathom: ${removed.error}\n`);
@@ -62,9 +81,16 @@ export async function memoriesCommand(argv: readonly string[], cwd: string, io: 
       return 0;
     }
     if (!values.yes) {
-      if (io.input.isTTY !== true) throw new MemoriesUsageError(`fathom memories clear deletes ${count} memories; pass --yes to confirm (no terminal to ask on).`);
+      if (io.input.isTTY !== true)
+        throw new MemoriesUsageError(
+          `fathom memories clear deletes ${count} memories; pass --yes to confirm (no terminal to ask on).`,
+        );
       const rl = createInterface({ input: io.input, output: io.err });
-      const reply = (await rl.question(`Delete all ${count} memories (this workspace's and yours)? [y]es / [N]o: `).catch(() => "")).trim().toLowerCase();
+      const reply = (
+        await rl.question(`Delete all ${count} memories (this workspace's and yours)? [y]es / [N]o: `).catch(() => "")
+      )
+        .trim()
+        .toLowerCase();
       rl.close();
       if (reply !== "y" && reply !== "yes") {
         io.err.write("Nothing was deleted.\n");
@@ -74,5 +100,7 @@ export async function memoriesCommand(argv: readonly string[], cwd: string, io: 
     io.err.write(`Deleted ${clearMemories(folders)} memories.\n`);
     return 0;
   }
-  throw new MemoriesUsageError(`Unknown "${action}": use fathom memories, fathom memories rm PATH or fathom memories clear.`);
+  throw new MemoriesUsageError(
+    `Unknown "${action}": use fathom memories, fathom memories rm PATH or fathom memories clear.`,
+  );
 }

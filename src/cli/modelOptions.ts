@@ -34,17 +34,22 @@ export function modelOverrideOf(values: Values): { override?: ModelOverride } | 
   }
   if (values["context-window"] !== undefined) {
     const n = Number(values["context-window"]);
-    if (!Number.isInteger(n) || n < 1024) return { error: `--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").` };
+    if (!Number.isInteger(n) || n < 1024)
+      return {
+        error: `--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`,
+      };
     override.contextWindow = n;
   }
   if (values.temperature !== undefined) {
     const t = Number(values.temperature);
-    if (values.temperature.trim() === "" || !Number.isFinite(t) || t < 0 || t > 2) return { error: `--temperature must be a number from 0 to 2 (got "${values.temperature}").` };
+    if (values.temperature.trim() === "" || !Number.isFinite(t) || t < 0 || t > 2)
+      return { error: `--temperature must be a number from 0 to 2 (got "${values.temperature}").` };
     override.temperature = t;
   }
   if (values.seed !== undefined) {
     const s = Number(values.seed);
-    if (values.seed.trim() === "" || !Number.isSafeInteger(s)) return { error: `--seed must be a whole number (got "${values.seed}").` };
+    if (values.seed.trim() === "" || !Number.isSafeInteger(s))
+      return { error: `--seed must be a whole number (got "${values.seed}").` };
     override.seed = s;
   }
   return Object.keys(override).length ? { override } : {};
@@ -58,5 +63,7 @@ export function modelOverrideOf(values: Values): { override?: ModelOverride } | 
 export async function announceFit(model: ChatModel, write: (line: string) => void): Promise<void> {
   const fit = await model.fit?.();
   if (!fit || (fit.toolCallMode === "native" && fit.profile === "full")) return;
-  write(`fathom: ${fit.profile} profile, ${fit.toolCallMode} tool calls (${fit.reason}). Choose otherwise with --tools and --profile.\n`);
+  write(
+    `fathom: ${fit.profile} profile, ${fit.toolCallMode} tool calls (${fit.reason}). Choose otherwise with --tools and --profile.\n`,
+  );
 }

@@ -27,7 +27,12 @@ export async function modelsCommand(argv: readonly string[], env: NodeJS.Process
     ({ values } = parseArgs({
       args: [...argv],
       strict: true,
-      options: { provider: { type: "string" }, "base-url": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        provider: { type: "string" },
+        "base-url": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     }));
   } catch (error) {
     throw new ModelsUsageError((error as Error).message);
@@ -36,9 +41,14 @@ export async function modelsCommand(argv: readonly string[], env: NodeJS.Process
     io.out.write(`${MODELS_USAGE}\n`);
     return 0;
   }
-  const provider = (values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
-  if ((provider as string) === "vscode") throw new ModelsUsageError("VS Code's language models (provider vscode) are listed by the Model picker inside VS Code; here use --provider openai, anthropic or openai-compatible.");
-  if (!PROVIDERS.includes(provider)) throw new ModelsUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
+  const provider = (values.provider ??
+    (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
+  if ((provider as string) === "vscode")
+    throw new ModelsUsageError(
+      "VS Code's language models (provider vscode) are listed by the Model picker inside VS Code; here use --provider openai, anthropic or openai-compatible.",
+    );
+  if (!PROVIDERS.includes(provider))
+    throw new ModelsUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
   const baseUrl = values["base-url"] ?? "";
   if (baseUrl) {
     try {
@@ -49,7 +59,9 @@ export async function modelsCommand(argv: readonly string[], env: NodeJS.Process
   }
   const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
   if (!apiKey && !baseUrl && provider !== "openai-compatible") {
-    throw new ModelsUsageError(`Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to list ${provider}'s models.`);
+    throw new ModelsUsageError(
+      `Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to list ${provider}'s models.`,
+    );
   }
   const list = await listModels({ provider, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) });
   if (values.json) io.out.write(`${JSON.stringify(list)}\n`);
@@ -68,7 +80,16 @@ export function formatTable(models: readonly ListedModel[]): string {
   ]);
   const head = ["MODEL", "CONTEXT", "$/MTOK IN / OUT", ""];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n") + "\n";
+  return (
+    [head, ...rows]
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
 }
 
 function formatTokens(n: number): string {

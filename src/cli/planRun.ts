@@ -6,9 +6,15 @@ import { startPlan } from "../core/middleware/planMode";
  * `--task ID --act` (start that task's plan: Act mode, its steps as todos). Without either, a
  * saved task goes on in its own mode: a message to a planned task asks for changes to the plan.
  */
-export function planRun(o: { plan: boolean; act: boolean; prompt: string; saved?: RunState }): { input: string; state?: RunState; mode?: TaskMode } | { error: string } {
+export function planRun(o: {
+  plan: boolean;
+  act: boolean;
+  prompt: string;
+  saved?: RunState;
+}): { input: string; state?: RunState; mode?: TaskMode } | { error: string } {
   if (o.act) {
-    if (!o.saved) return { error: "--act starts a saved task's plan: give it with --task ID (fathom tasks lists them)." };
+    if (!o.saved)
+      return { error: "--act starts a saved task's plan: give it with --task ID (fathom tasks lists them)." };
     const started = startPlan(o.saved);
     if ("error" in started) return started;
     const extra = o.prompt.trim() ? `\n\nThe person adds: ${o.prompt.trim()}` : "";

@@ -36,7 +36,10 @@ export function summarizeArgs(args: unknown): string {
  * Human output: the answer streams to stdout; tool activity, todos, warnings and the final
  * status go to stderr, so `fathom run ... > answer.txt` keeps just the answer.
  */
-export function humanRenderer(target: RenderTarget, options: { verboseOutput?: boolean } = {}): (event: AgentEvent) => void {
+export function humanRenderer(
+  target: RenderTarget,
+  options: { verboseOutput?: boolean } = {},
+): (event: AgentEvent) => void {
   let midLine = false;
   // The run's final error arrives as an error event and again as the done message: print it once.
   let lastError: string | undefined;
@@ -68,12 +71,15 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
         }
         break;
       case "approval_decided":
-        if (event.decision === "reject") note(`${prefix}rejected ${event.toolName}${event.reason ? `: ${event.reason}` : ""}`);
+        if (event.decision === "reject")
+          note(`${prefix}rejected ${event.toolName}${event.reason ? `: ${event.reason}` : ""}`);
         break;
       case "todos_changed":
         note(
           `${prefix}Todos:\n${event.todos
-            .map((t) => `  ${t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[>]" : "[ ]"} ${t.content}`)
+            .map(
+              (t) => `  ${t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[>]" : "[ ]"} ${t.content}`,
+            )
             .join("\n")}`,
         );
         break;
@@ -88,7 +94,9 @@ export function humanRenderer(target: RenderTarget, options: { verboseOutput?: b
         break;
       case "hook_ran": {
         const on = event.toolName ? ` ${event.toolName}` : "";
-        note(`${prefix}hook ${event.event}${on}: ${event.command.split("\n")[0]!.slice(0, 80)} (${event.durationMs} ms, ${event.decision})${event.message ? `: ${event.message.split("\n")[0]!.slice(0, 300)}` : ""}`);
+        note(
+          `${prefix}hook ${event.event}${on}: ${event.command.split("\n")[0]!.slice(0, 80)} (${event.durationMs} ms, ${event.decision})${event.message ? `: ${event.message.split("\n")[0]!.slice(0, 300)}` : ""}`,
+        );
         break;
       }
       case "rules_loaded":

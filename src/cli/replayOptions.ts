@@ -33,7 +33,17 @@ export interface ModelTap {
   divergence(): { request: number; what: string; report: string } | undefined;
 }
 
-export function recordTo(file: string, o: { provider: Provider; model: string; prompt: string; workspaceRoot: string; secrets: string[]; options: Record<string, unknown> }): ModelTap {
+export function recordTo(
+  file: string,
+  o: {
+    provider: Provider;
+    model: string;
+    prompt: string;
+    workspaceRoot: string;
+    secrets: string[];
+    options: Record<string, unknown>;
+  },
+): ModelTap {
   const recorder = new CassetteRecorder({
     file,
     header: { provider: o.provider, model: o.model, prompt: o.prompt, options: o.options },
@@ -44,7 +54,9 @@ export function recordTo(file: string, o: { provider: Provider; model: string; p
     fetch: recorder.fetch,
     async finish() {
       await recorder.flush();
-      return [`Recorded ${recorder.count} model request${recorder.count === 1 ? "" : "s"} to ${file} (no keys or auth headers). Replay it: fathom run --replay ${file}`];
+      return [
+        `Recorded ${recorder.count} model request${recorder.count === 1 ? "" : "s"} to ${file} (no keys or auth headers). Replay it: fathom run --replay ${file}`,
+      ];
     },
     divergence: () => undefined,
   };

@@ -29,7 +29,8 @@ interface Io {
 
 function workspace(cwd: string, dir: string | undefined): string {
   const resolved = path.resolve(cwd, dir ?? ".");
-  if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) throw new CommandUsageError(`--cwd ${resolved} is not a directory.`);
+  if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
+    throw new CommandUsageError(`--cwd ${resolved} is not a directory.`);
   return resolved;
 }
 
@@ -46,8 +47,19 @@ export async function tasksCommand(argv: readonly string[], cwd: string, io: Io)
   const storageBytes = await store.usage();
   if (values.json) {
     const json = tasks.map(({ task, checkpoints }) => ({
-      id: task.id, title: task.title, createdAt: task.createdAt, updatedAt: task.updatedAt, reason: task.reason,
-      checkpoints: checkpoints.map((c) => ({ n: c.n, kind: c.kind, label: c.label, at: c.at, filesChangedAfter: c.files, notKept: c.notKept })),
+      id: task.id,
+      title: task.title,
+      createdAt: task.createdAt,
+      updatedAt: task.updatedAt,
+      reason: task.reason,
+      checkpoints: checkpoints.map((c) => ({
+        n: c.n,
+        kind: c.kind,
+        label: c.label,
+        at: c.at,
+        filesChangedAfter: c.files,
+        notKept: c.notKept,
+      })),
     }));
     io.out.write(`${JSON.stringify({ tasks: json, storageBytes, storageLimitBytes: store.maxStorageBytes })}\n`);
     return 0;
@@ -61,10 +73,15 @@ export async function tasksCommand(argv: readonly string[], cwd: string, io: Io)
     }
     io.out.write(`   0  before the task\n`);
     for (const c of checkpoints) {
-      io.out.write(`  ${String(c.n).padStart(2)}  ${c.kind === "message" ? `your message ${JSON.stringify(c.label.slice(0, 60))}` : `before: ${c.label}`}\n`);
+      io.out.write(
+        `  ${String(c.n).padStart(2)}  ${c.kind === "message" ? `your message ${JSON.stringify(c.label.slice(0, 60))}` : `before: ${c.label}`}\n`,
+      );
       // A write's own file is already said in its label.
       const notKept = c.notKept.filter((p) => !c.label.startsWith(`Changed ${p} (`));
-      if (notKept.length) io.out.write(`      not kept (over the size checkpoints keep), cannot be restored to here: ${notKept.join(", ")}\n`);
+      if (notKept.length)
+        io.out.write(
+          `      not kept (over the size checkpoints keep), cannot be restored to here: ${notKept.join(", ")}\n`,
+        );
     }
   }
   io.out.write(`Storage used: ${mb(storageBytes)} of ${mb(store.maxStorageBytes)}\n`);
@@ -72,10 +89,24 @@ export async function tasksCommand(argv: readonly string[], cwd: string, io: Io)
 }
 
 export async function restoreCommand(argv: readonly string[], cwd: string, io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { cwd: { type: "string" }, to: { type: "string" }, files: { type: "boolean" }, conversation: { type: "boolean" }, both: { type: "boolean" }, yes: { type: "boolean", short: "y" } }, 1);
+  const { values, positionals } = parse(
+    argv,
+    {
+      cwd: { type: "string" },
+      to: { type: "string" },
+      files: { type: "boolean" },
+      conversation: { type: "boolean" },
+      both: { type: "boolean" },
+      yes: { type: "boolean", short: "y" },
+    },
+    1,
+  );
   const id = positionals[0]!;
   const to = values.to === undefined ? 0 : Number(values.to);
-  if (!Number.isInteger(to) || to < 0) throw new CommandUsageError(`--to must be a checkpoint number, 0 or more (got "${String(values.to)}"); "fathom tasks" lists them.`);
+  if (!Number.isInteger(to) || to < 0)
+    throw new CommandUsageError(
+      `--to must be a checkpoint number, 0 or more (got "${String(values.to)}"); "fathom tasks" lists them.`,
+    );
   const picked = (["files", "conversation", "both"] as const).filter((k) => values[k]);
   if (picked.length > 1) throw new CommandUsageError("Pass one of --files, --conversation and --both.");
   const what = picked[0] ?? "both";
@@ -96,15 +127,26 @@ export async function restoreCommand(argv: readonly string[], cwd: string, io: I
   if (files) {
     if (plan.files.length === 0) io.err.write("  no file to change\n");
     for (const f of plan.files) {
-      const verb = f.notKept ? "cannot restore" : f.conflict ? "conflict, left as it is" : f.action === "delete" ? "delete (Fathom created it)" : f.current === null ? "recreate" : "restore";
+      const verb = f.notKept
+        ? "cannot restore"
+        : f.conflict
+          ? "conflict, left as it is"
+          : f.action === "delete"
+            ? "delete (Fathom created it)"
+            : f.current === null
+              ? "recreate"
+              : "restore";
       io.err.write(`  ${f.path}: ${verb}${f.notKept ? ` (${f.notKept})` : f.conflict ? ` (${f.conflict})` : ""}\n`);
     }
     for (const c of plan.commands) io.err.write(`  not restored, a command's changes: ${c}\n`);
   }
-  if (conversation) io.err.write(`  conversation: back to ${plan.conversationLength} of ${task.state.messages.length} messages\n`);
+  if (conversation)
+    io.err.write(`  conversation: back to ${plan.conversationLength} of ${task.state.messages.length} messages\n`);
   if (!values.yes) {
     if (io.input.isTTY !== true) {
-      io.err.write("fathom: nothing was changed: no one is at a terminal to confirm. Pass --yes to restore without asking.\n");
+      io.err.write(
+        "fathom: nothing was changed: no one is at a terminal to confirm. Pass --yes to restore without asking.\n",
+      );
       return 1;
     }
     const rl = createInterface({ input: io.input, output: io.err, terminal: true });
@@ -125,26 +167,49 @@ export async function restoreCommand(argv: readonly string[], cwd: string, io: I
     failed = result.failed.length;
   }
   if (conversation) {
-    saveTask(dataDir, { ...task, updatedAt: Date.now(), state: { ...task.state, messages: task.state.messages.slice(0, plan.conversationLength) } });
-    io.out.write(`conversation back to ${plan.conversationLength} messages; continue with: fathom run --task ${id} "..."\n`);
+    saveTask(dataDir, {
+      ...task,
+      updatedAt: Date.now(),
+      state: { ...task.state, messages: task.state.messages.slice(0, plan.conversationLength) },
+    });
+    io.out.write(
+      `conversation back to ${plan.conversationLength} messages; continue with: fathom run --task ${id} "..."\n`,
+    );
   }
   return failed > 0 ? 1 : 0;
 }
 
-async function deleteTask(id: string, dataDir: string, store: ReturnType<typeof checkpointStoreFor>, io: Io): Promise<number> {
+async function deleteTask(
+  id: string,
+  dataDir: string,
+  store: ReturnType<typeof checkpointStoreFor>,
+  io: Io,
+): Promise<number> {
   const before = await store.usage();
   const hadCheckpoints = await store.hasTask(id);
   const hadTask = removeTask(dataDir, id);
-  if (!hadTask && !hadCheckpoints) throw new CommandUsageError(`No task ${id} in this workspace; "fathom tasks" lists them.`);
+  if (!hadTask && !hadCheckpoints)
+    throw new CommandUsageError(`No task ${id} in this workspace; "fathom tasks" lists them.`);
   await store.deleteTask(id);
-  io.out.write(`Deleted task ${id} and its checkpoints (${mb(Math.max(0, before - (await store.usage())))} freed). Your files were not touched.\n`);
+  io.out.write(
+    `Deleted task ${id} and its checkpoints (${mb(Math.max(0, before - (await store.usage())))} freed). Your files were not touched.\n`,
+  );
   return 0;
 }
 
-function parse(argv: readonly string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>, positionals: number) {
+function parse(
+  argv: readonly string[],
+  options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>,
+  positionals: number,
+) {
   try {
     const r = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
-    if (r.positionals.length !== positionals) throw new Error(positionals ? "Missing the task id: fathom restore TASK_ID (see fathom tasks)." : `Unexpected "${r.positionals[0]}".`);
+    if (r.positionals.length !== positionals)
+      throw new Error(
+        positionals
+          ? "Missing the task id: fathom restore TASK_ID (see fathom tasks)."
+          : `Unexpected "${r.positionals[0]}".`,
+      );
     return r as { values: Record<string, string | boolean | undefined>; positionals: string[] };
   } catch (error) {
     throw new CommandUsageError((error as Error).message);

@@ -12,7 +12,8 @@ import { takeWorktreeFlag } from "./worktreeCommands";
 /** `fathom run`'s flags, read and checked (every mistake a UsageError saying what to write). */
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
-export const VSCODE_ONLY = "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
+export const VSCODE_ONLY =
+  "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
 
 export class UsageError extends Error {}
 
@@ -90,21 +91,37 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = parsed;
   if (values.help || positionals[0] === "help") return "help";
   const [command, ...rest] = positionals;
-  if (command !== "run") throw new UsageError(command ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.` : "Missing command.");
-  if (values.record !== undefined && values.replay !== undefined) throw new UsageError("Use --record or --replay, not both.");
-  if (worktree && values.task !== undefined) throw new UsageError("--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.");
+  if (command !== "run")
+    throw new UsageError(
+      command
+        ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.`
+        : "Missing command.",
+    );
+  if (values.record !== undefined && values.replay !== undefined)
+    throw new UsageError("Use --record or --replay, not both.");
+  if (worktree && values.task !== undefined)
+    throw new UsageError(
+      "--task continues a task where it ran (in its worktree, if it had one): leave out --worktree.",
+    );
   let replay: Cassette | undefined;
   if (values.replay !== undefined) {
     const loaded = loadReplay(path.resolve(cwd, values.replay));
     if ("error" in loaded) throw new UsageError(loaded.error);
     replay = loaded.cassette;
-    for (const [flag, given, recorded] of [["--provider", values.provider, replay.header.provider], ["--model", values.model, replay.header.model]] as const) {
-      if (given !== undefined && given !== recorded) throw new UsageError(`${flag} ${given}: the recording was made with ${recorded}, and a replay answers as that model. Leave ${flag} out.`);
+    for (const [flag, given, recorded] of [
+      ["--provider", values.provider, replay.header.provider],
+      ["--model", values.model, replay.header.model],
+    ] as const) {
+      if (given !== undefined && given !== recorded)
+        throw new UsageError(
+          `${flag} ${given}: the recording was made with ${recorded}, and a replay answers as that model. Leave ${flag} out.`,
+        );
     }
   }
   const prompt = rest.join(" ").trim() || replay?.header.prompt || "";
   if (values.plan && values.act) throw new UsageError("Use --plan (make a plan) or --act (start one), not both.");
-  if (values.act && values.task === undefined) throw new UsageError("--act starts a saved task's plan: add --task ID (fathom tasks lists them).");
+  if (values.act && values.task === undefined)
+    throw new UsageError("--act starts a saved task's plan: add --task ID (fathom tasks lists them).");
   if (!prompt && !values.act) throw new UsageError('Missing the prompt: fathom run "what to do".');
 
   const dir = path.resolve(cwd, values.cwd ?? ".");
@@ -116,7 +133,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   }
   if (!isDir) throw new UsageError(`--cwd ${dir} is not a directory.`);
 
-  const providerArg = replay?.header.provider ?? values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
+  const providerArg =
+    replay?.header.provider ??
+    values.provider ??
+    (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
   if (providerArg === "vscode") throw new UsageError(VSCODE_ONLY);
   if (!PROVIDERS.includes(providerArg as Provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
@@ -126,7 +146,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const apiKey = replay ? "" : ((provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "");
   if (!apiKey && provider !== "openai-compatible" && !replay) {
     const name = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-    throw new UsageError(`Set ${name} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`);
+    throw new UsageError(
+      `Set ${name} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`,
+    );
   }
   const options: CliOptions = {
     cwd: dir,
@@ -156,10 +178,14 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     }),
     prompt,
   };
-  if (options.attachments.length > MAX_ATTACHMENTS) throw new UsageError(`--file is given ${options.attachments.length} times; a prompt takes at most ${MAX_ATTACHMENTS}.`);
+  if (options.attachments.length > MAX_ATTACHMENTS)
+    throw new UsageError(
+      `--file is given ${options.attachments.length} times; a prompt takes at most ${MAX_ATTACHMENTS}.`,
+    );
   if (values["max-steps"] !== undefined) {
     const n = Number(values["max-steps"]);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000)
+      throw new UsageError(`--max-steps must be a whole number from 1 to 10000 (got "${values["max-steps"]}").`);
     options.maxSteps = n;
   }
   const modelOptions = modelOverrideOf(values);
@@ -167,14 +193,18 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   if (modelOptions.override) options.override = modelOptions.override;
   if (values["spend-cap"] !== undefined) {
     const n = Number(values["spend-cap"]);
-    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
     options.spendCapUsd = n;
   }
   for (const file of options.mcpConfigs) {
     if (!existsSync(file)) throw new UsageError(`--mcp-config ${file} does not exist.`);
   }
   for (const domain of options.allowDomains) {
-    if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(domain)) throw new UsageError(`--allow-domain "${domain}" is not a domain; for example registry.npmjs.org or *.github.com`);
+    if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(domain))
+      throw new UsageError(
+        `--allow-domain "${domain}" is not a domain; for example registry.npmjs.org or *.github.com`,
+      );
   }
   if (options.baseUrl) {
     try {

@@ -7,7 +7,11 @@ import { CommandUsageError, TASKS_USAGE, restoreCommand, tasksCommand } from "./
 import { WORKTREES_USAGE, WorktreeUsageError, worktreeCommand } from "./worktreeCommands";
 
 /** Runs `command`, turning its usage errors into exit 2 with the command's usage, others into exit 1. */
-async function guarded(command: () => Promise<number>, usageError: new (...args: never[]) => Error, usage: string): Promise<number> {
+async function guarded(
+  command: () => Promise<number>,
+  usageError: new (...args: never[]) => Error,
+  usage: string,
+): Promise<number> {
   try {
     return await command();
   } catch (error) {
@@ -34,7 +38,11 @@ export async function subcommand(argv: readonly string[]): Promise<number | unde
       return guarded(() => worktreeCommand(name, rest, process.cwd(), io), WorktreeUsageError, WORKTREES_USAGE);
     case "tasks":
     case "restore":
-      return guarded(() => (name === "tasks" ? tasksCommand : restoreCommand)(rest, process.cwd(), io), CommandUsageError, TASKS_USAGE);
+      return guarded(
+        () => (name === "tasks" ? tasksCommand : restoreCommand)(rest, process.cwd(), io),
+        CommandUsageError,
+        TASKS_USAGE,
+      );
     case "memories":
       return guarded(() => memoriesCommand(rest, process.cwd(), io), MemoriesUsageError, MEMORIES_USAGE);
     default:

@@ -58,7 +58,9 @@ async function teamRun(o: {
   if (o.agent !== undefined) {
     if (!catalog.agents.some((a) => a.name === o.agent)) {
       const names = catalog.agents.map((a) => a.name);
-      throw new TeamUsageError(`--agent ${o.agent}: no custom agent has that name. ${names.length ? `The agents are: ${names.join(", ")}.` : "This workspace and your folders define none (.github/agents/*.agent.md, .claude/agents/*.md)."}`);
+      throw new TeamUsageError(
+        `--agent ${o.agent}: no custom agent has that name. ${names.length ? `The agents are: ${names.join(", ")}.` : "This workspace and your folders define none (.github/agents/*.agent.md, .claude/agents/*.md)."}`,
+      );
     }
     run.agent = o.agent;
   }
@@ -76,7 +78,7 @@ async function teamRun(o: {
     prompt: slash.prompt,
     command: slash.command,
     notes: slash.notes,
-    ...(run.agent ?? slash.agent ? { agent: run.agent ?? slash.agent } : {}),
+    ...((run.agent ?? slash.agent) ? { agent: run.agent ?? slash.agent } : {}),
     ...(slash.narrowing ? { narrowTools: slash.narrowing } : {}),
     ...(slash.model ? { model: slash.model } : {}),
   };
@@ -84,16 +86,29 @@ async function teamRun(o: {
 
 /** Says which prompt file a slash command ran (on stderr), and what its files asked for that is not used. */
 export function announce(team: CliTeamRun, json: boolean, render: (event: AgentEvent) => void): void {
-  if (team.command && !json) process.stderr.write(`/${team.command.name}: ${team.command.file.label}${team.agent ? ` (agent ${team.agent})` : ""}\n`);
+  if (team.command && !json)
+    process.stderr.write(
+      `/${team.command.name}: ${team.command.file.label}${team.agent ? ` (agent ${team.agent})` : ""}\n`,
+    );
   for (const message of team.notes) render({ type: "warning", code: "team_files", message });
 }
 
 /** `${input:x}` values not given as `x=value`: asked at the terminal, else a usage error naming them. */
-async function askInputs(command: PromptCommand, missing: { name: string; placeholder?: string }[], terminal: TerminalStreams | undefined): Promise<Record<string, string>> {
+async function askInputs(
+  command: PromptCommand,
+  missing: { name: string; placeholder?: string }[],
+  terminal: TerminalStreams | undefined,
+): Promise<Record<string, string>> {
   if (!terminal) {
-    throw new TeamUsageError(`/${command.name} asks for ${missing.map((i) => `\${input:${i.name}}`).join(", ")}, and no one is at a terminal to answer. Give ${missing.length > 1 ? "them" : "it"} after the command: fathom run "/${command.name} ${missing.map((i) => `${i.name}=…`).join(" ")}"`);
+    throw new TeamUsageError(
+      `/${command.name} asks for ${missing.map((i) => `\${input:${i.name}}`).join(", ")}, and no one is at a terminal to answer. Give ${missing.length > 1 ? "them" : "it"} after the command: fathom run "/${command.name} ${missing.map((i) => `${i.name}=…`).join(" ")}"`,
+    );
   }
-  const rl = createInterface({ input: terminal.input, output: terminal.output, terminal: terminal.input.isTTY === true });
+  const rl = createInterface({
+    input: terminal.input,
+    output: terminal.output,
+    terminal: terminal.input.isTTY === true,
+  });
   rl.on("SIGINT", () => terminal.onInterrupt());
   try {
     const out: Record<string, string> = {};
@@ -105,7 +120,11 @@ async function askInputs(command: PromptCommand, missing: { name: string; placeh
 }
 
 /** `${file}` and `${selection}`: the first `--file` and its lines, read through the backend. */
-async function editorContext(backend: BackendProtocol, attachments: readonly Attachment[], root: string): Promise<EditorContext> {
+async function editorContext(
+  backend: BackendProtocol,
+  attachments: readonly Attachment[],
+  root: string,
+): Promise<EditorContext> {
   const first = attachments.find((a) => a.kind === "file");
   if (!first || first.kind !== "file") return { workspaceFolder: root };
   if (first.startLine === undefined) return { workspaceFolder: root, file: first.path };

@@ -59,15 +59,25 @@ function describe(request: ApprovalRequest, color: boolean): string {
     const patch = createTwoFilesPatch(path, path, before ?? "", after, undefined, undefined, { context: 3 })
       .split("\n")
       .filter((l) => !l.startsWith("===") && !l.startsWith("Index:"));
-    const shown = patch.length > MAX_DIFF_LINES ? [...patch.slice(0, MAX_DIFF_LINES), `… ${patch.length - MAX_DIFF_LINES} more lines`] : patch;
+    const shown =
+      patch.length > MAX_DIFF_LINES
+        ? [...patch.slice(0, MAX_DIFF_LINES), `… ${patch.length - MAX_DIFF_LINES} more lines`]
+        : patch;
     // Each diff line shown with its invisible characters marked (the line breaks are the diff's own).
-    const body = shown.map((line) => visibleText(line)).map((line) => (color ? paint(line) : line)).join("\n");
+    const body = shown
+      .map((line) => visibleText(line))
+      .map((line) => (color ? paint(line) : line))
+      .join("\n");
     return `${request.toolName}${who} wants to ${verb} ${visibleText(path)}:\n${body}`;
   }
   const why = request.reason ? `\nAsked because: ${request.reason}` : "";
-  if (request.command !== undefined) return `${request.toolName}${who} wants to run:\n  $ ${visibleText(request.command, "    ")}${why}`;
+  if (request.command !== undefined)
+    return `${request.toolName}${who} wants to run:\n  $ ${visibleText(request.command, "    ")}${why}`;
   // JSON escapes control characters but not bidirectional or zero-width ones; its own line breaks stay.
-  const args = JSON.stringify(request.args, null, 2).split("\n").map((line) => visibleText(line)).join("\n");
+  const args = JSON.stringify(request.args, null, 2)
+    .split("\n")
+    .map((line) => visibleText(line))
+    .join("\n");
   return `${request.toolName}${who} wants to run with ${args}${why}`;
 }
 
@@ -84,12 +94,19 @@ const NO_TTY_OUTSIDE_SANDBOX =
 const NO_TTY_MEMORY =
   "No one is at a terminal to approve a write to memory, so it was not written. The person can rerun fathom with --allow-memory-writes, or at a terminal.";
 
-const NO_TTY_WEB = "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
+const NO_TTY_WEB =
+  "No one is at a terminal to allow this domain, so the page was not fetched. The person can allow it with fathom run --allow-domain DOMAIN.";
 
 const NO_TTY_REASON =
   "No one is at a terminal to approve this, so it was not run. The person can rerun fathom with --yes to allow writes and commands.";
 
 /** The gate when no one is at a terminal (or --json): every asked call refused, telling the model what the person could do instead. */
 export const noOneAtTerminal: ApprovalGate = {
-  request: (r, signal) => (r.memory ? rejectAll(NO_TTY_MEMORY) : r.mustAsk ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX) : rejectAll(NO_TTY_REASON)).request(r, signal),
+  request: (r, signal) =>
+    (r.memory
+      ? rejectAll(NO_TTY_MEMORY)
+      : r.mustAsk
+        ? rejectAll(r.toolName === "web_fetch" ? NO_TTY_WEB : NO_TTY_OUTSIDE_SANDBOX)
+        : rejectAll(NO_TTY_REASON)
+    ).request(r, signal),
 };

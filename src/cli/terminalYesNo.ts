@@ -20,7 +20,9 @@ export async function askYesNo(io: PromptStreams, question: string): Promise<boo
     io.onInterrupt();
   });
   try {
-    const reply = (await rl.question(`${question} [y]es / [N]o: `, { signal: interrupted.signal })).trim().toLowerCase();
+    const reply = (await rl.question(`${question} [y]es / [N]o: `, { signal: interrupted.signal }))
+      .trim()
+      .toLowerCase();
     return reply === "y" || reply === "yes";
   } catch {
     return false;

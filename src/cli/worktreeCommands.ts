@@ -27,27 +27,52 @@ export const WORKTREE_EXIT = { done: 0, failed: 1, usage: 2, refused: 3 } as con
 function parse(argv: readonly string[], positionals: number) {
   let r;
   try {
-    r = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { cwd: { type: "string" }, json: { type: "boolean" } } });
+    r = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { cwd: { type: "string" }, json: { type: "boolean" } },
+    });
   } catch (error) {
     throw new WorktreeUsageError((error as Error).message);
   }
-  if (r.positionals.length !== positionals) throw new WorktreeUsageError(positionals ? "Missing the task id (fathom worktrees lists them)." : `Unexpected "${r.positionals[0]}".`);
+  if (r.positionals.length !== positionals)
+    throw new WorktreeUsageError(
+      positionals ? "Missing the task id (fathom worktrees lists them)." : `Unexpected "${r.positionals[0]}".`,
+    );
   return r;
 }
 
 function folder(cwd: string, dir: string | undefined): string {
   const resolved = path.resolve(cwd, dir ?? ".");
-  if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) throw new WorktreeUsageError(`--cwd ${resolved} is not a directory.`);
+  if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
+    throw new WorktreeUsageError(`--cwd ${resolved} is not a directory.`);
   return resolved;
 }
 
 /** What `fathom worktrees --json` prints of one worktree. */
 export function worktreeJson(w: TaskWorktree, filesChanged: number | null): Record<string, unknown> {
-  return { taskId: w.taskId, title: w.title, branch: w.branch, path: w.path, root: w.root, state: w.state, base: w.base, createdAt: w.createdAt, filesChanged, exists: w.exists };
+  return {
+    taskId: w.taskId,
+    title: w.title,
+    branch: w.branch,
+    path: w.path,
+    root: w.root,
+    state: w.state,
+    base: w.base,
+    createdAt: w.createdAt,
+    filesChanged,
+    exists: w.exists,
+  };
 }
 
 /** `fathom worktrees`, `fathom apply TASK_ID`, `fathom discard TASK_ID`. */
-export async function worktreeCommand(command: "worktrees" | "apply" | "discard", argv: readonly string[], cwd: string, io: Io): Promise<number> {
+export async function worktreeCommand(
+  command: "worktrees" | "apply" | "discard",
+  argv: readonly string[],
+  cwd: string,
+  io: Io,
+): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     io.out.write(`${WORKTREES_USAGE}\n`);
     return WORKTREE_EXIT.done;
@@ -60,19 +85,35 @@ export async function worktreeCommand(command: "worktrees" | "apply" | "discard"
   const print = (line: unknown) => io.out.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`);
   if (command === "worktrees") {
     const list = await wts.list();
-    const rows = await Promise.all(list.map(async (w) => ({ w, files: w.exists ? (await wts.changes(w.taskId).catch(() => null))?.length ?? null : null })));
+    const rows = await Promise.all(
+      list.map(async (w) => ({
+        w,
+        files: w.exists ? ((await wts.changes(w.taskId).catch(() => null))?.length ?? null) : null,
+      })),
+    );
     if (json) print({ worktrees: rows.map(({ w, files }) => worktreeJson(w, files)) });
-    else if (rows.length === 0) print("No task worktrees in this repository. Start one: fathom run --worktree \"...\"");
-    else for (const { w, files } of rows) print(`${w.taskId}  ${w.branch}  ${w.state}  ${files === null ? "?" : files} file${files === 1 ? "" : "s"} changed  ${w.exists ? w.path : `${w.path} (folder gone)`}\n    ${w.title}`);
+    else if (rows.length === 0) print('No task worktrees in this repository. Start one: fathom run --worktree "..."');
+    else
+      for (const { w, files } of rows)
+        print(
+          `${w.taskId}  ${w.branch}  ${w.state}  ${files === null ? "?" : files} file${files === 1 ? "" : "s"} changed  ${w.exists ? w.path : `${w.path} (folder gone)`}\n    ${w.title}`,
+        );
     return WORKTREE_EXIT.done;
   }
   const taskId = positionals[0]!;
-  if (!(await wts.get(taskId))) throw new WorktreeUsageError(`No Fathom worktree for task ${taskId} in this repository ("fathom worktrees" lists them).`);
+  if (!(await wts.get(taskId)))
+    throw new WorktreeUsageError(
+      `No Fathom worktree for task ${taskId} in this repository ("fathom worktrees" lists them).`,
+    );
   if (command === "apply") {
     const result = await wts.apply(taskId);
     if (json) print({ type: "apply", taskId, ...result });
     else (result.ok ? io.out : io.err).write(`${result.ok ? "" : "fathom: "}${result.message}\n`);
-    return result.ok ? WORKTREE_EXIT.done : !result.ok && result.conflicts.length > 0 ? WORKTREE_EXIT.refused : WORKTREE_EXIT.failed;
+    return result.ok
+      ? WORKTREE_EXIT.done
+      : !result.ok && result.conflicts.length > 0
+        ? WORKTREE_EXIT.refused
+        : WORKTREE_EXIT.failed;
   }
   const w = (await wts.get(taskId))!;
   await wts.discard(taskId);
@@ -85,7 +126,10 @@ export async function worktreeCommand(command: "worktrees" | "apply" | "discard"
  * `--worktree [NAME]` of `fathom run`: NAME, when given, follows the flag and the prompt comes
  * after it (`--worktree=NAME` works too). Returns argv without it, and what it said.
  */
-export function takeWorktreeFlag(argv: readonly string[], options: ParseArgsConfig["options"]): { argv: string[]; worktree?: { name?: string } } {
+export function takeWorktreeFlag(
+  argv: readonly string[],
+  options: ParseArgsConfig["options"],
+): { argv: string[]; worktree?: { name?: string } } {
   const args = [...argv];
   const at = args.findIndex((a) => a === "--worktree" || a.startsWith("--worktree="));
   if (at < 0) return { argv: args };

@@ -60,7 +60,12 @@ export const DEFAULT_APPROVAL_POLICY: Required<Omit<ApprovalPolicy, "tools">> = 
   other: "auto",
 };
 
-export function approvalModeFor(policy: ApprovalPolicy, toolName: string, kind: ToolKind, toolDefault?: ApprovalMode): ApprovalMode {
+export function approvalModeFor(
+  policy: ApprovalPolicy,
+  toolName: string,
+  kind: ToolKind,
+  toolDefault?: ApprovalMode,
+): ApprovalMode {
   return policy.tools?.[toolName] ?? toolDefault ?? policy[kind] ?? DEFAULT_APPROVAL_POLICY[kind];
 }
 

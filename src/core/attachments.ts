@@ -25,12 +25,16 @@ export function attachmentLabel(a: Attachment): string {
   if (a.kind !== "file") return a.label;
   const name = a.path.replace(/^\/+/, "") || "/";
   if (a.startLine === undefined) return name;
-  return a.endLine === undefined || a.endLine === a.startLine ? `${name}:${a.startLine}` : `${name}:${a.startLine}-${a.endLine}`;
+  return a.endLine === undefined || a.endLine === a.startLine
+    ? `${name}:${a.startLine}`
+    : `${name}:${a.startLine}-${a.endLine}`;
 }
 
 /** What makes two attachments the same (the same range is attached once). */
 export function attachmentKey(a: Attachment): string {
-  return a.kind === "file" ? `file:${a.path}:${a.startLine ?? ""}-${a.endLine ?? ""}` : `${a.kind}:${a.label}:${a.text.length}:${a.text.slice(-200)}`;
+  return a.kind === "file"
+    ? `file:${a.path}:${a.startLine ?? ""}-${a.endLine ?? ""}`
+    : `${a.kind}:${a.label}:${a.text.length}:${a.text.slice(-200)}`;
 }
 
 /** Keeps the first of each attachment, at most MAX_ATTACHMENTS. */
@@ -59,7 +63,8 @@ export function parseFileRange(spec: string): Attachment | { error: string } {
   if (!m) return { kind: "file", path: virtual };
   const start = Number(m[2]);
   const end = m[3] !== undefined ? Number(m[3]) : start;
-  if (start < 1 || end < start) return { error: `--file ${spec}: lines are 1-based and the end may not come before the start (PATH:START-END)` };
+  if (start < 1 || end < start)
+    return { error: `--file ${spec}: lines are 1-based and the end may not come before the start (PATH:START-END)` };
   return { kind: "file", path: virtual, startLine: start, endLine: end };
 }
 

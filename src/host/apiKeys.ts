@@ -82,7 +82,10 @@ export class ApiKeyStore {
     const current = await this.get(provider);
     if (!current || current.source !== "stored" || current.origins.includes(origin)) return;
     this.cache.delete(secretName(provider));
-    await this.secrets.store(secretName(provider), JSON.stringify({ key: current.key, origins: [...current.origins, origin] }));
+    await this.secrets.store(
+      secretName(provider),
+      JSON.stringify({ key: current.key, origins: [...current.origins, origin] }),
+    );
     this.cache.delete(secretName(provider));
   }
 
@@ -142,7 +145,9 @@ export async function promptForApiKey(store: ApiKeyStore, log: vscode.LogOutputC
   const origin = endpointOrigin(picked.provider, readSettings(vscode.workspace.getConfiguration("fathom")).baseUrl);
   await store.set(picked.provider, key.trim(), origin);
   log.info(`Stored an API key for ${picked.provider}, for ${origin}`);
-  void vscode.window.showInformationMessage(`Fathom: saved the API key for ${picked.label}; it is sent only to ${origin} unless you allow another host.`);
+  void vscode.window.showInformationMessage(
+    `Fathom: saved the API key for ${picked.label}; it is sent only to ${origin} unless you allow another host.`,
+  );
 }
 
 /**

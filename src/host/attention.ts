@@ -58,9 +58,21 @@ export class AttentionNotifier implements vscode.Disposable {
    * approvals are announced even while the view is on screen); `show` brings it into the view.
    */
   watch(session: AttentionSession, o: { shown(): boolean; show(): void; label?: () => string }): () => void {
-    const watched: Watched = { status: session.state.status, announced: new Set(), ended: undefined, unsubscribe: () => undefined, ...o };
+    const watched: Watched = {
+      status: session.state.status,
+      announced: new Set(),
+      ended: undefined,
+      unsubscribe: () => undefined,
+      ...o,
+    };
     watched.unsubscribe = session.onMessage((message) => {
-      if (message.type === "status" || message.type === "state" || message.type === "itemUpdated" || message.type === "itemAppended") this.onChange(session, watched);
+      if (
+        message.type === "status" ||
+        message.type === "state" ||
+        message.type === "itemUpdated" ||
+        message.type === "itemAppended"
+      )
+        this.onChange(session, watched);
     });
     this.watched.set(session, watched);
     this.update();
@@ -90,7 +102,11 @@ export class AttentionNotifier implements vscode.Disposable {
         watched.announced.add(item.id);
         if (this.o.settings().approvals) void this.announceApproval(session, watched, item);
       }
-      if (previous !== state.status && ENDED.includes(state.status) && (previous === "running" || previous === "awaiting_approval")) {
+      if (
+        previous !== state.status &&
+        ENDED.includes(state.status) &&
+        (previous === "running" || previous === "awaiting_approval")
+      ) {
         watched.ended = state.title || "the task";
         if (this.o.settings().taskEnd) void this.announceEnd(session, watched);
       }
@@ -99,14 +115,25 @@ export class AttentionNotifier implements vscode.Disposable {
   }
 
   private notify(message: string, ...actions: string[]): Thenable<string | undefined> {
-    return (this.o.notify ?? ((m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a)))(message, ...actions);
+    return (this.o.notify ?? ((m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a)))(
+      message,
+      ...actions,
+    );
   }
 
   private async announceApproval(session: AttentionSession, watched: Watched, item: ToolItem): Promise<void> {
     if (item.question) return this.announceQuestion(session, watched, item);
-    const what = item.proposal ? `change ${item.proposal.path}` : item.exec ? `run \`${oneLine(item.exec.command)}\`` : item.title;
+    const what = item.proposal
+      ? `change ${item.proposal.path}`
+      : item.exec
+        ? `run \`${oneLine(item.exec.command)}\``
+        : item.title;
     const task = watched.label?.();
-    const choice = await this.notify(`Fathom${task ? ` (${task})` : ""} is waiting for your approval to ${what}.`, "Approve", "Show");
+    const choice = await this.notify(
+      `Fathom${task ? ` (${task})` : ""} is waiting for your approval to ${what}.`,
+      "Approve",
+      "Show",
+    );
     // Decided meanwhile (in the chat or the diff): nothing to do.
     if (!this.watched.has(session) || !waitingItems(session.state).some((i) => i.id === item.id)) return;
     if (choice === "Approve") session.approve(item.id);
@@ -121,7 +148,8 @@ export class AttentionNotifier implements vscode.Disposable {
   private async announceQuestion(session: AttentionSession, watched: Watched, item: ToolItem): Promise<void> {
     const task = watched.label?.();
     const choice = await this.notify(`Fathom${task ? ` (${task})` : ""} asks: ${oneLine(item.question!.text)}`, "Show");
-    if (choice !== "Show" || !this.watched.has(session) || !waitingItems(session.state).some((i) => i.id === item.id)) return;
+    if (choice !== "Show" || !this.watched.has(session) || !waitingItems(session.state).some((i) => i.id === item.id))
+      return;
     watched.show();
     await this.o.showChat();
   }
@@ -129,7 +157,10 @@ export class AttentionNotifier implements vscode.Disposable {
   private async announceEnd(session: AttentionSession, watched: Watched): Promise<void> {
     const state = session.state;
     const title = state.title || "The task";
-    const text = state.status === "completed" ? `Fathom finished: ${title}.` : `Fathom stopped: ${title}${state.banner?.message ? ` (${state.banner.message})` : ""}.`;
+    const text =
+      state.status === "completed"
+        ? `Fathom finished: ${title}.`
+        : `Fathom stopped: ${title}${state.banner?.message ? ` (${state.banner.message})` : ""}.`;
     if ((await this.notify(text, "Show")) === "Show") {
       watched.show();
       await this.o.showChat();
@@ -146,7 +177,13 @@ export class AttentionNotifier implements vscode.Disposable {
       if (watched.ended !== undefined) ended.push(watched.ended);
     }
     if (waiting > 0 && this.unseen()) {
-      this.o.view.setBadge({ value: waiting, tooltip: waiting === 1 ? "Fathom is waiting for you (an approval or an answer)" : `Fathom is waiting for you (${waiting} approvals or answers)` });
+      this.o.view.setBadge({
+        value: waiting,
+        tooltip:
+          waiting === 1
+            ? "Fathom is waiting for you (an approval or an answer)"
+            : `Fathom is waiting for you (${waiting} approvals or answers)`,
+      });
     } else if (ended.length > 0) {
       this.o.view.setBadge({ value: ended.length, tooltip: `Fathom's task ended: ${ended.join(", ")}` });
     } else {

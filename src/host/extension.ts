@@ -59,7 +59,10 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const log = new Log(channel);
   // A key saved before keys were bound to an origin belongs to where the person's settings sent it.
   const keys = new ApiKeyStore(context.secrets, (provider) =>
-    endpointOrigin(provider, provider === "openai-compatible" ? readSettings(vscode.workspace.getConfiguration("fathom")).baseUrl : ""),
+    endpointOrigin(
+      provider,
+      provider === "openai-compatible" ? readSettings(vscode.workspace.getConfiguration("fathom")).baseUrl : "",
+    ),
   );
   const view = new ChatViewProvider(context.extensionUri, log);
   const executor = new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel });
@@ -76,7 +79,10 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
   // A folder "Try the Demo Task" made plays the bundled recording instead of the person's model.
-  const demo = isDemoWindow(context.globalState, (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString())));
+  const demo = isDemoWindow(
+    context.globalState,
+    (vscode.workspace.workspaceFolders ?? []).map((f) => (f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString())),
+  );
   const models = demo ? createDemoModelSetup({ context, log }) : createModelSetup({ context, keys, log, vscodeModels });
 
   const attention = new AttentionNotifier({
@@ -84,24 +90,39 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     settings: () => {
       // The person's own choice: a workspace cannot silence what asks for them.
       const c = vscode.workspace.getConfiguration("fathom.notifications");
-      return { approvals: c.inspect<boolean>("approvals")?.globalValue ?? true, taskEnd: c.inspect<boolean>("taskEnd")?.globalValue ?? true };
+      return {
+        approvals: c.inspect<boolean>("approvals")?.globalValue ?? true,
+        taskEnd: c.inspect<boolean>("taskEnd")?.globalValue ?? true,
+      };
     },
     focused: () => vscode.window.state.focused,
     showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
   });
 
-  const userSetting = <T>(key: string, fallback: T): T => vscode.workspace.getConfiguration("fathom").inspect<T>(key)?.globalValue ?? fallback;
+  const userSetting = <T>(key: string, fallback: T): T =>
+    vscode.workspace.getConfiguration("fathom").inspect<T>(key)?.globalValue ?? fallback;
   // The person's own choices: a repository cannot make the window run more tasks at once.
   const maxParallel = () => Math.max(1, Math.min(10, Math.floor(userSetting("tasks.maxParallel", 3))));
   const worktreeByDefault = () => userSetting<boolean>("tasks.worktree", false) === true;
   const slots = new TaskSlots(maxParallel);
   const worktrees = new HostWorktrees({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log });
-  const tell = (level: "info" | "warning", text: string) => void (level === "warning" ? vscode.window.showWarningMessage(`Fathom: ${text}`) : vscode.window.showInformationMessage(`Fathom: ${text}`));
-  const remoteBranches = new HostRemoteBranches({ root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, log, tell });
-  const terminals = new TaskTerminals((terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }));
+  const tell = (level: "info" | "warning", text: string) =>
+    void (level === "warning"
+      ? vscode.window.showWarningMessage(`Fathom: ${text}`)
+      : vscode.window.showInformationMessage(`Fathom: ${text}`));
+  const remoteBranches = new HostRemoteBranches({
+    root: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    log,
+    tell,
+  });
+  const terminals = new TaskTerminals(
+    (terminalName) => new TerminalExecutor({ fallback: new ChildProcessExecutor(), log: channel, terminalName }),
+  );
 
   // Rules, prompt files, skills and custom agents: read on first use, never at activation (the demo's recording has none).
-  const teamFiles = demo ? undefined : new HostTeamFiles(log, () => (vscode.workspace.workspaceFolders?.length ? fileBackend() : undefined));
+  const teamFiles = demo
+    ? undefined
+    : new HostTeamFiles(log, () => (vscode.workspace.workspaceFolders?.length ? fileBackend() : undefined));
   if (teamFiles) context.subscriptions.push(teamFiles);
   view.teamFiles = teamFiles;
 
@@ -109,7 +130,29 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   let running = false;
   const open = (isTrusted?: () => boolean) => {
     const make = (reopen: boolean) =>
-      new ChatSession(createHostEnv({ context, keys, log, channel, executor, sandbox, mcp, hooks, gate, vscodeModels, models, demo, worktrees, worktreeByDefault, terminals, slots, ...(teamFiles ? { teamFiles } : {}), ...(isTrusted ? { isTrusted } : {}) }), { reopen });
+      new ChatSession(
+        createHostEnv({
+          context,
+          keys,
+          log,
+          channel,
+          executor,
+          sandbox,
+          mcp,
+          hooks,
+          gate,
+          vscodeModels,
+          models,
+          demo,
+          worktrees,
+          worktreeByDefault,
+          terminals,
+          slots,
+          ...(teamFiles ? { teamFiles } : {}),
+          ...(isTrusted ? { isTrusted } : {}),
+        }),
+        { reopen },
+      );
     let unwatch: (() => void) | undefined;
     tasks = new TaskManager({
       first: make(true),
@@ -122,7 +165,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
         unwatch?.();
         view.attach(session);
         const follow = () => {
-          const now = session.isRunning || session.state.status === "running" || session.state.status === "awaiting_approval";
+          const now =
+            session.isRunning || session.state.status === "running" || session.state.status === "awaiting_approval";
           if (now !== running) void vscode.commands.executeCommand("setContext", "fathom.taskRunning", (running = now));
         };
         follow();
@@ -147,14 +191,23 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   open();
   mcp.onChange = (servers) => tasks.forEach((s) => s.setMcpServers(servers));
   view.mcpResources = (query) => mcp.matchResources(query);
-  view.memoryAction = (action, memoryPath) => memoryAction(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, action, memoryPath, log);
+  view.memoryAction = (action, memoryPath) =>
+    memoryAction(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, action, memoryPath, log);
   // A task's first diff need not start the window's diff worker.
   view.onSendMessage = () => void gate.warmUp.warm();
-  const warmUp = new FirstTaskWarmUp({ sandbox, warmDiffs: () => void gate.warmUp.warm(), readSetup: () => models.readSetup(), log });
+  const warmUp = new FirstTaskWarmUp({
+    sandbox,
+    warmDiffs: () => void gate.warmUp.warm(),
+    readSetup: () => models.readSetup(),
+    log,
+  });
   view.onComposing = () => warmUp.composing();
   // Listed (not started) so the view shows the configured servers before the first task.
   mcp.listConfigured(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, vscode.workspace.isTrusted);
-  const refresh = () => tasks.forEach((s) => void s.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`)));
+  const refresh = () =>
+    tasks.forEach(
+      (s) => void s.refreshSetup().catch((err: unknown) => log.error(`Could not re-read the settings: ${String(err)}`)),
+    );
 
   context.subscriptions.push(
     channel,
@@ -182,9 +235,15 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     vscode.commands.registerCommand("fathom.setApiKey", () => promptForApiKey(keys, channel)),
     vscode.commands.registerCommand("fathom.showLog", () => channel.show()),
     vscode.commands.registerCommand("fathom.openMcpConfig", () => mcp.openConfig()),
-    vscode.commands.registerCommand("fathom.restartMcpServer", (name: unknown) => (typeof name === "string" ? mcp.restart(name) : undefined)),
-    vscode.commands.registerCommand("fathom.showMcpServerLog", (name: unknown) => (typeof name === "string" ? mcp.showLog(name) : undefined)),
-    vscode.commands.registerCommand("fathom.setMcpServerEnabled", (name: unknown, on: unknown) => (typeof name === "string" && typeof on === "boolean" ? mcp.setEnabled(name, on) : undefined)),
+    vscode.commands.registerCommand("fathom.restartMcpServer", (name: unknown) =>
+      typeof name === "string" ? mcp.restart(name) : undefined,
+    ),
+    vscode.commands.registerCommand("fathom.showMcpServerLog", (name: unknown) =>
+      typeof name === "string" ? mcp.showLog(name) : undefined,
+    ),
+    vscode.commands.registerCommand("fathom.setMcpServerEnabled", (name: unknown, on: unknown) =>
+      typeof name === "string" && typeof on === "boolean" ? mcp.setEnabled(name, on) : undefined,
+    ),
     vscode.commands.registerCommand("fathom.allowKeyForHost", async () => {
       if (await confirmKeyForHost(keys, channel)) refresh();
     }),
@@ -196,14 +255,22 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       if (e.affectsConfiguration("fathom.tasks.maxParallel")) slots.next();
     }),
     context.secrets.onDidChange((e) => {
-      if (e.key.startsWith("fathom.apiKey.")) tasks.forEach((s) => void s.keyChanged().catch((err: unknown) => log.error(`Could not continue with the new key: ${String(err)}`)));
+      if (e.key.startsWith("fathom.apiKey."))
+        tasks.forEach(
+          (s) =>
+            void s
+              .keyChanged()
+              .catch((err: unknown) => log.error(`Could not continue with the new key: ${String(err)}`)),
+        );
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(refresh),
     // A model provider (Copilot signing in, a provider extension starting) came or went.
     ...(typeof lm !== "string" && lm.onDidChangeChatModels
-      ? [lm.onDidChangeChatModels(() => {
-          if (vscode.workspace.getConfiguration("fathom").get("provider") === "vscode") refresh();
-        })]
+      ? [
+          lm.onDidChangeChatModels(() => {
+            if (vscode.workspace.getConfiguration("fathom").get("provider") === "vscode") refresh();
+          }),
+        ]
       : []),
     vscode.workspace.onDidChangeWorkspaceFolders(refresh),
   );

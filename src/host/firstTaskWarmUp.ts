@@ -18,7 +18,9 @@ import type { HostSandbox } from "./terminal/hostSandbox";
 export class FirstTaskWarmUp {
   private doneFor: string | undefined;
 
-  constructor(private readonly o: { sandbox: HostSandbox; warmDiffs: () => void; readSetup: () => Promise<unknown>; log: Logger }) {}
+  constructor(
+    private readonly o: { sandbox: HostSandbox; warmDiffs: () => void; readSetup: () => Promise<unknown>; log: Logger },
+  ) {}
 
   /** The person started writing a message (the webview says so once in a while). */
   composing(): void {
@@ -63,7 +65,12 @@ const IDLE_MODEL: ChatModel = {
 
 /** Opens a connection to the model's server through the same `fetch` the SDKs use; its answer does not matter. */
 function preconnect(origin: string): void {
-  void fetch(origin, { method: "HEAD", redirect: "manual", credentials: "omit", signal: AbortSignal.timeout(5000) }).then(
+  void fetch(origin, {
+    method: "HEAD",
+    redirect: "manual",
+    credentials: "omit",
+    signal: AbortSignal.timeout(5000),
+  }).then(
     (response) => response.body?.cancel(),
     () => undefined,
   );

@@ -21,6 +21,7 @@ export interface LatencyMark {
 /** The latency marks in a log's text, in order. */
 export function parseLatencyMarks(text: string): LatencyMark[] {
   const marks: LatencyMark[] = [];
-  for (const m of text.matchAll(/latency (\S+) (.+?) @(\d{13})/g)) marks.push({ id: m[1]!, step: m[2]!, at: Number(m[3]) });
+  for (const m of text.matchAll(/latency (\S+) (.+?) @(\d{13})/g))
+    marks.push({ id: m[1]!, step: m[2]!, at: Number(m[3]) });
   return marks;
 }

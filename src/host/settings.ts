@@ -1,4 +1,11 @@
-import { OPENAI_COMPATIBLE_DEFAULT_BASE_URL, parseModelOverrides, type ApprovalPolicy, type CommandPatterns, type ModelOverrides, type Provider } from "../core";
+import {
+  OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
+  parseModelOverrides,
+  type ApprovalPolicy,
+  type CommandPatterns,
+  type ModelOverrides,
+  type Provider,
+} from "../core";
 
 /** Where models come from: an HTTP API, or VS Code's own language models (Copilot's, or any extension's). */
 export type HostProvider = Provider | "vscode";
@@ -98,12 +105,17 @@ export function readSettings(config: ConfigSource): FathomSettings {
   // Which endpoint (and which stored or environment key) requests go to is the person's choice.
   const provider = userValue<string>(config, "provider", "openai");
   // A workspace may lower the step limit (it costs the person money), never raise it.
-  const userSteps = config.inspect ? userValue<number>(config, "maxSteps", DEFAULT_MAX_STEPS) : config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
+  const userSteps = config.inspect
+    ? userValue<number>(config, "maxSteps", DEFAULT_MAX_STEPS)
+    : config.get<number>("maxSteps", DEFAULT_MAX_STEPS);
   const steps = [userSteps, ...workspaceValues<number>(config, "maxSteps")].filter(validSteps);
   const timeout = config.get<number>("commands.timeoutSeconds", DEFAULT_COMMAND_TIMEOUT_SECONDS);
   // A workspace may add deny patterns (that only narrows), so they are all kept.
   const deny = config.inspect
-    ? [config.inspect<unknown>("commands.deny")?.globalValue, ...workspaceValues<unknown>(config, "commands.deny")].flatMap(strings)
+    ? [
+        config.inspect<unknown>("commands.deny")?.globalValue,
+        ...workspaceValues<unknown>(config, "commands.deny"),
+      ].flatMap(strings)
     : strings(config.get<unknown>("commands.deny", []));
   const overrides = parseModelOverrides(userValue<unknown>(config, "modelOverrides", {}));
   return {
@@ -119,7 +131,12 @@ export function readSettings(config: ConfigSource): FathomSettings {
       denyRead: strings(userValue<unknown>(config, "sandbox.denyRead", [])),
     },
     // A workspace may add secret files (that narrows) but not exempt any.
-    secretFiles: [...strings(userValue<unknown>(config, "secretFiles", [])), ...workspaceValues<unknown>(config, "secretFiles").flatMap(strings).filter((p) => !p.trim().startsWith("!"))],
+    secretFiles: [
+      ...strings(userValue<unknown>(config, "secretFiles", [])),
+      ...workspaceValues<unknown>(config, "secretFiles")
+        .flatMap(strings)
+        .filter((p) => !p.trim().startsWith("!")),
+    ],
     autoApprove: {
       read: autoApproved(config, "autoApprove.read", true),
       edit: autoApproved(config, "autoApprove.edit", false),
@@ -128,7 +145,8 @@ export function readSettings(config: ConfigSource): FathomSettings {
     commands: {
       allow: strings(userValue<unknown>(config, "commands.allow", [])),
       deny: [...new Set(deny)],
-      timeoutSeconds: Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
+      timeoutSeconds:
+        Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
     },
     modelOverrides: overrides.overrides,
     modelOverrideProblems: overrides.problems,
@@ -208,18 +226,28 @@ export function setupProblemFor(settings: FathomSettings, hasKey: boolean): Setu
  */
 export type SandboxState = "on" | "off" | "unavailable";
 
-export const SANDBOX_UNAVAILABLE_REASON = "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network).";
+export const SANDBOX_UNAVAILABLE_REASON =
+  "The OS sandbox cannot run here, so this command would run with your full rights (files, keys, network).";
 
 /**
  * `sandbox`: "on" when commands run in the OS sandbox, "off" when the person turned it off,
  * "unavailable" when it is on but cannot run here: then every command is asked (never
  * unsandboxed auto-approval), whatever auto-approve and the allow list say.
  */
-export function approvalFor(settings: FathomSettings, restricted: boolean, sandbox: SandboxState = "off"): { policy: ApprovalPolicy; commands: CommandPatterns } {
+export function approvalFor(
+  settings: FathomSettings,
+  restricted: boolean,
+  sandbox: SandboxState = "off",
+): { policy: ApprovalPolicy; commands: CommandPatterns } {
   const mode = (auto: boolean) => (auto ? "auto" : "ask") as "auto" | "ask";
   if (!restricted && sandbox === "unavailable") {
     return {
-      policy: { read: mode(settings.autoApprove.read), edit: mode(settings.autoApprove.edit), execute: "ask", other: "auto" },
+      policy: {
+        read: mode(settings.autoApprove.read),
+        edit: mode(settings.autoApprove.edit),
+        execute: "ask",
+        other: "auto",
+      },
       // Not even "Always allow" rules answer for a command then.
       commands: { allow: [], deny: settings.commands.deny, alwaysAsk: SANDBOX_UNAVAILABLE_REASON },
     };

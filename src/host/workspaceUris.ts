@@ -16,7 +16,10 @@ export function workspaceFileUri(
   const roots = folders.length === 1 ? [folders[0]!.uri.fsPath] : [];
   const v = normalizeVirtualPath(virtualPath, roots);
   if (typeof v !== "string") return undefined;
-  const at = locateVirtualPath(v, folders.map((f) => ({ name: f.name, fsPath: f.uri.fsPath })));
+  const at = locateVirtualPath(
+    v,
+    folders.map((f) => ({ name: f.name, fsPath: f.uri.fsPath })),
+  );
   if ("error" in at) return undefined;
   const folder = folders[at.folder]!;
   return at.relative === "" ? folder.uri : vscode.Uri.joinPath(folder.uri, ...at.relative.split("/"));
@@ -25,14 +28,20 @@ export function workspaceFileUri(
 /** The open document for a file URI, if any (compared by file path, as the editor does). */
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key || (uri.scheme === "file" && d.uri.scheme === "file" && d.uri.fsPath === uri.fsPath));
+  return vscode.workspace.textDocuments.find(
+    (d) =>
+      d.uri.toString() === key || (uri.scheme === "file" && d.uri.scheme === "file" && d.uri.fsPath === uri.fsPath),
+  );
 }
 
 /**
  * The agent's virtual path of a file in the workspace (`/src/a.ts`; with several folders
  * `/<folder name>/src/a.ts`, as the core's backends route them), or undefined outside it.
  */
-export function virtualPathOf(uri: vscode.Uri, folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): string | undefined {
+export function virtualPathOf(
+  uri: vscode.Uri,
+  folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+): string | undefined {
   if (uri.scheme !== "file") return undefined;
   const base = (f: vscode.WorkspaceFolder) => f.uri.path.replace(/\/+$/, "");
   // The innermost folder holding it (a folder may be nested in another).

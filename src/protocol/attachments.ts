@@ -17,12 +17,19 @@ export const AttachmentSchema = z.discriminatedUnion("kind", [
       startLine: z.number().int().min(1).optional(),
       endLine: z.number().int().min(1).optional(),
     })
-    .refine((a) => a.endLine === undefined || (a.startLine !== undefined && a.endLine >= a.startLine), { message: "a range's end comes after its start" }),
+    .refine((a) => a.endLine === undefined || (a.startLine !== undefined && a.endLine >= a.startLine), {
+      message: "a range's end comes after its start",
+    }),
   z.object({ kind: z.literal("terminal"), label: z.string().max(300), text: z.string().max(MAX_CHIP_TEXT) }),
   z.object({ kind: z.literal("problems"), label: z.string().max(300), text: z.string().max(MAX_CHIP_TEXT) }),
 ]);
 export type AttachmentView = z.infer<typeof AttachmentSchema>;
 
 /** A chip in a sent message: what it was, named as the chip named it. */
-export const SentAttachmentSchema = z.object({ kind: z.enum(["file", "terminal", "problems"]), label: z.string().max(400), path: z.string().max(4096).optional(), line: z.number().int().optional() });
+export const SentAttachmentSchema = z.object({
+  kind: z.enum(["file", "terminal", "problems"]),
+  label: z.string().max(400),
+  path: z.string().max(4096).optional(),
+  line: z.number().int().optional(),
+});
 export type SentAttachment = z.infer<typeof SentAttachmentSchema>;

@@ -16,7 +16,15 @@ export const TodoSchema = z.object({
 });
 export type TodoItem = z.infer<typeof TodoSchema>;
 
-export const ToolStatusSchema = z.enum(["streaming", "awaiting_approval", "running", "done", "failed", "rejected", "cancelled"]);
+export const ToolStatusSchema = z.enum([
+  "streaming",
+  "awaiting_approval",
+  "running",
+  "done",
+  "failed",
+  "rejected",
+  "cancelled",
+]);
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 /** A proposed whole-file change, shown as a diff card. */
@@ -205,7 +213,10 @@ export const McpServerViewSchema = z.object({
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
 
 /** Disk space this workspace's checkpoints use ("Storage used", under the task history). */
-export const CheckpointStorageSchema = z.object({ usedBytes: z.number().nonnegative(), limitBytes: z.number().nonnegative() });
+export const CheckpointStorageSchema = z.object({
+  usedBytes: z.number().nonnegative(),
+  limitBytes: z.number().nonnegative(),
+});
 export type CheckpointStorage = z.infer<typeof CheckpointStorageSchema>;
 
 /** What "Restore" would do, shown before the person chooses files, conversation or both. */

@@ -37,7 +37,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   /** The model answering changed (the person picked another, or the settings changed). */
   z.object({ type: z.literal("model"), model: ChatStateSchema.shape.model }),
   /** The Model box's list, for its request; `error` when the provider could not list (typing still works). */
-  z.object({ type: z.literal("models"), requestId: z.number().int(), models: z.array(ModelOptionSchema), error: z.string().optional() }),
+  z.object({
+    type: z.literal("models"),
+    requestId: z.number().int(),
+    models: z.array(ModelOptionSchema),
+    error: z.string().optional(),
+  }),
   /** Streaming: command output appended to an `execute` card. */
   z.object({ type: z.literal("execOutput"), id: z.string(), chunk: z.string() }),
   z.object({ type: z.literal("todos"), todos: z.array(TodoSchema) }),
@@ -61,7 +66,12 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
    * whole list, kept by the host so a reloaded view has them. `notice`: why the last command
    * added nothing; `focus`: put the caret in the message box (a command brought the person here).
    */
-  z.object({ type: z.literal("attachments"), attachments: z.array(AttachmentSchema).max(MAX_CHIPS), notice: z.string().optional(), focus: z.boolean().optional() }),
+  z.object({
+    type: z.literal("attachments"),
+    attachments: z.array(AttachmentSchema).max(MAX_CHIPS),
+    notice: z.string().optional(),
+    focus: z.boolean().optional(),
+  }),
   /** The team files found (after the webview asked, and again when one changes on disk). */
   z.object({ type: z.literal("teamFiles"), teamFiles: TeamFilesViewSchema }),
   /** The task's custom agent changed (the Agent box). */
@@ -72,7 +82,13 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
     type: z.literal("mentionResults"),
     requestId: z.number().int(),
     /** Workspace paths, and MCP resources (`path` is then `mcp:<server>:<uri>`). */
-    files: z.array(z.object({ path: z.string(), isDir: z.boolean().optional(), resource: z.object({ server: z.string(), name: z.string() }).optional() })),
+    files: z.array(
+      z.object({
+        path: z.string(),
+        isDir: z.boolean().optional(),
+        resource: z.object({ server: z.string(), name: z.string() }).optional(),
+      }),
+    ),
   }),
 ]);
 export type HostToWebviewChat = z.infer<typeof HostToWebviewChatSchema>;
@@ -93,7 +109,10 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
       /** While a task runs: wait for it to end (Queue) instead of reaching it at its next step (Send now, the default). */
       queue: z.boolean().optional(),
     })
-    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, { message: "a message needs text, an image or an attachment", path: ["text"] }),
+    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0 || (m.attachments?.length ?? 0) > 0, {
+      message: "a message needs text, an image or an attachment",
+      path: ["text"],
+    }),
   /** The person started writing a message: the host gets the first task's needs ready. */
   z.object({ type: z.literal("composing") }),
   /** Chips: the `@problems` pick in the mention picker (the host answers with `attachments`). */
@@ -126,15 +145,27 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   /** Continue the open task after a reload or crash. */
   z.object({ type: z.literal("resumeTask") }),
   z.object({ type: z.literal("removeQueued"), index: z.number().int().nonnegative() }),
-  z.object({ type: z.literal("mcpAction"), action: z.enum(["restart", "showLog", "enable", "disable"]), server: z.string() }),
+  z.object({
+    type: z.literal("mcpAction"),
+    action: z.enum(["restart", "showLog", "enable", "disable"]),
+    server: z.string(),
+  }),
   MemoryActionSchema,
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
-  z.object({ type: z.literal("runCommand"), command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]) }),
+  z.object({
+    type: z.literal("runCommand"),
+    command: z.enum(["fathom.setApiKey", "fathom.openSettings", "fathom.showLog", "fathom.allowKeyForHost"]),
+  }),
   z.object({ type: z.literal("openFile"), path: z.string().max(4096) }),
   /** Checkpoints: show what restoring to before this message or edit would do. */
   z.object({ type: z.literal("previewRestore"), itemId: z.string() }),
-  z.object({ type: z.literal("restore"), itemId: z.string(), what: z.enum(["files", "conversation", "both"]), overwrite: z.array(z.string()).max(10_000) }),
+  z.object({
+    type: z.literal("restore"),
+    itemId: z.string(),
+    what: z.enum(["files", "conversation", "both"]),
+    overwrite: z.array(z.string()).max(10_000),
+  }),
   z.object({ type: z.literal("closeRestore") }),
   /** A file's diff in the Restore panel: the file now beside what the restore would make it. */
   z.object({ type: z.literal("compareRestore"), path: z.string().max(4096) }),
@@ -143,9 +174,19 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   /** Takes a task that is not running out of the open tasks (it stays in History). */
   z.object({ type: z.literal("closeTask"), key: z.string().max(200) }),
   /** A task worktree: review a file's diff, Apply, Discard, Open in a new window, or open its task here. */
-  z.object({ type: z.literal("worktreeAction"), taskId: z.string().max(200), action: z.enum(["diff", "apply", "discard", "open", "openTask"]), path: z.string().max(4096).optional() }),
+  z.object({
+    type: z.literal("worktreeAction"),
+    taskId: z.string().max(200),
+    action: z.enum(["diff", "apply", "discard", "open", "openTask"]),
+    path: z.string().max(4096).optional(),
+  }),
   /** A remote's `fathom/*` branch: fetch the list again, review a file's diff, Apply, or check it out as a worktree. */
-  z.object({ type: z.literal("remoteBranchAction"), action: z.enum(["refresh", "diff", "apply", "checkout"]), ref: z.string().max(1024).optional(), path: z.string().max(4096).optional() }),
+  z.object({
+    type: z.literal("remoteBranchAction"),
+    action: z.enum(["refresh", "diff", "apply", "checkout"]),
+    ref: z.string().max(1024).optional(),
+    path: z.string().max(4096).optional(),
+  }),
   /** The `/` picker, the Agent box or the Team files list needs what was found (read on first ask). */
   z.object({ type: z.literal("listTeamFiles") }),
   /** The Agent box: the task runs as this custom agent from its next message (null: Fathom's own). */

@@ -18,7 +18,9 @@ export const MAX_CARD_OUTPUT_CHARS = 200_000;
  */
 function appendItem(items: TranscriptItem[], item: TranscriptItem, parentId: string | undefined): TranscriptItem[] {
   if (parentId === undefined || findItem(items, parentId)?.kind !== "tool") return [...items, item];
-  return updateItem(items, parentId, (parent) => (parent.kind === "tool" ? { ...parent, children: [...(parent.children ?? []), item] } : parent));
+  return updateItem(items, parentId, (parent) =>
+    parent.kind === "tool" ? { ...parent, children: [...(parent.children ?? []), item] } : parent,
+  );
 }
 
 /**
@@ -45,11 +47,23 @@ export function reduceChat(state: ChatState, message: HostToWebviewChat): ChatSt
     case "itemUpdated":
       return withItems(updateItem(state.items, message.item.id, () => message.item));
     case "textAppended":
-      return withItems(updateItem(state.items, message.id, (item) => (item.kind === "assistant" ? { ...item, text: item.text + message.text } : item)));
+      return withItems(
+        updateItem(state.items, message.id, (item) =>
+          item.kind === "assistant" ? { ...item, text: item.text + message.text } : item,
+        ),
+      );
     case "reasoningAppended":
-      return withItems(updateItem(state.items, message.id, (item) => (item.kind === "assistant" ? { ...item, reasoning: (item.reasoning ?? "") + message.text } : item)));
+      return withItems(
+        updateItem(state.items, message.id, (item) =>
+          item.kind === "assistant" ? { ...item, reasoning: (item.reasoning ?? "") + message.text } : item,
+        ),
+      );
     case "execOutput":
-      return withItems(updateItem(state.items, message.id, (item) => (item.kind === "tool" ? appendOutput(item, message.chunk) : item)));
+      return withItems(
+        updateItem(state.items, message.id, (item) =>
+          item.kind === "tool" ? appendOutput(item, message.chunk) : item,
+        ),
+      );
     case "model":
       return { ...state, model: message.model };
     case "todos":

@@ -12,6 +12,13 @@ export const MemoryViewSchema = z.object({
 export type MemoryView = z.infer<typeof MemoryViewSchema>;
 
 /** Host → webview: the list, after any action on it. */
-export const MemoriesMessageSchema = z.object({ type: z.literal("memories"), memories: z.array(MemoryViewSchema).max(500) });
+export const MemoriesMessageSchema = z.object({
+  type: z.literal("memories"),
+  memories: z.array(MemoryViewSchema).max(500),
+});
 /** Webview → host: list (when the list opens), open in an editor, delete one, clear all. */
-export const MemoryActionSchema = z.object({ type: z.literal("memoryAction"), action: z.enum(["list", "open", "delete", "clear"]), path: z.string().max(4096).optional() });
+export const MemoryActionSchema = z.object({
+  type: z.literal("memoryAction"),
+  action: z.enum(["list", "open", "delete", "clear"]),
+  path: z.string().max(4096).optional(),
+});

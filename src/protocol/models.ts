@@ -32,7 +32,10 @@ export const AttachedImageSchema = z.object({
     .max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64"),
   /** A `data:image/…;base64,` URL of at most a few kilobytes. */
-  thumbnail: z.string().max(64_000).regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/),
+  thumbnail: z
+    .string()
+    .max(64_000)
+    .regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/),
 });
 export type AttachedImage = z.infer<typeof AttachedImageSchema>;
 

@@ -72,7 +72,13 @@ export const ParallelViewSchema = z.object({
 export type ParallelView = z.infer<typeof ParallelViewSchema>;
 
 export function initialParallelView(): ParallelView {
-  return { tasks: [], worktrees: [], worktreeMode: { available: false, byDefault: false }, maxParallel: 3, remote: noRemoteBranches() };
+  return {
+    tasks: [],
+    worktrees: [],
+    worktreeMode: { available: false, byDefault: false },
+    maxParallel: 3,
+    remote: noRemoteBranches(),
+  };
 }
 
 export function noRemoteBranches(): RemoteBranchesView {

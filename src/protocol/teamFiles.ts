@@ -13,11 +13,15 @@ const source = z.string().max(4_096);
 
 export const TeamFilesViewSchema = z.object({
   rules: z.array(z.object({ source, when: text })).max(1_000),
-  commands: z.array(z.object({ name, description: text, argumentHint: z.string().max(200).optional(), source })).max(1_000),
+  commands: z
+    .array(z.object({ name, description: text, argumentHint: z.string().max(200).optional(), source }))
+    .max(1_000),
   skills: z.array(z.object({ name, description: text, source })).max(1_000),
   agents: z.array(z.object({ name, description: text, source })).max(1_000),
   /** What could not be read or was used only in part, with the file (and line) it is about. */
-  problems: z.array(z.object({ source, line: z.number().int().optional(), message: text, note: z.boolean().optional() })).max(1_000),
+  problems: z
+    .array(z.object({ source, line: z.number().int().optional(), message: text, note: z.boolean().optional() }))
+    .max(1_000),
 });
 export type TeamFilesView = z.infer<typeof TeamFilesViewSchema>;
 

@@ -35,7 +35,11 @@ export function findToolItem(items: readonly TranscriptItem[], itemId: string): 
  * Returns `items` with the item `id` replaced by `update(item)`, nested ones too. Returns the
  * same array when the id is unknown, so a view holding it does not re-render.
  */
-export function updateItem(items: TranscriptItem[], id: string, update: (item: TranscriptItem) => TranscriptItem): TranscriptItem[] {
+export function updateItem(
+  items: TranscriptItem[],
+  id: string,
+  update: (item: TranscriptItem) => TranscriptItem,
+): TranscriptItem[] {
   for (let i = items.length - 1; i >= 0; i -= 1) {
     const item = items[i]!;
     let next: TranscriptItem | undefined;

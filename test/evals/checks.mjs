@@ -32,7 +32,8 @@ export function original(file) {
 }
 
 export function unchanged(...files) {
-  for (const file of files) expect(read(file) === original(file), `${file} was changed, and the task did not ask for that`);
+  for (const file of files)
+    expect(read(file) === original(file), `${file} was changed, and the task did not ask for that`);
 }
 
 /** Loads a CommonJS module of the workspace. */
@@ -48,7 +49,8 @@ export function answer() {
 export function events() {
   const flat = [];
   const add = (e) => (e.type === "subagent" ? add(e.event) : flat.push(e));
-  for (const line of readFileSync(process.env.FATHOM_EVAL_EVENTS ?? "", "utf8").split("\n")) if (line.trim()) add(JSON.parse(line));
+  for (const line of readFileSync(process.env.FATHOM_EVAL_EVENTS ?? "", "utf8").split("\n"))
+    if (line.trim()) add(JSON.parse(line));
   return flat;
 }
 

@@ -38,13 +38,19 @@ async function record(): Promise<number> {
   try {
     for (const name of names) {
       const scenario = loadScenario(path.join(suite, name));
-      const script = ((await import(pathToFileURL(path.join(suite, name, "model.ts")).href)) as { default: ScenarioScript }).default;
+      const script = (
+        (await import(pathToFileURL(path.join(suite, name, "model.ts")).href)) as { default: ScenarioScript }
+      ).default;
       const server = await startScriptedModelServer(script.turns);
       try {
         const anthropic = script.wire === "anthropic";
         const trial = await runTrial(scenario, 1, {
           mode: "record",
-          live: { provider: anthropic ? "anthropic" : "openai-compatible", model: "scripted", baseUrl: anthropic ? server.baseUrlAnthropic : server.baseUrlOpenAI },
+          live: {
+            provider: anthropic ? "anthropic" : "openai-compatible",
+            model: "scripted",
+            baseUrl: anthropic ? server.baseUrlAnthropic : server.baseUrlOpenAI,
+          },
           ...(sandbox ? { sandbox } : {}),
           retryBaseDelayMs: 1,
         });
@@ -65,15 +71,22 @@ async function record(): Promise<number> {
     await sandbox?.dispose();
   }
   if (failed) {
-    console.log(`${failed} scenario(s) not recorded: their cassette.jsonl was left as it was (a failed run is in cassette.failed.jsonl).`);
+    console.log(
+      `${failed} scenario(s) not recorded: their cassette.jsonl was left as it was (a failed run is in cassette.failed.jsonl).`,
+    );
     return 1;
   }
-  console.log(`\nReplaying the suite: node --import tsx src/cli/main.ts eval ${path.relative(process.cwd(), suite) || "."} --replay`);
+  console.log(
+    `\nReplaying the suite: node --import tsx src/cli/main.ts eval ${path.relative(process.cwd(), suite) || "."} --replay`,
+  );
   const cli = await import("../../src/cli/main");
   return cli.main(["eval", suite, "--replay", ...(sandbox ? [] : ["--no-sandbox"])]);
 }
 
-record().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+record().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -30,7 +30,14 @@ export function lastResults(request: RecordedRequest): ToolResult[] {
 /** The previous turn's result of `tool` (the first such call). */
 export function resultOf(request: RecordedRequest, tool: string): ToolResult {
   const found = lastResults(request).find((r) => r.name === tool);
-  if (!found) throw new Error(`scripted model: expected a ${tool} result in the request, got ${lastResults(request).map((r) => r.name).join(", ") || "none"}`);
+  if (!found)
+    throw new Error(
+      `scripted model: expected a ${tool} result in the request, got ${
+        lastResults(request)
+          .map((r) => r.name)
+          .join(", ") || "none"
+      }`,
+    );
   return found;
 }
 

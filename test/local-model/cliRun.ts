@@ -26,11 +26,18 @@ export function cliCommand(): string[] {
   return useBuilt ? [process.execPath, built] : [process.execPath, "--import", "tsx", sources];
 }
 
-export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; timeoutMs: number; cwd?: string; onStdout?: (text: string) => void }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; timeoutMs: number; cwd?: string; onStdout?: (text: string) => void },
+): Promise<CliRun> {
   const [cmd, ...pre] = cliCommand();
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd!, [...pre, ...args], { cwd: opts.cwd ?? repoRoot, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd!, [...pre, ...args], {
+      cwd: opts.cwd ?? repoRoot,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -11,16 +11,28 @@ import { finishedCalls } from "./tasks";
 type Done = Extract<AgentEvent, { type: "done" }>;
 
 /** The run ended by itself within its step limit, with one `done` and no crash. */
-export function assertEndedCleanly(done: Done | undefined, events: AgentEvent[], maxSteps: number, stderr = ""): asserts done is Done {
+export function assertEndedCleanly(
+  done: Done | undefined,
+  events: AgentEvent[],
+  maxSteps: number,
+  stderr = "",
+): asserts done is Done {
   assert.ok(done, "the run ended with a done event");
   assert.equal(events.filter((e) => e.type === "done").length, 1, "exactly one done event");
-  assert.ok(["completed", "max_steps", "repetition", "tool_failures", "error"].includes(done.reason), `a known end: ${done.reason}`);
+  assert.ok(
+    ["completed", "max_steps", "repetition", "tool_failures", "error"].includes(done.reason),
+    `a known end: ${done.reason}`,
+  );
   assert.ok(done.state.steps <= maxSteps, `within the step limit (${done.state.steps} of ${maxSteps})`);
   if (done.reason === "error") {
     assert.ok((done.message ?? "").length > 10, `a failure says what happened: ${done.message}`);
     assert.doesNotMatch(done.message ?? "", /^Internal error/, "not an internal error");
   }
-  assert.doesNotMatch(stderr, /internal error|Unhandled|unhandledRejection|TypeError|ReferenceError|at .*\.ts:\d+/i, "no crash on stderr");
+  assert.doesNotMatch(
+    stderr,
+    /internal error|Unhandled|unhandledRejection|TypeError|ReferenceError|at .*\.ts:\d+/i,
+    "no crash on stderr",
+  );
   // History parses as a resumable state and is well formed (every call answered, in order).
   const parsed = parseRunState(JSON.parse(JSON.stringify(done.state)));
   assert.ok(!("error" in parsed), `the saved state parses: ${"error" in parsed ? parsed.error : ""}`);
@@ -32,10 +44,16 @@ export function assertEndedCleanly(done: Done | undefined, events: AgentEvent[],
  * run or answered: a `tool_call_finished` event and a result in the history.
  */
 export function assertEveryCallAnswered(exchanges: RecordedExchange[], done: Done, events: AgentEvent[]): void {
-  const inHistory = done.state.messages.flatMap((m: ChatMessage) => (m.role === "assistant" ? (m.toolCalls ?? []) : []));
+  const inHistory = done.state.messages.flatMap((m: ChatMessage) =>
+    m.role === "assistant" ? (m.toolCalls ?? []) : [],
+  );
   if (exchanges.some((x) => x.constrained)) {
     // Constrained replies are JSON text: each reply naming a tool is one call, in order (its arguments may have been repaired).
-    assert.deepEqual(inHistory.map((c) => c.name), callsSent(exchanges), "the calls in the history are the calls the model wrote");
+    assert.deepEqual(
+      inHistory.map((c) => c.name),
+      callsSent(exchanges),
+      "the calls in the history are the calls the model wrote",
+    );
   } else {
     const sent = exchanges.flatMap((x) => x.toolCalls);
     assert.deepEqual(
@@ -51,7 +69,11 @@ export function assertEveryCallAnswered(exchanges: RecordedExchange[], done: Don
     assert.ok(result, `${call.name} (${call.id}) has a result in the history`);
     assert.ok(result.content.trim().length > 0, `${call.name}'s result says something`);
     // A call cut off by cancel or a stop has a result but no finished event; nothing else may.
-    if (done.reason !== "cancelled") assert.ok(finished.has(call.id) || /^Not run/.test(result.content), `${call.name} (${call.id}) was run or refused`);
+    if (done.reason !== "cancelled")
+      assert.ok(
+        finished.has(call.id) || /^Not run/.test(result.content),
+        `${call.name} (${call.id}) was run or refused`,
+      );
   }
 }
 
@@ -59,7 +81,11 @@ export function assertEveryCallAnswered(exchanges: RecordedExchange[], done: Don
  * A call that failed validation (invalid JSON, wrong arguments, unknown tool) changed nothing,
  * and every file that changed was written by an edit call that succeeded (or a command ran).
  */
-export function assertNoStrayWrites(before: Map<string, string>, after: Map<string, string>, events: AgentEvent[]): void {
+export function assertNoStrayWrites(
+  before: Map<string, string>,
+  after: Map<string, string>,
+  events: AgentEvent[],
+): void {
   const calls = finishedCalls(events);
   const commandRan = calls.some((c) => c.toolName === "execute" && !c.isError);
   if (commandRan) return;
@@ -69,12 +95,15 @@ export function assertNoStrayWrites(before: Map<string, string>, after: Map<stri
       .map((c) => String((c.args as { file_path?: string } | undefined)?.file_path ?? "").replace(/^\/+/, "")),
   );
   const changed = [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f));
-  for (const file of changed) assert.ok(written.has(file), `${file} changed, but no successful write_file/edit_file call wrote it`);
+  for (const file of changed)
+    assert.ok(written.has(file), `${file} changed, but no successful write_file/edit_file call wrote it`);
 }
 
 /** The tools the model called, in order: native calls, or the tool a constrained reply names. */
 export function callsSent(exchanges: RecordedExchange[]): string[] {
-  return exchanges.flatMap((x) => (x.toolCalls.length ? x.toolCalls.map((c) => c.name) : x.constrained ? constrainedCallName(x.content) : []));
+  return exchanges.flatMap((x) =>
+    x.toolCalls.length ? x.toolCalls.map((c) => c.name) : x.constrained ? constrainedCallName(x.content) : [],
+  );
 }
 
 /** The tool a constrained reply calls (none for an answer). */

@@ -28,7 +28,10 @@ export interface LocalModelInstall {
 /** Installs (once) the server and the model; the installer's progress goes to stderr. */
 export function installLocalModel(opts: { env?: NodeJS.ProcessEnv; quiet?: boolean } = {}): Promise<LocalModelInstall> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [installScript], { env: opts.env ?? process.env, stdio: ["ignore", "pipe", opts.quiet ? "pipe" : "inherit"] });
+    const child = spawn("bash", [installScript], {
+      env: opts.env ?? process.env,
+      stdio: ["ignore", "pipe", opts.quiet ? "pipe" : "inherit"],
+    });
     let out = "";
     let err = "";
     child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
@@ -38,7 +41,12 @@ export function installLocalModel(opts: { env?: NodeJS.ProcessEnv; quiet?: boole
       const server = /^LLAMA_SERVER=(.+)$/m.exec(out)?.[1];
       const model = /^LOCAL_MODEL=(.+)$/m.exec(out)?.[1];
       if (code === 0 && server && model) resolve({ server, model });
-      else reject(new Error(`The local model could not be installed (install-local-model.sh exited with ${code}).${err ? `\n${err.trim().split("\n").slice(-8).join("\n")}` : " Its messages above say what is missing."}`));
+      else
+        reject(
+          new Error(
+            `The local model could not be installed (install-local-model.sh exited with ${code}).${err ? `\n${err.trim().split("\n").slice(-8).join("\n")}` : " Its messages above say what is missing."}`,
+          ),
+        );
     });
   });
 }
@@ -98,11 +106,19 @@ export async function portFromEnv(env: NodeJS.ProcessEnv = process.env): Promise
   if (asked === undefined || asked === "") return 0;
   const port = Number(asked);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`FATHOM_LOCAL_MODEL_PORT="${asked}" is not a port number (1-65535): set it to a free port, for example FATHOM_LOCAL_MODEL_PORT=8085, or unset it to use any free port.`);
+    throw new Error(
+      `FATHOM_LOCAL_MODEL_PORT="${asked}" is not a port number (1-65535): set it to a free port, for example FATHOM_LOCAL_MODEL_PORT=8085, or unset it to use any free port.`,
+    );
   }
   const problem = await portProblem(port);
-  if (problem === "EADDRINUSE") throw new Error(`127.0.0.1:${port} (FATHOM_LOCAL_MODEL_PORT) is already in use: stop what listens there, pick another port (FATHOM_LOCAL_MODEL_PORT=${port === 65535 ? 8085 : port + 1}), or unset FATHOM_LOCAL_MODEL_PORT to use any free port.`);
-  if (problem) throw new Error(`cannot listen on 127.0.0.1:${port} (FATHOM_LOCAL_MODEL_PORT): ${problem === "EACCES" ? "permission denied (ports below 1024 need root)" : problem}. Pick another port, or unset FATHOM_LOCAL_MODEL_PORT to use any free port.`);
+  if (problem === "EADDRINUSE")
+    throw new Error(
+      `127.0.0.1:${port} (FATHOM_LOCAL_MODEL_PORT) is already in use: stop what listens there, pick another port (FATHOM_LOCAL_MODEL_PORT=${port === 65535 ? 8085 : port + 1}), or unset FATHOM_LOCAL_MODEL_PORT to use any free port.`,
+    );
+  if (problem)
+    throw new Error(
+      `cannot listen on 127.0.0.1:${port} (FATHOM_LOCAL_MODEL_PORT): ${problem === "EACCES" ? "permission denied (ports below 1024 need root)" : problem}. Pick another port, or unset FATHOM_LOCAL_MODEL_PORT to use any free port.`,
+    );
   return port;
 }
 
@@ -126,7 +142,11 @@ function startFailure(log: string, opts: LocalModelOptions, port: number): strin
   if (/couldn't bind|bind.*address already in use|Address already in use/i.test(log)) {
     return `llama-server could not listen on 127.0.0.1:${port} (in use). Pick another port with FATHOM_LOCAL_MODEL_PORT, or unset it to use any free port.`;
   }
-  if (/failed to load model|gguf_init|error loading model|tensor data is not within the file bounds|unexpectedly reached end of file/i.test(log)) {
+  if (
+    /failed to load model|gguf_init|error loading model|tensor data is not within the file bounds|unexpectedly reached end of file/i.test(
+      log,
+    )
+  ) {
     return `llama-server could not load the model ${opts.install.model}: the file is damaged (truncated?). Delete ${path.dirname(opts.install.model)} and run \`npm run local-model\` again: it downloads the model again.`;
   }
   return "llama-server stopped while starting; its log above says why.";
@@ -134,28 +154,43 @@ function startFailure(log: string, opts: LocalModelOptions, port: number): strin
 
 export async function startLocalModel(opts: LocalModelOptions): Promise<LocalModel> {
   const port = opts.port || (await freePort());
-  const logFile = opts.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fathom-llama-")), "llama-server.log");
+  const logFile =
+    opts.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fathom-llama-")), "llama-server.log");
   // One core is left to Fathom (and VS Code): on a busy 2-core machine two threads that wait on
   // each other ran ten times slower than one (measured: 1.3 against 11.6 tokens/s).
   const threads = opts.threads ?? Math.max(1, Math.min(os.availableParallelism() - 1, 4));
   const args = [
-    "-m", opts.install.model,
-    "--alias", LOCAL_MODEL_ID,
-    "--host", "127.0.0.1",
-    "--port", String(port),
+    "-m",
+    opts.install.model,
+    "--alias",
+    LOCAL_MODEL_ID,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
     "--jinja",
-    "--chat-template-file", chatTemplateFile,
-    "-c", String(opts.contextSize ?? DEFAULT_CONTEXT_SIZE),
-    "-np", "1",
-    "-t", String(threads),
-    "--temp", "0",
-    "--seed", String(DEFAULT_SEED),
+    "--chat-template-file",
+    chatTemplateFile,
+    "-c",
+    String(opts.contextSize ?? DEFAULT_CONTEXT_SIZE),
+    "-np",
+    "1",
+    "-t",
+    String(threads),
+    "--temp",
+    "0",
+    "--seed",
+    String(DEFAULT_SEED),
     ...(opts.maxTokens ? ["-n", String(opts.maxTokens)] : []),
     "--no-webui",
-    "--log-file", logFile,
+    "--log-file",
+    logFile,
     ...(opts.extraArgs ?? []),
   ];
-  const child = spawn("bash", ["-c", GUARD, "llama-guard", opts.install.server, ...args], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  const child = spawn("bash", ["-c", GUARD, "llama-guard", opts.install.server, ...args], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   // The server must not outlive us: the guard sees stdin end when we exit, however we die.
   child.stdin!.on("error", () => undefined);
@@ -192,7 +227,10 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<LocalMod
     if (exitCode !== undefined) {
       throw new Error(`${startFailure(logTail(200), opts, port)}\n--- ${logFile} (end) ---\n${logTail(15)}`);
     }
-    const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();

@@ -59,7 +59,11 @@ export function foldStream(sse: string, into: RecordedExchange): void {
     if (!line.startsWith("data: ")) continue;
     const data = line.slice(6).trim();
     if (data === "[DONE]") continue;
-    let chunk: { choices?: { delta?: Delta; finish_reason?: string | null }[]; usage?: RecordedExchange["usage"]; timings?: Record<string, number> };
+    let chunk: {
+      choices?: { delta?: Delta; finish_reason?: string | null }[];
+      usage?: RecordedExchange["usage"];
+      timings?: Record<string, number>;
+    };
     try {
       chunk = JSON.parse(data);
     } catch {
@@ -97,7 +101,13 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       const body = Buffer.concat(parts);
       const started = Date.now();
       const upstreamReq = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
         (upRes) => {
           res.writeHead(upRes.statusCode ?? 502, upRes.headers);
           const out: Buffer[] = [];
@@ -110,7 +120,12 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
           const finish = (cut: boolean) => {
             if (finished || !req.url?.endsWith("/chat/completions")) return;
             finished = true;
-            let sent: { messages?: unknown[]; tools?: { function?: { name?: string } }[]; max_tokens?: number; response_format?: unknown } = {};
+            let sent: {
+              messages?: unknown[];
+              tools?: { function?: { name?: string } }[];
+              max_tokens?: number;
+              response_format?: unknown;
+            } = {};
             try {
               sent = JSON.parse(body.toString("utf8"));
             } catch {

@@ -40,7 +40,9 @@ export function passKTable(records: RunRecord[], k: number, title: string): stri
     const calls = [...new Set(runs.flatMap((r) => r.toolCalls))].join(", ") || "none";
     return `| ${task} | ${ok}/${runs.length} | ${passHatK(runs.map((r) => r.succeeded)).toFixed(0)} | ${ends} | ${median(runs.map((r) => r.steps))} | ${(median(runs.map((r) => r.ms)) / 1000).toFixed(1)} s | ${calls} | ${runs.reduce((n, r) => n + r.textToolCalls, 0)} |`;
   });
-  const overall = tasks.filter((t) => passHatK(records.filter((r) => r.task === t).map((r) => r.succeeded)) === 1).length;
+  const overall = tasks.filter(
+    (t) => passHatK(records.filter((r) => r.task === t).map((r) => r.succeeded)) === 1,
+  ).length;
   return [
     title,
     "",

@@ -31,8 +31,12 @@ async function main(): Promise<number> {
   }
   process.stdout.write(`FATHOM_LOCAL_MODEL_URL=${server.url}\nFATHOM_LOCAL_MODEL_ID=${server.modelId}\n`);
   say(`answering after ${((Date.now() - started) / 1000).toFixed(1)} s; its log: ${server.logFile}`);
-  say(`CLI:     node dist/cli.js run --provider openai-compatible --base-url ${server.url} --model ${server.modelId} "What does README.md say?"`);
-  say(`VS Code: set fathom.provider to openai-compatible, fathom.baseUrl to ${server.url}, fathom.model to ${server.modelId}`);
+  say(
+    `CLI:     node dist/cli.js run --provider openai-compatible --base-url ${server.url} --model ${server.modelId} "What does README.md say?"`,
+  );
+  say(
+    `VS Code: set fathom.provider to openai-compatible, fathom.baseUrl to ${server.url}, fathom.model to ${server.modelId}`,
+  );
   say("Ctrl+C stops it.");
 
   return new Promise<number>((resolve) => {

@@ -65,7 +65,7 @@ export const TASKS: RealTask[] = [
   },
   {
     id: "create",
-    prompt: 'Create a new file /hello.txt that contains exactly this text: Hello, world!',
+    prompt: "Create a new file /hello.txt that contains exactly this text: Hello, world!",
     files: { "README.md": "# demo\n" },
     maxSteps: 4,
     writes: true,

@@ -19,7 +19,11 @@ export function echoTool(name = "echo", kind: Tool["kind"] = "read", delayMs = 0
   }) as unknown as Tool;
 }
 
-export async function collect(agent: Agent, input: string, options: Parameters<Agent["run"]>[1] = {}): Promise<{ events: AgentEvent[]; done: Extract<AgentEvent, { type: "done" }> }> {
+export async function collect(
+  agent: Agent,
+  input: string,
+  options: Parameters<Agent["run"]>[1] = {},
+): Promise<{ events: AgentEvent[]; done: Extract<AgentEvent, { type: "done" }> }> {
   const events: AgentEvent[] = [];
   for await (const event of agent.run(input, options)) events.push(event);
   const done = events.at(-1);
@@ -28,6 +32,9 @@ export async function collect(agent: Agent, input: string, options: Parameters<A
   return { events, done };
 }
 
-export function ofType<T extends AgentEvent["type"]>(events: AgentEvent[], type: T): Extract<AgentEvent, { type: T }>[] {
+export function ofType<T extends AgentEvent["type"]>(
+  events: AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }>[] {
   return events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 }

@@ -35,7 +35,11 @@ export function moduleOf(input: string): string {
 }
 
 /** The production activation bundle (dist/extension.js as `npm run package` builds it), by module. */
-export async function activationBundle(): Promise<{ bytes: number; modules: Record<string, number>; external: string[] }> {
+export async function activationBundle(): Promise<{
+  bytes: number;
+  modules: Record<string, number>;
+  external: string[];
+}> {
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: ["src/host/extension.ts"],
@@ -55,7 +59,8 @@ export async function activationBundle(): Promise<{ bytes: number; modules: Reco
   });
   const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith("extension.js"))!;
   const modules: Record<string, number> = {};
-  for (const [input, info] of Object.entries(output.inputs)) modules[moduleOf(input)] = (modules[moduleOf(input)] ?? 0) + info.bytesInOutput;
+  for (const [input, info] of Object.entries(output.inputs))
+    modules[moduleOf(input)] = (modules[moduleOf(input)] ?? 0) + info.bytesInOutput;
   const external = output.imports.filter((i) => i.external).map((i) => i.path);
   return { bytes: output.bytes, modules, external };
 }
@@ -66,7 +71,10 @@ export function grown(now: Record<string, number>, before: Record<string, number
     .map(([name, bytes]) => ({ name, bytes, delta: bytes - (before[name] ?? 0) }))
     .filter((m) => m.delta > 512)
     .sort((a, b) => b.delta - a.delta)
-    .map((m) => `${m.name}: ${(m.bytes / 1024).toFixed(1)} KB (${before[m.name] === undefined ? "new" : `+${(m.delta / 1024).toFixed(1)} KB`})`);
+    .map(
+      (m) =>
+        `${m.name}: ${(m.bytes / 1024).toFixed(1)} KB (${before[m.name] === undefined ? "new" : `+${(m.delta / 1024).toFixed(1)} KB`})`,
+    );
 }
 
 /** Each file of a vsix (a zip) and its compressed size, read from the zip's central directory. */

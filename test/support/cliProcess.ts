@@ -13,7 +13,11 @@ export interface CliRun {
 
 /** Runs `fathom ARGS` with `env` and collects its exit code and output. */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI_MAIN, ...args], { cwd: CLI_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CLI_MAIN, ...args], {
+    cwd: CLI_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -43,7 +43,9 @@ export class LmError extends Error {
 }
 
 /** One scripted answer: text pieces and tool calls, or an error (at request time or mid-stream). */
-export type LmTurn = { text?: string[]; toolCalls?: { callId: string; name: string; input: object }[] } | { error: LmError; midStream?: boolean };
+export type LmTurn =
+  | { text?: string[]; toolCalls?: { callId: string; name: string; input: object }[] }
+  | { error: LmError; midStream?: boolean };
 
 export interface LmRequest {
   model: string;
@@ -65,7 +67,11 @@ export class FakeChat implements LmChat {
   readonly family = "fake-family";
   readonly version = "1";
 
-  async sendRequest(messages: unknown[], options?: LmRequestOptions, token?: { isCancellationRequested: boolean; onCancellationRequested(f: () => void): unknown }) {
+  async sendRequest(
+    messages: unknown[],
+    options?: LmRequestOptions,
+    token?: { isCancellationRequested: boolean; onCancellationRequested(f: () => void): unknown },
+  ) {
     this.requests.push({ model: this.id, messages: messages as Message[], options });
     const turn = this.script.shift() ?? { error: new LmError("Unknown", "script exhausted") };
     if ("error" in turn && !turn.midStream) throw turn.error;
@@ -94,7 +100,10 @@ export class FakeChat implements LmChat {
 export function fakeLmApi(chats: FakeChat[], opts: { images?: boolean } = {}): LmApi & { cancelled: number } {
   const api = {
     cancelled: 0,
-    selectChatModels: async (selector?: { vendor?: string; id?: string }) => chats.filter((c) => (!selector?.vendor || c.vendor === selector.vendor) && (!selector?.id || c.id === selector.id)),
+    selectChatModels: async (selector?: { vendor?: string; id?: string }) =>
+      chats.filter(
+        (c) => (!selector?.vendor || c.vendor === selector.vendor) && (!selector?.id || c.id === selector.id),
+      ),
     userMessage: (parts: unknown[]) => new Message("user", parts),
     assistantMessage: (parts: unknown[]) => new Message("assistant", parts),
     textPart: (v: string) => new Text(v),

@@ -1,7 +1,14 @@
 /**
  * An in-process scripted ChatModel for unit tests: no HTTP. Each call plays the next turn.
  */
-import { ModelError, type ChatModel, type ModelRequest, type ModelStreamEvent, type ToolCall, type Usage } from "../../src/core/model/types";
+import {
+  ModelError,
+  type ChatModel,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ToolCall,
+  type Usage,
+} from "../../src/core/model/types";
 
 export interface FakeToolCall {
   name: string;
@@ -45,7 +52,11 @@ export class FakeModel implements ChatModel {
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    this.requests.push({ system: request.system, messages: structuredClone(request.messages), toolNames: request.tools.map((t) => t.name) });
+    this.requests.push({
+      system: request.system,
+      messages: structuredClone(request.messages),
+      toolNames: request.tools.map((t) => t.name),
+    });
     const index = this.next++;
     const entry = this.script[index];
     if (entry === undefined) throw new ModelError("bad_request", `FakeModel: no scripted turn ${index}`);
@@ -87,11 +98,16 @@ export function assertWellFormed(messages: ModelRequest["messages"]): void {
     const ids = m.toolCalls.map((c) => c.id);
     const results = [];
     let j = i + 1;
-    for (; j < messages.length && messages[j]!.role === "tool"; j++) results.push((messages[j] as { toolCallId: string }).toolCallId);
+    for (; j < messages.length && messages[j]!.role === "tool"; j++)
+      results.push((messages[j] as { toolCallId: string }).toolCallId);
     if (JSON.stringify(results) !== JSON.stringify(ids)) {
-      throw new Error(`tool results ${JSON.stringify(results)} do not match calls ${JSON.stringify(ids)} at message ${i}`);
+      throw new Error(
+        `tool results ${JSON.stringify(results)} do not match calls ${JSON.stringify(ids)} at message ${i}`,
+      );
     }
   }
-  const orphan = messages.findIndex((m, i) => m.role === "tool" && messages[i - 1]?.role !== "tool" && messages[i - 1]?.role !== "assistant");
+  const orphan = messages.findIndex(
+    (m, i) => m.role === "tool" && messages[i - 1]?.role !== "tool" && messages[i - 1]?.role !== "assistant",
+  );
   if (orphan >= 0) throw new Error(`orphan tool result at ${orphan}`);
 }

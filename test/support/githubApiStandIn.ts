@@ -42,7 +42,11 @@ export interface GitHubApiStandIn {
   close(): Promise<void>;
 }
 
-type Operation = { operationId: string; parameters?: unknown[]; requestBody?: { required?: boolean; content?: Record<string, unknown> } };
+type Operation = {
+  operationId: string;
+  parameters?: unknown[];
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+};
 const paths = (spec as unknown as { paths: Record<string, Record<string, Operation>> }).paths;
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema(spec as object, "github");
@@ -61,7 +65,13 @@ function validatorFor(ref: string): ValidateFunction {
   return v;
 }
 
-function resolveParameter(p: unknown): { name: string; in: string; required?: boolean; schema?: unknown; ref?: string } {
+function resolveParameter(p: unknown): {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: unknown;
+  ref?: string;
+} {
   const ref = (p as { $ref?: string }).$ref;
   if (!ref) return p as never;
   const name = ref.split("/").pop()!;
@@ -69,13 +79,19 @@ function resolveParameter(p: unknown): { name: string; in: string; required?: bo
   return { ...(param as unknown as object), ref: `components/parameters/${pointer([name])}` } as never;
 }
 
-function matchRoute(method: string, path: string): { template: string; op: Operation; params: Record<string, string> } | undefined {
+function matchRoute(
+  method: string,
+  path: string,
+): { template: string; op: Operation; params: Record<string, string> } | undefined {
   for (const [template, item] of Object.entries(paths)) {
     const names: string[] = [];
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{([^}]+)\}/g, (_m, n: string) => (names.push(n), "([^/]+)"))}$`);
+    const pattern = new RegExp(
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{([^}]+)\}/g, (_m, n: string) => (names.push(n), "([^/]+)"))}$`,
+    );
     const m = pattern.exec(path);
     const op = item[method.toLowerCase()];
-    if (m && op) return { template, op, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
+    if (m && op)
+      return { template, op, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
   }
   return undefined;
 }
@@ -95,7 +111,8 @@ function check(req: RecordedApiRequest): { template?: string } {
   }
   req.operation = route.op.operationId;
   const auth = req.headers.authorization;
-  if (typeof auth !== "string" || !/^(Bearer|token) \S+$/.test(auth)) req.problems.push("no Authorization header with a token");
+  if (typeof auth !== "string" || !/^(Bearer|token) \S+$/.test(auth))
+    req.problems.push("no Authorization header with a token");
   if (!req.headers["user-agent"]) req.problems.push("no User-Agent header (GitHub refuses requests without one)");
   for (const raw of route.op.parameters ?? []) {
     const p = resolveParameter(raw);
@@ -106,25 +123,33 @@ function check(req: RecordedApiRequest): { template?: string } {
       continue;
     }
     const v = ajv.compile(p.schema as object);
-    if (!v(coerce(given, p.schema))) req.problems.push(`${p.in} parameter ${p.name}=${given}: ${ajv.errorsText(v.errors)}`);
+    if (!v(coerce(given, p.schema)))
+      req.problems.push(`${p.in} parameter ${p.name}=${given}: ${ajv.errorsText(v.errors)}`);
   }
   for (const name of Object.keys(req.query)) {
-    if (!(route.op.parameters ?? []).some((raw) => resolveParameter(raw).name === name)) req.problems.push(`unknown query parameter ${name}`);
+    if (!(route.op.parameters ?? []).some((raw) => resolveParameter(raw).name === name))
+      req.problems.push(`unknown query parameter ${name}`);
   }
   const bodySpec = route.op.requestBody?.content?.["application/json"];
   if (bodySpec) {
     if (req.rawBody === "") {
       if (route.op.requestBody?.required) req.problems.push("the request body is required");
     } else {
-      if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) req.problems.push("the body is not sent as application/json");
-      const validate = validatorFor(`paths/${pointer([route.template])}/${req.method.toLowerCase()}/requestBody/content/application~1json/schema`);
+      if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
+        req.problems.push("the body is not sent as application/json");
+      const validate = validatorFor(
+        `paths/${pointer([route.template])}/${req.method.toLowerCase()}/requestBody/content/application~1json/schema`,
+      );
       if (!validate(req.body)) req.problems.push(`body: ${ajv.errorsText(validate.errors)}`);
     }
   } else if (req.rawBody !== "") req.problems.push("a body was sent to an operation that takes none");
   return { template: route.template };
 }
 
-export async function startGitHubApiStandIn(o: { repository: string; defaultBranch?: string }): Promise<GitHubApiStandIn> {
+export async function startGitHubApiStandIn(o: {
+  repository: string;
+  defaultBranch?: string;
+}): Promise<GitHubApiStandIn> {
   const state: Omit<GitHubApiStandIn, "url" | "close"> = { requests: [], faults: [], pulls: [], comments: [] };
   const htmlBase = `https://github.com/${o.repository}`;
   const server: Server = createServer((request, response) => {
@@ -139,7 +164,15 @@ export async function startGitHubApiStandIn(o: { repository: string; defaultBran
       } catch {
         body = undefined;
       }
-      const recorded: RecordedApiRequest = { method: request.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body, rawBody, problems: [] };
+      const recorded: RecordedApiRequest = {
+        method: request.method ?? "GET",
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: request.headers,
+        body,
+        rawBody,
+        problems: [],
+      };
       if (rawBody && body === undefined) recorded.problems.push("the body is not JSON");
       const { template } = check(recorded);
       state.requests.push(recorded);
@@ -150,20 +183,41 @@ export async function startGitHubApiStandIn(o: { repository: string; defaultBran
       const fault = state.faults.find((f) => f.route === `${recorded.method} ${template}` && (f.times ?? 1) > 0);
       if (fault) {
         fault.times = (fault.times ?? 1) - 1;
-        return send(fault.status, fault.body ?? { message: `scripted ${fault.status}`, documentation_url: "https://docs.github.com/rest" }, fault.headers);
+        return send(
+          fault.status,
+          fault.body ?? { message: `scripted ${fault.status}`, documentation_url: "https://docs.github.com/rest" },
+          fault.headers,
+        );
       }
-      if (recorded.problems.length) return send(422, { message: "Validation Failed", errors: recorded.problems.map((m) => ({ message: m })) });
+      if (recorded.problems.length)
+        return send(422, { message: "Validation Failed", errors: recorded.problems.map((m) => ({ message: m })) });
       const b = (body ?? {}) as Record<string, string>;
       switch (`${recorded.method} ${template}`) {
         case "GET /repos/{owner}/{repo}":
           return send(200, { full_name: o.repository, default_branch: o.defaultBranch ?? "main" });
         case "GET /repos/{owner}/{repo}/pulls": {
           const head = recorded.query.head?.split(":").slice(1).join(":");
-          return send(200, state.pulls.filter((p) => !head || p.head === head).map((p) => ({ number: p.number, html_url: `${htmlBase}/pull/${p.number}`, state: p.state })));
+          return send(
+            200,
+            state.pulls
+              .filter((p) => !head || p.head === head)
+              .map((p) => ({ number: p.number, html_url: `${htmlBase}/pull/${p.number}`, state: p.state })),
+          );
         }
         case "POST /repos/{owner}/{repo}/pulls": {
-          if (state.pulls.some((p) => p.head === b.head)) return send(422, { message: "Validation Failed", errors: [{ message: `A pull request already exists for ${b.head}.` }] });
-          const pr = { number: 100 + state.pulls.length, head: b.head!, base: b.base!, title: b.title!, body: b.body ?? "", state: "open" as const };
+          if (state.pulls.some((p) => p.head === b.head))
+            return send(422, {
+              message: "Validation Failed",
+              errors: [{ message: `A pull request already exists for ${b.head}.` }],
+            });
+          const pr = {
+            number: 100 + state.pulls.length,
+            head: b.head!,
+            base: b.base!,
+            title: b.title!,
+            body: b.body ?? "",
+            state: "open" as const,
+          };
           state.pulls.push(pr);
           return send(201, { number: pr.number, html_url: `${htmlBase}/pull/${pr.number}` });
         }
@@ -176,7 +230,10 @@ export async function startGitHubApiStandIn(o: { repository: string; defaultBran
         case "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": {
           const issue = Number(url.pathname.split("/")[5]);
           state.comments.push({ issue, body: b.body ?? "" });
-          return send(201, { id: state.comments.length, html_url: `${htmlBase}/issues/${issue}#issuecomment-${state.comments.length}` });
+          return send(201, {
+            id: state.comments.length,
+            html_url: `${htmlBase}/issues/${issue}#issuecomment-${state.comments.length}`,
+          });
         }
         default:
           return send(404, { message: "Not Found (the stand-in does not serve this operation)" });

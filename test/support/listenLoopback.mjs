@@ -8,6 +8,7 @@ net.Server.prototype.listen = function (...args) {
     const rest = args.slice(1).filter((a) => typeof a === "function");
     return listen.call(this, port, "127.0.0.1", ...rest);
   }
-  if (typeof args[0] === "object" && args[0] !== null && !("path" in args[0])) args[0] = { ...args[0], host: "127.0.0.1" };
+  if (typeof args[0] === "object" && args[0] !== null && !("path" in args[0]))
+    args[0] = { ...args[0], host: "127.0.0.1" };
   return listen.apply(this, args);
 };

@@ -15,7 +15,8 @@ function proseLines(markdown: string): string[] {
   return markdown.split("\n").map((line) => {
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined;
       return "";
     }
     if (marker) {
@@ -59,8 +60,15 @@ export function anchorsOf(markdown: string): Set<string> {
   lines.forEach((text, i) => {
     const atx = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(text);
     // Setext headings: a line of text underlined with === or ---.
-    const setext = !atx && text.trim() && /^\s{0,3}(=+|-+)\s*$/.test(lines[i + 1] ?? "") && !/^\s*([-*+]|\d+\.)\s/.test(text) ? text : undefined;
-    const heading = atx ? raw[i]!.replace(/^\s{0,3}#{1,6}\s+/, "").replace(/\s+#+\s*$/, "") : setext ? raw[i]! : undefined;
+    const setext =
+      !atx && text.trim() && /^\s{0,3}(=+|-+)\s*$/.test(lines[i + 1] ?? "") && !/^\s*([-*+]|\d+\.)\s/.test(text)
+        ? text
+        : undefined;
+    const heading = atx
+      ? raw[i]!.replace(/^\s{0,3}#{1,6}\s+/, "").replace(/\s+#+\s*$/, "")
+      : setext
+        ? raw[i]!
+        : undefined;
     if (heading !== undefined) {
       const base = slug(heading);
       const n = seen.get(base) ?? 0;
@@ -76,11 +84,7 @@ export function anchorsOf(markdown: string): Set<string> {
  * The broken relative links of one page, as `file:line: target (why)`. `read` and `exists`
  * default to the disk; a test gives its own to check a page that is only a string.
  */
-export function brokenLinks(
-  file: string,
-  markdown: string,
-  io: LinkIo = diskIo(process.cwd()),
-): string[] {
+export function brokenLinks(file: string, markdown: string, io: LinkIo = diskIo(process.cwd())): string[] {
   const broken: string[] = [];
   for (const { line, target } of linksOf(markdown)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) continue; // https:, mailto:, …
@@ -88,14 +92,19 @@ export function brokenLinks(
     const filePart = decodeURIComponent(hash < 0 ? target : target.slice(0, hash));
     const anchor = hash < 0 ? undefined : decodeURIComponent(target.slice(hash + 1));
     // A leading "/" is the repository's root, as on GitHub.
-    const resolved = !filePart ? file : filePart.startsWith("/") ? path.normalize(filePart.slice(1)) : path.join(path.dirname(file), filePart);
+    const resolved = !filePart
+      ? file
+      : filePart.startsWith("/")
+        ? path.normalize(filePart.slice(1))
+        : path.join(path.dirname(file), filePart);
     const where = `${file}:${line}: ${target}`;
     if (filePart && !io.exists(resolved)) {
       broken.push(`${where} (no such file: ${resolved})`);
       continue;
     }
     if (anchor === undefined || !/\.md$/i.test(resolved) || !io.isFile(resolved)) continue;
-    if (!anchorsOf(filePart ? io.read(resolved) : markdown).has(anchor)) broken.push(`${where} (no heading with the anchor #${anchor} in ${resolved})`);
+    if (!anchorsOf(filePart ? io.read(resolved) : markdown).has(anchor))
+      broken.push(`${where} (no heading with the anchor #${anchor} in ${resolved})`);
   }
   return broken;
 }

@@ -13,22 +13,39 @@ const server = new McpServer({ name: "fixture", version: "1.0.0" });
 
 for (let i = 0; i < count; i++) {
   const name = `tool_${String(i).padStart(3, "0")}`;
-  server.registerTool(name, { description: `Returns the number ${i} times the factor given.`, inputSchema: { factor: z.number() } }, async ({ factor }) => ({
-    content: [{ type: "text", text: String(i * factor) }],
-  }));
+  server.registerTool(
+    name,
+    { description: `Returns the number ${i} times the factor given.`, inputSchema: { factor: z.number() } },
+    async ({ factor }) => ({
+      content: [{ type: "text", text: String(i * factor) }],
+    }),
+  );
 }
 
 let added = 0;
 server.registerTool("add_tool", { description: "Adds a tool named added_N to this server." }, async () => {
   const name = `added_${++added}`;
-  server.registerTool(name, { description: `A tool added at run time (${name}).` }, async () => ({ content: [{ type: "text", text: `${name} answered` }] }));
+  server.registerTool(name, { description: `A tool added at run time (${name}).` }, async () => ({
+    content: [{ type: "text", text: `${name} answered` }],
+  }));
   return { content: [{ type: "text", text: `added ${name}` }] };
 });
 
 if (process.env.FIXTURE_SECRET !== undefined) {
-  server.registerTool("secret_digest", { description: "The SHA-256 of the secret this server was given." }, async () => ({
-    content: [{ type: "text", text: createHash("sha256").update(process.env.FIXTURE_SECRET ?? "").digest("hex") }],
-  }));
+  server.registerTool(
+    "secret_digest",
+    { description: "The SHA-256 of the secret this server was given." },
+    async () => ({
+      content: [
+        {
+          type: "text",
+          text: createHash("sha256")
+            .update(process.env.FIXTURE_SECRET ?? "")
+            .digest("hex"),
+        },
+      ],
+    }),
+  );
 }
 
 await server.connect(new StdioServerTransport());

@@ -10,14 +10,30 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 const server = new Server({ name: "odd", version: "1.0.0" }, { capabilities: { tools: {} } });
 
 const tools = [
-  { name: "good", description: "Doubles n.", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
+  {
+    name: "good",
+    description: "Doubles n.",
+    inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+  },
   { name: "string_schema", description: "Its schema is a string schema.", inputSchema: { type: "string" } },
   { name: "no_schema", description: "It has no schema at all." },
-  { name: "bad_type", description: "Its schema names a type that does not exist.", inputSchema: { type: "object", properties: { x: { type: "strng" } } } },
+  {
+    name: "bad_type",
+    description: "Its schema names a type that does not exist.",
+    inputSchema: { type: "object", properties: { x: { type: "strng" } } },
+  },
   { description: "An entry without a name." },
   { name: "wait", description: "Waits until cancelled.", inputSchema: { type: "object", properties: {} } },
-  { name: "links", description: "Answers with a resource link and structured content.", inputSchema: { type: "object", properties: {} } },
-  { name: "structured", description: "Answers with structured content only.", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "links",
+    description: "Answers with a resource link and structured content.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "structured",
+    description: "Answers with structured content only.",
+    inputSchema: { type: "object", properties: {} },
+  },
   { name: "big", description: "Answers with 200,000 characters.", inputSchema: { type: "object", properties: {} } },
 ];
 
@@ -36,7 +52,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       console.error(`waiting on request ${extra.requestId}`);
       return new Promise((resolve) => {
         extra.signal.addEventListener("abort", () => {
-          console.error(`cancelled request ${extra.requestId}: ${String(extra.signal.reason?.message ?? extra.signal.reason)}`);
+          console.error(
+            `cancelled request ${extra.requestId}: ${String(extra.signal.reason?.message ?? extra.signal.reason)}`,
+          );
           resolve({ content: [{ type: "text", text: "cancelled" }] });
         });
       });
@@ -44,14 +62,24 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return {
         content: [
           { type: "text", text: "Two files match." },
-          { type: "resource_link", uri: "file:///srv/report.csv", name: "report.csv", description: "The monthly report", mimeType: "text/csv" },
+          {
+            type: "resource_link",
+            uri: "file:///srv/report.csv",
+            name: "report.csv",
+            description: "The monthly report",
+            mimeType: "text/csv",
+          },
         ],
         structuredContent: { matches: 2, files: ["report.csv", "summary.md"] },
       };
     case "structured":
       return { content: [], structuredContent: { temperature: 21.5, unit: "C" } };
     case "big":
-      return { content: [{ type: "text", text: Array.from({ length: 4_000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n") }] };
+      return {
+        content: [
+          { type: "text", text: Array.from({ length: 4_000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n") },
+        ],
+      };
     default:
       return { content: [{ type: "text", text: `no tool ${name}` }], isError: true };
   }

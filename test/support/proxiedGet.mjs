@@ -3,11 +3,21 @@
 import http from "node:http";
 
 const proxy = new URL(process.env.HTTP_PROXY ?? "http://127.0.0.1:9");
-const auth = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64");
-const request = http.request({ host: proxy.hostname, port: proxy.port, path: process.argv[2], headers: { "Proxy-Authorization": `Basic ${auth}` } }, (response) => {
-  let body = "";
-  response.on("data", (chunk) => (body += chunk));
-  response.on("end", () => console.log(`status ${response.statusCode} ${body.trim()}`));
-});
+const auth = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString(
+  "base64",
+);
+const request = http.request(
+  {
+    host: proxy.hostname,
+    port: proxy.port,
+    path: process.argv[2],
+    headers: { "Proxy-Authorization": `Basic ${auth}` },
+  },
+  (response) => {
+    let body = "";
+    response.on("data", (chunk) => (body += chunk));
+    response.on("end", () => console.log(`status ${response.statusCode} ${body.trim()}`));
+  },
+);
 request.on("error", (error) => console.log(`error ${error.message}`));
 request.end();

@@ -30,7 +30,13 @@ export interface ModelLists {
 
 const DEFAULT: ListedModel[] = [{ id: "scripted" }];
 
-export function modelListResponse(method: string, url: string, headers: IncomingHttpHeaders, rawBody: string, lists: ModelLists = {}): { status: number; body: unknown } | undefined {
+export function modelListResponse(
+  method: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+  rawBody: string,
+  lists: ModelLists = {},
+): { status: number; body: unknown } | undefined {
   const [path = "/", query = ""] = url.split("?");
   if (method === "GET" && path === "/v1/models") {
     if (headers["anthropic-version"]) return anthropicList(lists.anthropic ?? DEFAULT, new URLSearchParams(query));
@@ -74,7 +80,10 @@ export function modelListResponse(method: string, url: string, headers: Incoming
       status: 200,
       body: {
         details: { family: "qwen2" },
-        model_info: { "general.architecture": "qwen2", ...(m.contextLength ? { "qwen2.context_length": m.contextLength } : {}) },
+        model_info: {
+          "general.architecture": "qwen2",
+          ...(m.contextLength ? { "qwen2.context_length": m.contextLength } : {}),
+        },
         ...(m.capabilities ? { capabilities: m.capabilities } : {}),
       },
     };
@@ -83,12 +92,20 @@ export function modelListResponse(method: string, url: string, headers: Incoming
 }
 
 function answer(list: ListAnswer, shape: (models: ListedModel[]) => unknown): { status: number; body: unknown } {
-  if (!Array.isArray(list)) return { status: list.status, body: { error: { message: list.message ?? `Error ${list.status}.`, type: "invalid_request_error" } } };
+  if (!Array.isArray(list))
+    return {
+      status: list.status,
+      body: { error: { message: list.message ?? `Error ${list.status}.`, type: "invalid_request_error" } },
+    };
   return { status: 200, body: shape(list) };
 }
 
 function anthropicList(list: ListAnswer, query: URLSearchParams): { status: number; body: unknown } {
-  if (!Array.isArray(list)) return { status: list.status, body: { type: "error", error: { type: "api_error", message: list.message ?? `Error ${list.status}.` } } };
+  if (!Array.isArray(list))
+    return {
+      status: list.status,
+      body: { type: "error", error: { type: "api_error", message: list.message ?? `Error ${list.status}.` } },
+    };
   const limit = Number(query.get("limit") ?? 20) || 20;
   const after = query.get("after_id");
   const start = after ? list.findIndex((m) => m.id === after) + 1 : 0;

@@ -149,7 +149,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-export async function startScriptedModelServer(initial: ScriptedTurn[] = [], options: StartOptions = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(
+  initial: ScriptedTurn[] = [],
+  options: StartOptions = {},
+): Promise<ScriptedModelServer> {
   const queue: ScriptedTurn[] = [...initial];
   const requests: RecordedRequest[] = [];
   const others: RecordedRequest[] = [];
@@ -186,21 +189,31 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
           ? "anthropic"
           : "other";
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
     let body: unknown;
     try {
       body = rawBody ? JSON.parse(rawBody) : undefined;
     } catch {
       body = undefined;
     }
-    const record: RecordedRequest = { wire, method: req.method ?? "", path, headers, body, rawBody, receivedAt: Date.now() };
+    const record: RecordedRequest = {
+      wire,
+      method: req.method ?? "",
+      path,
+      headers,
+      body,
+      rawBody,
+      receivedAt: Date.now(),
+    };
     // Model requests only: a preconnect (HEAD) or a stray request is kept apart.
     if (wire === "other") {
       others.push(record);
       return sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
     }
     requests.push(record);
-    if (body === undefined) return sendJson(res, 400, errorBody(wire, 400, "scripted model server: request body is not JSON"));
+    if (body === undefined)
+      return sendJson(res, 400, errorBody(wire, 400, "scripted model server: request body is not JSON"));
     const refusal = dialectRefusal(state.dialect, wire, record.body);
     if (refusal) return sendJson(res, 400, errorBody(wire, 400, refusal));
 
@@ -214,7 +227,13 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     await play(wire, turn, record, req, res);
   }
 
-  async function play(wire: Wire, turn: StaticTurn, record: RecordedRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function play(
+    wire: Wire,
+    turn: StaticTurn,
+    record: RecordedRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     if ("raw" in turn) return playRaw(turn.raw, record, res);
     if ("fault" in turn && turn.fault === "http") {
       const b = turn.body ?? errorBody(wire, turn.status, turn.message);
@@ -236,11 +255,16 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
     const delay = "fault" in turn ? 0 : (turn.chunkDelayMs ?? 0);
     const write: SseWriter = async (event, data) => {
       if (closed) return;
-      res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+      res.write(
+        `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`,
+      );
       await (delay > 0 ? sleep(delay) : new Promise<void>((r) => setImmediate(r)));
     };
     const streamer = wire === "openai" ? openaiStream : anthropicStream;
-    const includeUsage = wire === "openai" ? record.body?.stream_options?.include_usage === true && !state.dialect.ignoreStreamOptions : true;
+    const includeUsage =
+      wire === "openai"
+        ? record.body?.stream_options?.include_usage === true && !state.dialect.ignoreStreamOptions
+        : true;
     const model = typeof record.body?.model === "string" ? record.body.model : "scripted";
 
     if ("fault" in turn) {
@@ -320,17 +344,27 @@ export async function startScriptedModelServer(initial: ScriptedTurn[] = [], opt
 }
 
 /** What a local server says when it refuses a request for its dialect, or undefined. */
-function dialectRefusal(dialect: Dialect, wire: Wire, body: { model?: unknown; tools?: unknown[]; stream_options?: unknown; response_format?: unknown }): string | undefined {
+function dialectRefusal(
+  dialect: Dialect,
+  wire: Wire,
+  body: { model?: unknown; tools?: unknown[]; stream_options?: unknown; response_format?: unknown },
+): string | undefined {
   if (wire !== "openai") return undefined;
-  if (dialect.noNativeTools && Array.isArray(body.tools) && body.tools.length > 0) return `registry.ollama.ai/library/${String(body.model)} does not support tools`;
-  if (dialect.rejectStreamOptions && body.stream_options !== undefined) return "Unrecognized request argument supplied: stream_options";
-  if (dialect.rejectResponseFormat && body.response_format !== undefined) return "Unrecognized request argument supplied: response_format";
+  if (dialect.noNativeTools && Array.isArray(body.tools) && body.tools.length > 0)
+    return `registry.ollama.ai/library/${String(body.model)} does not support tools`;
+  if (dialect.rejectStreamOptions && body.stream_options !== undefined)
+    return "Unrecognized request argument supplied: stream_options";
+  if (dialect.rejectResponseFormat && body.response_format !== undefined)
+    return "Unrecognized request argument supplied: response_format";
   return undefined;
 }
 
 /** Ready-made faults. */
 export const faults = {
-  http: (status: number, opts: { headers?: Record<string, string>; message?: string; body?: unknown } = {}): FaultTurn => ({
+  http: (
+    status: number,
+    opts: { headers?: Record<string, string>; message?: string; body?: unknown } = {},
+  ): FaultTurn => ({
     fault: "http",
     status,
     ...opts,

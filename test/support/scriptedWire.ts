@@ -62,7 +62,13 @@ function usageOf(turn: WireTurn, rawBody: string) {
 }
 
 export async function openaiStream(write: SseWriter, turn: WireTurn, opts: StreamOptions): Promise<void> {
-  const base = { id: id("chatcmpl-"), object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: opts.model, system_fingerprint: "fp_scripted" };
+  const base = {
+    id: id("chatcmpl-"),
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: opts.model,
+    system_fingerprint: "fp_scripted",
+  };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
@@ -77,7 +83,11 @@ export async function openaiStream(write: SseWriter, turn: WireTurn, opts: Strea
   for (const [index, call] of calls.entries()) {
     await write(
       undefined,
-      chunk({ tool_calls: [{ index, id: call.id ?? id("call_"), type: "function", function: { name: call.name, arguments: "" } }] }),
+      chunk({
+        tool_calls: [
+          { index, id: call.id ?? id("call_"), type: "function", function: { name: call.name, arguments: "" } },
+        ],
+      }),
     );
     for (const piece of chunks(argsText(call.arguments))) {
       await write(undefined, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
@@ -95,7 +105,12 @@ export async function openaiStream(write: SseWriter, turn: WireTurn, opts: Strea
         completion_tokens: u.output,
         total_tokens: prompt + u.output,
         prompt_tokens_details: { cached_tokens: u.cacheRead, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
     });
   }
@@ -114,30 +129,59 @@ export async function anthropicStream(write: SseWriter, turn: WireTurn, opts: St
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead, output_tokens: 1 },
+      usage: {
+        input_tokens: u.input,
+        cache_creation_input_tokens: u.cacheWrite,
+        cache_read_input_tokens: u.cacheRead,
+        output_tokens: 1,
+      },
     },
   });
   let index = 0;
   if (turn.reasoning) {
-    await write("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    await write("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "thinking", thinking: "", signature: "" },
+    });
     for (const piece of chunks(turn.reasoning)) {
-      await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
+      await write("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "thinking_delta", thinking: piece },
+      });
     }
-    await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: signatureOf(turn.reasoning) } });
+    await write("content_block_delta", {
+      type: "content_block_delta",
+      index,
+      delta: { type: "signature_delta", signature: signatureOf(turn.reasoning) },
+    });
     await write("content_block_stop", { type: "content_block_stop", index });
     index++;
   }
   if (turn.redactedThinking) {
-    await write("content_block_start", { type: "content_block_start", index, content_block: { type: "redacted_thinking", data: turn.redactedThinking } });
+    await write("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "redacted_thinking", data: turn.redactedThinking },
+    });
     await write("content_block_stop", { type: "content_block_stop", index });
     index++;
   }
   const text = turn.text ?? "";
   if (text !== "" || opts.partial) {
-    await write("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    await write("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "text", text: "" },
+    });
     await write("ping", { type: "ping" });
     for (const piece of chunks(text)) {
-      await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+      await write("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: piece },
+      });
     }
     if (opts.partial) return;
     await write("content_block_stop", { type: "content_block_stop", index });
@@ -151,7 +195,11 @@ export async function anthropicStream(write: SseWriter, turn: WireTurn, opts: St
       content_block: { type: "tool_use", id: call.id ?? id("toolu_"), name: call.name, input: {} },
     });
     for (const piece of chunks(argsText(call.arguments))) {
-      await write("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+      await write("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: piece },
+      });
     }
     await write("content_block_stop", { type: "content_block_stop", index });
     index++;
@@ -172,8 +220,16 @@ export function signatureOf(thinking: string): string {
 const OPENAI_ERRORS: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: "invalid_request_error", code: null, message: "Invalid request." },
   401: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided." },
-  403: { type: "invalid_request_error", code: "unsupported_country_region_territory", message: "You may not use this model." },
-  404: { type: "invalid_request_error", code: "model_not_found", message: "The model does not exist or you do not have access to it." },
+  403: {
+    type: "invalid_request_error",
+    code: "unsupported_country_region_territory",
+    message: "You may not use this model.",
+  },
+  404: {
+    type: "invalid_request_error",
+    code: "model_not_found",
+    message: "The model does not exist or you do not have access to it.",
+  },
   429: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests." },
   500: { type: "server_error", code: null, message: "The server had an error while processing your request." },
   503: { type: "server_error", code: null, message: "The engine is currently overloaded." },
@@ -192,9 +248,16 @@ const ANTHROPIC_ERRORS: Record<number, { type: string; message: string }> = {
 /** An error body shaped like the provider's. */
 export function errorBody(wire: Wire, status: number, message?: string): unknown {
   if (wire === "openai") {
-    const e = OPENAI_ERRORS[status] ?? { type: status >= 500 ? "server_error" : "invalid_request_error", code: null, message: `Error ${status}.` };
+    const e = OPENAI_ERRORS[status] ?? {
+      type: status >= 500 ? "server_error" : "invalid_request_error",
+      code: null,
+      message: `Error ${status}.`,
+    };
     return { error: { message: message ?? e.message, type: e.type, param: null, code: e.code } };
   }
-  const e = ANTHROPIC_ERRORS[status] ?? { type: status >= 500 ? "api_error" : "invalid_request_error", message: `Error ${status}.` };
+  const e = ANTHROPIC_ERRORS[status] ?? {
+    type: status >= 500 ? "api_error" : "invalid_request_error",
+    message: `Error ${status}.`,
+  };
   return { type: "error", error: { type: e.type, message: message ?? e.message }, request_id: id("req_") };
 }

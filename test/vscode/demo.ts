@@ -8,14 +8,14 @@
 // as a demo. The scripted model server and code-server listen on 127.0.0.1 only and Ctrl+C stops
 // both. Port: 8090 (so it runs beside `npm start` on 8080), or FATHOM_PORT / --port N; the next
 // free one when that is taken.
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { loadDemoCassette, playDemo } from '../fixtures/demo/recording.js';
-import type { CassettePlayer } from '../../src/core/replay/cassettePlayer.js';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scriptedModelServer.js';
-import { onCleanup } from './harness/cleanup.js';
-import { cacheDir } from './harness/paths.js';
-import { choosePort, runMain, serveFathom, untilStopped, type Served, type ServeOptions } from './start.js';
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadDemoCassette, playDemo } from "../fixtures/demo/recording.js";
+import type { CassettePlayer } from "../../src/core/replay/cassettePlayer.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scriptedModelServer.js";
+import { onCleanup } from "./harness/cleanup.js";
+import { cacheDir } from "./harness/paths.js";
+import { choosePort, runMain, serveFathom, untilStopped, type Served, type ServeOptions } from "./start.js";
 
 export interface Demo extends Served {
   /** The recorded model (OpenAI-compatible); its `requests` are what Fathom sent. */
@@ -28,28 +28,29 @@ export interface Demo extends Served {
 }
 
 /** Starts the recorded model and VS Code with Fathom pointed at it. Both stop on cleanup. */
-export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { label?: string }): Promise<Demo> {
+export async function startDemo(o: Omit<ServeOptions, "fresh" | "label"> & { label?: string }): Promise<Demo> {
   const cassette = loadDemoCassette();
-  const model = await startScriptedModelServer([], { host: '127.0.0.1' });
-  const stopModel = onCleanup('recorded model server', () => model.close());
+  const model = await startScriptedModelServer([], { host: "127.0.0.1" });
+  const stopModel = onCleanup("recorded model server", () => model.close());
   const replay = playDemo(model, cassette, {
     // Said where the person who started the demo sees it; the chat gets the closing note.
-    onDivergence: (d) => console.log(`\n  [demo] a request the recording has no answer for:\n${d.report.replace(/^/gm, '    ')}\n`),
+    onDivergence: (d) =>
+      console.log(`\n  [demo] a request the recording has no answer for:\n${d.report.replace(/^/gm, "    ")}\n`),
   });
   let served: Served;
   try {
     served = await serveFathom({
       ...o,
-      label: o.label ?? 'demo',
+      label: o.label ?? "demo",
       // Every run starts from the sample project as it is in the repository, bug included.
       fresh: true,
       settings: {
         ...o.settings,
-        'fathom.provider': 'openai-compatible',
-        'fathom.baseUrl': model.baseUrlOpenAI,
-        'fathom.model': cassette.header.model,
+        "fathom.provider": "openai-compatible",
+        "fathom.baseUrl": model.baseUrlOpenAI,
+        "fathom.model": cassette.header.model,
       },
-      env: { ...o.env, FATHOM_DEMO: '1' },
+      env: { ...o.env, FATHOM_DEMO: "1" },
     });
   } catch (err) {
     await stopModel();
@@ -59,7 +60,7 @@ export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { lab
     ...served,
     model,
     replay,
-    prompt: cassette.header.prompt ?? '',
+    prompt: cassette.header.prompt ?? "",
     stop: async () => {
       await served.server.stop();
       await stopModel();
@@ -68,8 +69,8 @@ export async function startDemo(o: Omit<ServeOptions, 'fresh' | 'label'> & { lab
 }
 
 async function main(): Promise<void> {
-  const port = await choosePort('npm run demo', 8090, 'demo');
-  const demo = await startDemo({ port, stateDir: path.join(cacheDir, 'demo') });
+  const port = await choosePort("npm run demo", 8090, "demo");
+  const demo = await startDemo({ port, stateDir: path.join(cacheDir, "demo") });
   console.log(`
   Fathom demo in VS Code: ${demo.server.folderUrl()}
 
@@ -91,4 +92,4 @@ async function main(): Promise<void> {
   await untilStopped(demo.server);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain('demo', main);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain("demo", main);

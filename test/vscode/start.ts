@@ -6,13 +6,20 @@
 // <cache>/start between runs; --fresh starts over. FATHOM_SKIP_PACKAGE=1 reuses the newest
 // fathom-*.vsix; FATHOM_VSIX=<file> installs that one.
 // `serveFathom` is shared with `npm run demo` (demo.ts).
-import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isStopping, runCleanups } from './harness/cleanup.js';
-import { startCodeServer, type CodeServer } from './harness/codeServer.js';
-import { cacheDir, copySampleWorkspace, ensureCodeServer, packageFathom, repoRoot, type CodeServerInstall } from './harness/paths.js';
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { isStopping, runCleanups } from "./harness/cleanup.js";
+import { startCodeServer, type CodeServer } from "./harness/codeServer.js";
+import {
+  cacheDir,
+  copySampleWorkspace,
+  ensureCodeServer,
+  packageFathom,
+  repoRoot,
+  type CodeServerInstall,
+} from "./harness/paths.js";
 
 export function option(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -26,8 +33,8 @@ export function option(name: string): string | undefined {
 export function portProblem(port: number): Promise<string | null> {
   return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(null)));
+    server.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(null)));
   });
 }
 
@@ -36,7 +43,7 @@ export function portProblem(port: number): Promise<string | null> {
  * a demo, anything), says so and takes the next free one, so start and demo run side by side.
  */
 export async function choosePort(command: string, defaultPort: number, label: string): Promise<number> {
-  const asked = option('--port') ?? process.env.FATHOM_PORT;
+  const asked = option("--port") ?? process.env.FATHOM_PORT;
   const port = Number(asked ?? defaultPort);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`"${String(asked)}" is not a port number (1-65535): for example FATHOM_PORT=8081 ${command}`);
@@ -47,12 +54,16 @@ export async function choosePort(command: string, defaultPort: number, label: st
       if (candidate !== port) console.log(`[${label}] 127.0.0.1:${port} is in use; using ${candidate} instead`);
       return candidate;
     }
-    if (problem !== 'EADDRINUSE') {
-      const why = problem === 'EACCES' ? 'permission denied (ports below 1024 need root)' : problem;
-      throw new Error(`cannot listen on 127.0.0.1:${candidate}: ${why}. Pick another port: FATHOM_PORT=8081 ${command}`);
+    if (problem !== "EADDRINUSE") {
+      const why = problem === "EACCES" ? "permission denied (ports below 1024 need root)" : problem;
+      throw new Error(
+        `cannot listen on 127.0.0.1:${candidate}: ${why}. Pick another port: FATHOM_PORT=8081 ${command}`,
+      );
     }
   }
-  throw new Error(`127.0.0.1:${port} and the 50 ports after it are in use. Pick a free one: FATHOM_PORT=9000 ${command}`);
+  throw new Error(
+    `127.0.0.1:${port} and the 50 ports after it are in use. Pick a free one: FATHOM_PORT=9000 ${command}`,
+  );
 }
 
 export interface ServeOptions {
@@ -86,14 +97,14 @@ export async function serveFathom(o: ServeOptions): Promise<Served> {
   console.log(`[${o.label}] installing ${path.relative(repoRoot, vsix) || vsix}`);
 
   if (o.fresh) fs.rmSync(o.stateDir, { recursive: true, force: true });
-  const workspaceDir = path.join(o.stateDir, 'sample-workspace');
+  const workspaceDir = path.join(o.stateDir, "sample-workspace");
   if (!fs.existsSync(workspaceDir)) copySampleWorkspace(workspaceDir);
 
   const server = await startCodeServer({
     install,
     port: o.port,
-    userDataDir: path.join(o.stateDir, 'user-data'),
-    extensionsDir: path.join(o.stateDir, 'extensions'),
+    userDataDir: path.join(o.stateDir, "user-data"),
+    extensionsDir: path.join(o.stateDir, "extensions"),
     workspaceDir,
     extensions: [vsix],
     ...(o.settings ? { settings: o.settings } : {}),
@@ -119,20 +130,20 @@ export function runMain(label: string, main: () => Promise<void>): void {
 }
 
 async function main(): Promise<void> {
-  const port = await choosePort('npm start', 8080, 'start');
+  const port = await choosePort("npm start", 8080, "start");
   const { server, workspaceDir } = await serveFathom({
-    label: 'start',
+    label: "start",
     port,
-    stateDir: path.join(cacheDir, 'start'),
-    fresh: process.argv.includes('--fresh'),
+    stateDir: path.join(cacheDir, "start"),
+    fresh: process.argv.includes("--fresh"),
   });
-  console.log('');
+  console.log("");
   console.log(`  Fathom in VS Code: ${server.folderUrl()}`);
   console.log(`  workspace:         ${workspaceDir} (a copy; \`npm start -- --fresh\` resets it)`);
   console.log(`  code-server log:   ${server.logFile}`);
-  console.log('  Ctrl+C stops it.');
-  console.log('');
+  console.log("  Ctrl+C stops it.");
+  console.log("");
   await untilStopped(server);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain('start', main);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain("start", main);

@@ -25,11 +25,16 @@ async function axe(view: WebviewPage): Promise<AxeViolation[]> {
   // evaluate() runs through DevTools, outside the page's CSP.
   await view.page.evaluate(axeSource);
   const result = await view.page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     // Syntax token colours are the theme's own (as in VS Code's editor and diff editor), so
     // contrast is checked for everything but the highlighted code tokens.
     return axe.run({ exclude: [] }, { resultTypes: ["violations"], rules: {} }).then(async (all) => {
-      const tokens = await axe.run({ include: [["body"]], exclude: [["[class^='hljs-']"]] }, { runOnly: ["color-contrast"], resultTypes: ["violations"] });
+      const tokens = await axe.run(
+        { include: [["body"]], exclude: [["[class^='hljs-']"]] },
+        { runOnly: ["color-contrast"], resultTypes: ["violations"] },
+      );
       return { violations: [...all.violations.filter((v) => v.id !== "color-contrast"), ...tokens.violations] };
     });
   });
@@ -37,7 +42,15 @@ async function axe(view: WebviewPage): Promise<AxeViolation[]> {
 }
 
 function describeViolations(violations: AxeViolation[]): string {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join("\n  ")}`).join("\n");
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`)
+          .join("\n  ")}`,
+    )
+    .join("\n");
 }
 
 describe("webview accessibility and themes", { timeout: 120_000 }, () => {
@@ -72,7 +85,12 @@ describe("webview accessibility and themes", { timeout: 120_000 }, () => {
         state: richState({
           items: manyItems(40),
           status: "running",
-          banner: { level: "error", message: "The model was not found at this base URL (404).", retryable: true, action: "fathom.openSettings" },
+          banner: {
+            level: "error",
+            message: "The model was not found at this base URL (404).",
+            retryable: true,
+            action: "fathom.openSettings",
+          },
           queued: ["Also update the README"],
         }),
       });
@@ -80,12 +98,23 @@ describe("webview accessibility and themes", { timeout: 120_000 }, () => {
       await box.fill("");
       await box.pressSequentially("Look at @sl");
       const search = await view.waitForSearch("sl");
-      await view.send({ type: "mentionResults", requestId: search.requestId, files: [{ path: "/src/slugify.js" }, { path: "/src/slug/", isDir: true }] });
+      await view.send({
+        type: "mentionResults",
+        requestId: search.requestId,
+        files: [{ path: "/src/slugify.js" }, { path: "/src/slug/", isDir: true }],
+      });
       await view.page.getByRole("option", { name: "/src/slugify.js" }).waitFor();
       await view.page.screenshot({ path: path.join(OUTPUT_DIR, `busy-${theme}.png`) });
       const violations = await axe(view);
       assert.equal(violations.length, 0, describeViolations(violations));
-      await view.send({ type: "state", state: richState({ items: [], todos: [], setupProblem: { message: "No API key is set for OpenAI.", action: "fathom.setApiKey" } }) });
+      await view.send({
+        type: "state",
+        state: richState({
+          items: [],
+          todos: [],
+          setupProblem: { message: "No API key is set for OpenAI.", action: "fathom.setApiKey" },
+        }),
+      });
       await view.page.getByRole("heading", { name: "Set up Fathom" }).waitFor();
       await view.page.screenshot({ path: path.join(OUTPUT_DIR, `setup-${theme}.png`) });
       const setupViolations = await axe(view);
@@ -99,7 +128,22 @@ describe("webview accessibility and themes", { timeout: 120_000 }, () => {
   it("stays accessible with chips in the message box and on a sent message (screenshots)", async () => {
     for (const theme of ["light", "dark", "high-contrast"] as ThemeKind[]) {
       const view = await harness.open({ theme, width: 440, height: 640 });
-      await view.send({ type: "state", state: richState({ items: [{ id: "u1", kind: "user", text: "Why does this fail?", attachments: [{ kind: "file", label: "src/slugify.js:3-9", path: "/src/slugify.js", line: 3 }, { kind: "terminal", label: "Terminal: npm test (exit 1)" }] }] }) });
+      await view.send({
+        type: "state",
+        state: richState({
+          items: [
+            {
+              id: "u1",
+              kind: "user",
+              text: "Why does this fail?",
+              attachments: [
+                { kind: "file", label: "src/slugify.js:3-9", path: "/src/slugify.js", line: 3 },
+                { kind: "terminal", label: "Terminal: npm test (exit 1)" },
+              ],
+            },
+          ],
+        }),
+      });
       await view.send({
         type: "attachments",
         attachments: [
@@ -137,8 +181,12 @@ describe("webview accessibility and themes", { timeout: 120_000 }, () => {
       assert.ok(focus.width >= 1, `focus outline too thin on "${focus.name}"`);
       seen.push(focus.name);
     }
-    for (const name of ["Task history", "New task", "Message"]) assert.ok(seen.includes(name), `Tab never reached "${name}": ${seen.join(" | ")}`);
-    assert.ok(seen.some((n) => n.includes("Approve")), `Tab never reached Approve: ${seen.join(" | ")}`);
+    for (const name of ["Task history", "New task", "Message"])
+      assert.ok(seen.includes(name), `Tab never reached "${name}": ${seen.join(" | ")}`);
+    assert.ok(
+      seen.some((n) => n.includes("Approve")),
+      `Tab never reached Approve: ${seen.join(" | ")}`,
+    );
     await view.page.context().close();
   });
 });

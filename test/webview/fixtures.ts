@@ -1,5 +1,12 @@
 // Chat states and items for the webview tests, typed by the protocol so they stay honest.
-import { emptyUsageView, initialChatState, type ChatState, type Proposal, type ToolItem, type TranscriptItem } from "../../src/protocol";
+import {
+  emptyUsageView,
+  initialChatState,
+  type ChatState,
+  type Proposal,
+  type ToolItem,
+  type TranscriptItem,
+} from "../../src/protocol";
 
 const T0 = Date.UTC(2026, 10, 22, 9, 30);
 
@@ -15,7 +22,12 @@ export function baseState(overrides: Partial<ChatState> = {}): ChatState {
 }
 
 export const user = (id: string, text: string): TranscriptItem => ({ id, kind: "user", text });
-export const assistant = (id: string, text: string, streaming = false): TranscriptItem => ({ id, kind: "assistant", text, streaming });
+export const assistant = (id: string, text: string, streaming = false): TranscriptItem => ({
+  id,
+  kind: "assistant",
+  text,
+  streaming,
+});
 
 export function tool(id: string, fields: Partial<ToolItem> = {}): ToolItem {
   return {
@@ -41,20 +53,32 @@ export const SLUGIFY_DIFF = [
   "+  return text",
   "+    .toLowerCase()",
   "+    .trim()",
-  "+    .replace(/[^a-z0-9]+/g, \"-\");",
+  '+    .replace(/[^a-z0-9]+/g, "-");',
   " }",
   "",
 ].join("\n");
 
 export function proposal(fields: Partial<Proposal> = {}): Proposal {
-  return { path: "/src/slugify.js", diff: SLUGIFY_DIFF, added: 4, removed: 1, isNewFile: false, outcome: "pending", ...fields };
+  return {
+    path: "/src/slugify.js",
+    diff: SLUGIFY_DIFF,
+    added: 4,
+    removed: 1,
+    isNewFile: false,
+    outcome: "pending",
+    ...fields,
+  };
 }
 
 export function editTool(id: string, fields: Partial<ToolItem> = {}): ToolItem {
   return tool(id, {
     toolName: "edit_file",
     title: "Editing /src/slugify.js",
-    args: JSON.stringify({ file_path: "/src/slugify.js", old_string: "return text.toLowerCase();", new_string: "…" }, null, 2),
+    args: JSON.stringify(
+      { file_path: "/src/slugify.js", old_string: "return text.toLowerCase();", new_string: "…" },
+      null,
+      2,
+    ),
     status: "awaiting_approval",
     result: undefined,
     endedAt: undefined,
@@ -85,7 +109,15 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
       { content: "Fix slugify for spaces and punctuation", status: "in_progress" },
       { content: "Run the tests", status: "pending" },
     ],
-    usage: { inputTokens: 18_420, outputTokens: 2_310, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0612, contextTokens: 21_000, contextWindow: 128_000 },
+    usage: {
+      inputTokens: 18_420,
+      outputTokens: 2_310,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.0612,
+      contextTokens: 21_000,
+      contextWindow: 128_000,
+    },
     items: [
       user("u1", "Slugs keep their spaces. Fix slugify and run the tests."),
       assistant(
@@ -96,7 +128,12 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
       execTool("t2", {
         status: "done",
         endedAt: T0 + 2_300,
-        exec: { command: "npm test", output: "> test\n> node --test\n\n✖ slugify › replaces spaces (2.1ms)\n1 failing", exitCode: 1, via: "terminal (shell integration)" },
+        exec: {
+          command: "npm test",
+          output: "> test\n> node --test\n\n✖ slugify › replaces spaces (2.1ms)\n1 failing",
+          exitCode: 1,
+          via: "terminal (shell integration)",
+        },
       }),
       tool("t3", {
         toolName: "task",
@@ -104,19 +141,48 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
         args: JSON.stringify({ description: "Find callers", subagent_type: "general-purpose" }, null, 2),
         result: "Two callers: /src/cli.js and /test/slugify.test.js",
         endedAt: T0 + 5_100,
-        children: [tool("t3a", { toolName: "grep", title: "Searching for `slugify(`", args: "{}" }), assistant("t3b", "Found 2 callers.")],
+        children: [
+          tool("t3a", { toolName: "grep", title: "Searching for `slugify(`", args: "{}" }),
+          assistant("t3b", "Found 2 callers."),
+        ],
       }),
       editTool("t4"),
     ],
     // Two tasks at once, this one in its worktree.
     parallel: {
       tasks: [
-        { key: "k1", taskId: "task-1", title: "Fix the slugify bug", status: "awaiting_approval", needsYou: true, shown: true, branch: "fathom/fix-the-slugify-bug" },
+        {
+          key: "k1",
+          taskId: "task-1",
+          title: "Fix the slugify bug",
+          status: "awaiting_approval",
+          needsYou: true,
+          shown: true,
+          branch: "fathom/fix-the-slugify-bug",
+        },
         { key: "k2", taskId: "task-2", title: "Update the README", status: "completed", needsYou: false, shown: false },
       ],
       worktrees: [
-        { taskId: "task-1", title: "Fix the slugify bug", branch: "fathom/fix-the-slugify-bug", path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/fix-the-slugify-bug", state: "running", files: null, exists: true, inHistory: true },
-        { taskId: "task-0", title: "Rename the CLI flags", branch: "fathom/rename-the-cli-flags", path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/rename-the-cli-flags", state: "done", files: [{ path: "src/cli.js", status: "modified" }], exists: true, inHistory: false },
+        {
+          taskId: "task-1",
+          title: "Fix the slugify bug",
+          branch: "fathom/fix-the-slugify-bug",
+          path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/fix-the-slugify-bug",
+          state: "running",
+          files: null,
+          exists: true,
+          inHistory: true,
+        },
+        {
+          taskId: "task-0",
+          title: "Rename the CLI flags",
+          branch: "fathom/rename-the-cli-flags",
+          path: "/home/p/.local/share/fathom-worktrees/app-1a2b3c4d/rename-the-cli-flags",
+          state: "done",
+          files: [{ path: "src/cli.js", status: "modified" }],
+          exists: true,
+          inHistory: false,
+        },
       ],
       worktreeMode: { available: true, byDefault: false },
       maxParallel: 3,
@@ -124,7 +190,18 @@ export function richState(overrides: Partial<ChatState> = {}): ChatState {
         hasRemote: true,
         fetching: false,
         fetchedAt: T0,
-        branches: [{ ref: "refs/remotes/origin/fathom/12-fix-the-parser", remote: "origin", branch: "fathom/12-fix-the-parser", subject: "Fix the parser's empty-line case (#12)", files: [{ path: "src/parser.js", status: "modified" }, { path: "test/parser.test.js", status: "added" }] }],
+        branches: [
+          {
+            ref: "refs/remotes/origin/fathom/12-fix-the-parser",
+            remote: "origin",
+            branch: "fathom/12-fix-the-parser",
+            subject: "Fix the parser's empty-line case (#12)",
+            files: [
+              { path: "src/parser.js", status: "modified" },
+              { path: "test/parser.test.js", status: "added" },
+            ],
+          },
+        ],
         problems: [],
       },
     },
@@ -137,10 +214,27 @@ export function manyItems(count: number): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   for (let i = 0; items.length < count; i += 1) {
     items.push(user(`u${i}`, `Step ${i}: please continue with the next file.`));
-    items.push(assistant(`a${i}`, `Looking at **file ${i}**. Here is the plan:\n\n- read it\n- change \`fn${i}\`\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``));
+    items.push(
+      assistant(
+        `a${i}`,
+        `Looking at **file ${i}**. Here is the plan:\n\n- read it\n- change \`fn${i}\`\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``,
+      ),
+    );
     items.push(tool(`r${i}`, { title: `Reading /src/file${i}.ts` }));
-    items.push(execTool(`x${i}`, { status: "done", endedAt: T0 + 900, exec: { command: "npm test", output: `ok ${i}\n`, exitCode: 0 } }));
-    items.push(editTool(`e${i}`, { status: "done", endedAt: T0 + 1000, proposal: proposal({ path: `/src/file${i}.ts`, outcome: "approved" }) }));
+    items.push(
+      execTool(`x${i}`, {
+        status: "done",
+        endedAt: T0 + 900,
+        exec: { command: "npm test", output: `ok ${i}\n`, exitCode: 0 },
+      }),
+    );
+    items.push(
+      editTool(`e${i}`, {
+        status: "done",
+        endedAt: T0 + 1000,
+        proposal: proposal({ path: `/src/file${i}.ts`, outcome: "approved" }),
+      }),
+    );
   }
   return items.slice(0, count);
 }

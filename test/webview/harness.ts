@@ -15,7 +15,14 @@ import { themeCss, THEMES, type ThemeKind } from "./themes";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const OUTPUT_DIR = path.join(ROOT, "test-output/webview");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const ASSETS: Record<string, string> = {
   "/webview.js": "text/javascript",
@@ -118,14 +125,25 @@ export class WebviewPage {
 
   /** Waits until the webview has posted a message of `type` and returns the last one. */
   async waitForPosted(type: string, timeout = 5000): Promise<{ type: string; [key: string]: unknown }> {
-    await this.page.waitForFunction((t) => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === t), type, { timeout });
+    await this.page.waitForFunction(
+      (t) => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === t),
+      type,
+      { timeout },
+    );
     const all = await this.posted();
     return all.filter((m) => m.type === type).at(-1)!;
   }
 
   /** Waits for the `searchFiles` the webview sends for `query` (typing may send earlier ones). */
   async waitForSearch(query: string, timeout = 5000): Promise<{ type: string; requestId: number; query: string }> {
-    await this.page.waitForFunction((q) => (window as unknown as { __posted: { type: string; query?: string }[] }).__posted.some((m) => m.type === "searchFiles" && m.query === q), query, { timeout });
+    await this.page.waitForFunction(
+      (q) =>
+        (window as unknown as { __posted: { type: string; query?: string }[] }).__posted.some(
+          (m) => m.type === "searchFiles" && m.query === q,
+        ),
+      query,
+      { timeout },
+    );
     const all = (await this.posted()) as unknown as { type: string; requestId: number; query: string }[];
     return all.filter((m) => m.type === "searchFiles" && m.query === query).at(-1)!;
   }

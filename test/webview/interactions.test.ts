@@ -7,7 +7,15 @@ import { baseState, tool, user } from "./fixtures";
 import { startHarness, type Harness, type WebviewPage } from "./harness";
 
 const question = (fields: Record<string, unknown> = {}) =>
-  tool("q1", { toolName: "ask_user", title: "Asking you: Which database?", status: "awaiting_approval", result: undefined, endedAt: undefined, question: { text: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true }, ...fields });
+  tool("q1", {
+    toolName: "ask_user",
+    title: "Asking you: Which database?",
+    status: "awaiting_approval",
+    result: undefined,
+    endedAt: undefined,
+    question: { text: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true },
+    ...fields,
+  });
 const PLAN = "## Steps\n1. Read main.ts\n2. Add --verbose";
 
 describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, () => {
@@ -19,7 +27,10 @@ describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, 
 
   async function openWith(items: TranscriptItem[], state: Parameters<typeof baseState>[0] = {}): Promise<WebviewPage> {
     const view = await harness.open({ height: 900 });
-    await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "Go"), ...items], ...state }) });
+    await view.send({
+      type: "state",
+      state: baseState({ status: "running", items: [user("u1", "Go"), ...items], ...state }),
+    });
     await view.page.getByText("Go", { exact: true }).waitFor();
     return view;
   }
@@ -29,8 +40,18 @@ describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, 
     const group = view.page.getByRole("group", { name: "Question from Fathom" });
     await group.getByText("Which database?").waitFor();
     await group.getByRole("button", { name: "SQLite" }).click();
-    assert.deepEqual(await view.waitForPosted("answerQuestion"), { type: "answerQuestion", toolCallId: "q1", answer: "SQLite" });
-    await view.send({ type: "itemUpdated", item: question({ status: "done", question: { text: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true, answer: "SQLite" } }) });
+    assert.deepEqual(await view.waitForPosted("answerQuestion"), {
+      type: "answerQuestion",
+      toolCallId: "q1",
+      answer: "SQLite",
+    });
+    await view.send({
+      type: "itemUpdated",
+      item: question({
+        status: "done",
+        question: { text: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true, answer: "SQLite" },
+      }),
+    });
     await group.getByText("Your answer: SQLite").waitFor();
     assert.equal(await group.getByRole("button", { name: "SQLite" }).count(), 0);
     await view.page.context().close();
@@ -40,20 +61,40 @@ describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, 
     const view = await openWith([question()], { status: "awaiting_approval" });
     await view.page.getByRole("textbox", { name: "Your answer" }).fill("MariaDB, please");
     await view.page.getByRole("button", { name: "Answer" }).click();
-    assert.deepEqual(await view.waitForPosted("answerQuestion"), { type: "answerQuestion", toolCallId: "q1", answer: "MariaDB, please" });
+    assert.deepEqual(await view.waitForPosted("answerQuestion"), {
+      type: "answerQuestion",
+      toolCallId: "q1",
+      answer: "MariaDB, please",
+    });
     await view.page.context().close();
   });
 
   it("the Plan card is edited in place and started with the edits", async () => {
-    const view = await openWith([{ id: "a1", kind: "assistant", text: PLAN, streaming: false, plan: { status: "proposed" } }], { status: "completed", mode: "plan" });
+    const view = await openWith(
+      [{ id: "a1", kind: "assistant", text: PLAN, streaming: false, plan: { status: "proposed" } }],
+      { status: "completed", mode: "plan" },
+    );
     const card = view.page.getByRole("article", { name: "Plan" });
     await card.getByText("Read main.ts").waitFor();
     await card.getByRole("button", { name: "Edit" }).click();
     const editor = card.getByRole("textbox", { name: "Edit the plan" });
     await editor.fill(`${PLAN}\n3. Document it`);
     await card.getByRole("button", { name: "Start" }).click();
-    assert.deepEqual(await view.waitForPosted("startPlan"), { type: "startPlan", itemId: "a1", text: `${PLAN}\n3. Document it` });
-    await view.send({ type: "itemUpdated", item: { id: "a1", kind: "assistant", text: `${PLAN}\n3. Document it`, streaming: false, plan: { status: "started" } } });
+    assert.deepEqual(await view.waitForPosted("startPlan"), {
+      type: "startPlan",
+      itemId: "a1",
+      text: `${PLAN}\n3. Document it`,
+    });
+    await view.send({
+      type: "itemUpdated",
+      item: {
+        id: "a1",
+        kind: "assistant",
+        text: `${PLAN}\n3. Document it`,
+        streaming: false,
+        plan: { status: "started" },
+      },
+    });
     await card.getByText("started").waitFor();
     assert.equal(await card.getByRole("button", { name: "Start" }).count(), 0);
     await view.page.context().close();
@@ -66,11 +107,17 @@ describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, 
     const box = view.page.getByRole("textbox", { name: "Message" });
     await box.fill("/plan");
     await box.press("Enter");
-    await view.page.waitForFunction(() => document.querySelector("[aria-label='Mode'] button[aria-pressed='true']")?.textContent?.includes("Plan"));
+    await view.page.waitForFunction(() =>
+      document.querySelector("[aria-label='Mode'] button[aria-pressed='true']")?.textContent?.includes("Plan"),
+    );
     assert.equal((await view.posted()).filter((m) => m.type === "sendMessage").length, 0);
     await box.fill("add a flag");
     await box.press("Enter");
-    assert.deepEqual(await view.waitForPosted("sendMessage"), { type: "sendMessage", text: "add a flag", mode: "plan" });
+    assert.deepEqual(await view.waitForPosted("sendMessage"), {
+      type: "sendMessage",
+      text: "add a flag",
+      mode: "plan",
+    });
     await view.page.context().close();
   });
 
@@ -83,7 +130,11 @@ describe("webview: questions, plans, modes and steering", { timeout: 120_000 }, 
     await view.clearPosted();
     await box.fill("then the docs");
     await view.page.getByRole("button", { name: "Queue" }).click();
-    assert.deepEqual(await view.waitForPosted("sendMessage"), { type: "sendMessage", text: "then the docs", queue: true });
+    assert.deepEqual(await view.waitForPosted("sendMessage"), {
+      type: "sendMessage",
+      text: "then the docs",
+      queue: true,
+    });
     await view.send({ type: "itemAppended", item: { id: "u2", kind: "user", text: "use tabs", steered: true } });
     await view.page.getByText("sent while it worked").waitFor();
     await view.page.context().close();

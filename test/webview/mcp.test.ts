@@ -20,8 +20,21 @@ describe("webview MCP servers list", { timeout: 120_000 }, () => {
     await view.send({
       type: "mcpServers",
       servers: [
-        { name: "everything", state: "ready", tools: 13, schemaChars: 7653, source: "/home/me/.config/fathom/mcp.json" },
-        { name: "db", state: "failed", tools: 0, schemaChars: 0, problem: 'The MCP server "db" could not start: missing DATABASE_URL', source: "/ws/.mcp.json" },
+        {
+          name: "everything",
+          state: "ready",
+          tools: 13,
+          schemaChars: 7653,
+          source: "/home/me/.config/fathom/mcp.json",
+        },
+        {
+          name: "db",
+          state: "failed",
+          tools: 0,
+          schemaChars: 0,
+          problem: 'The MCP server "db" could not start: missing DATABASE_URL',
+          source: "/ws/.mcp.json",
+        },
       ],
     });
     const summary = view.page.getByText("MCP servers (1/2 ready)");
@@ -35,11 +48,19 @@ describe("webview MCP servers list", { timeout: 120_000 }, () => {
     assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "restart", server: "db" });
     await view.clearPosted();
     await ready.getByRole("button", { name: "Show the log of everything" }).click();
-    assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "showLog", server: "everything" });
+    assert.deepEqual(await view.waitForPosted("mcpAction"), {
+      type: "mcpAction",
+      action: "showLog",
+      server: "everything",
+    });
     // Disable, and a disabled server offers Enable (and no Restart).
     await view.clearPosted();
     await ready.getByRole("button", { name: "Disable everything" }).click();
-    assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "disable", server: "everything" });
+    assert.deepEqual(await view.waitForPosted("mcpAction"), {
+      type: "mcpAction",
+      action: "disable",
+      server: "everything",
+    });
     await view.send({
       type: "mcpServers",
       servers: [
@@ -52,9 +73,16 @@ describe("webview MCP servers list", { timeout: 120_000 }, () => {
     assert.equal(await disabled.getByRole("button", { name: "Restart everything" }).count(), 0);
     await view.clearPosted();
     await disabled.getByRole("button", { name: "Enable everything" }).click();
-    assert.deepEqual(await view.waitForPosted("mcpAction"), { type: "mcpAction", action: "enable", server: "everything" });
+    assert.deepEqual(await view.waitForPosted("mcpAction"), {
+      type: "mcpAction",
+      action: "enable",
+      server: "everything",
+    });
     await view.page.getByRole("listitem", { name: "later: not started" }).waitFor();
-    await view.send({ type: "mcpServers", servers: [{ name: "db", state: "ready", tools: 4, schemaChars: 900, source: "/ws/.mcp.json" }] });
+    await view.send({
+      type: "mcpServers",
+      servers: [{ name: "db", state: "ready", tools: 4, schemaChars: 900, source: "/ws/.mcp.json" }],
+    });
     await view.page.getByText("MCP servers (1/1 ready)").waitFor();
     await view.page.context().close();
   });

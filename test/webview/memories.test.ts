@@ -31,13 +31,24 @@ describe("webview Memories list", { timeout: 120_000 }, () => {
     await view.page.getByText("Memories (2)").waitFor();
     const style = view.page.getByRole("listitem", { name: "/memories/style.md: Use tabs for indentation" });
     await style.getByText("Use tabs for indentation · 25 B").waitFor();
-    await view.page.getByRole("listitem", { name: /planted/ }).getByText(/51200 KB · over the size a memory may hold/).waitFor();
+    await view.page
+      .getByRole("listitem", { name: /planted/ })
+      .getByText(/51200 KB · over the size a memory may hold/)
+      .waitFor();
     await view.clearPosted();
     await style.getByRole("button", { name: "Open /memories/style.md" }).click();
-    assert.deepEqual(await view.waitForPosted("memoryAction"), { type: "memoryAction", action: "open", path: "/memories/style.md" });
+    assert.deepEqual(await view.waitForPosted("memoryAction"), {
+      type: "memoryAction",
+      action: "open",
+      path: "/memories/style.md",
+    });
     await view.clearPosted();
     await style.getByRole("button", { name: "Delete /memories/style.md" }).click();
-    assert.deepEqual(await view.waitForPosted("memoryAction"), { type: "memoryAction", action: "delete", path: "/memories/style.md" });
+    assert.deepEqual(await view.waitForPosted("memoryAction"), {
+      type: "memoryAction",
+      action: "delete",
+      path: "/memories/style.md",
+    });
     await view.clearPosted();
     await view.page.getByRole("button", { name: "Clear all memories" }).click();
     assert.deepEqual(await view.waitForPosted("memoryAction"), { type: "memoryAction", action: "clear" });

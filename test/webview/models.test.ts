@@ -13,21 +13,34 @@ import { OUTPUT_DIR, startHarness, type Harness, type WebviewPage } from "./harn
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** Pastes (or drops) a real PNG of `size` pixels, made by the page's canvas, into the message box. */
-async function putImage(view: WebviewPage, how: "paste" | "drop", opts: { size?: number; type?: string; bytes?: number } = {}): Promise<void> {
-  await view.page.evaluate(async ({ how, size, type, bytes }) => {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = size;
-    const ctx = canvas.getContext("2d")!;
-    ctx.fillStyle = "#c33";
-    ctx.fillRect(0, 0, size, size);
-    const blob = bytes ? new Blob([new Uint8Array(bytes)], { type }) : await new Promise<Blob>((r) => canvas.toBlob((b) => r(b!), "image/png"));
-    const file = new File([blob], type === "image/png" ? "shot.png" : "notes.pdf", { type });
-    const dt = new DataTransfer();
-    dt.items.add(file);
-    const box = document.getElementById("message-input")!;
-    if (how === "paste") box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-    else box.closest("form")!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, { how, size: opts.size ?? 400, type: opts.type ?? "image/png", bytes: opts.bytes ?? 0 });
+async function putImage(
+  view: WebviewPage,
+  how: "paste" | "drop",
+  opts: { size?: number; type?: string; bytes?: number } = {},
+): Promise<void> {
+  await view.page.evaluate(
+    async ({ how, size, type, bytes }) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = size;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = "#c33";
+      ctx.fillRect(0, 0, size, size);
+      const blob = bytes
+        ? new Blob([new Uint8Array(bytes)], { type })
+        : await new Promise<Blob>((r) => canvas.toBlob((b) => r(b!), "image/png"));
+      const file = new File([blob], type === "image/png" ? "shot.png" : "notes.pdf", { type });
+      const dt = new DataTransfer();
+      dt.items.add(file);
+      const box = document.getElementById("message-input")!;
+      if (how === "paste")
+        box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+      else
+        box
+          .closest("form")!
+          .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { how, size: opts.size ?? 400, type: opts.type ?? "image/png", bytes: opts.bytes ?? 0 },
+  );
 }
 
 describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
@@ -55,12 +68,18 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
       ],
     });
     const list = view.page.getByRole("listbox", { name: "Models" });
-    await list.getByRole("option", { name: /gpt-4\.1-mini.*1\.0M context.*\$0\.4 \/ \$1\.6 per M tokens.*reads images/ }).waitFor();
+    await list
+      .getByRole("option", { name: /gpt-4\.1-mini.*1\.0M context.*\$0\.4 \/ \$1\.6 per M tokens.*reads images/ })
+      .waitFor();
     assert.equal(await box.getAttribute("aria-expanded"), "true");
     // An accessible combobox (axe), and a picture of it for people.
     await view.page.evaluate(axeSource);
     const serious = await view.page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string }[] }> };
+        }
+      ).axe;
       const r = await axe.run(document, { resultTypes: ["violations"] });
       return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
     });
@@ -87,7 +106,12 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
     const box = view.page.getByRole("combobox", { name: "Model" });
     await box.focus();
     const ask = await view.waitForPosted("listModels");
-    await view.send({ type: "models", requestId: ask.requestId, models: [], error: "Could not list the models of http://localhost:11434/v1 (404): Not Found. Type a model id instead." });
+    await view.send({
+      type: "models",
+      requestId: ask.requestId,
+      models: [],
+      error: "Could not list the models of http://localhost:11434/v1 (404): Not Found. Type a model id instead.",
+    });
     await view.page.getByRole("status").filter({ hasText: "Could not list the models" }).waitFor();
     await box.fill("qwen2.5-coder:14b");
     await box.press("Enter");
@@ -107,12 +131,27 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
 
   it("shows the model's reasoning collapsed above its answer, and while it streams", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "Why?"), { id: "a1", kind: "assistant", text: "", streaming: true, reasoning: "First I " }] }) });
+    await view.send({
+      type: "state",
+      state: baseState({
+        status: "running",
+        items: [user("u1", "Why?"), { id: "a1", kind: "assistant", text: "", streaming: true, reasoning: "First I " }],
+      }),
+    });
     const thinking = view.page.getByText("Thinking…");
     await thinking.waitFor();
     await view.send({ type: "reasoningAppended", id: "a1", text: "check the tests." });
     await view.send({ type: "textAppended", id: "a1", text: "Because the test expects a dash." });
-    await view.send({ type: "itemUpdated", item: { id: "a1", kind: "assistant", text: "Because the test expects a dash.", streaming: false, reasoning: "First I check the tests." } });
+    await view.send({
+      type: "itemUpdated",
+      item: {
+        id: "a1",
+        kind: "assistant",
+        text: "Because the test expects a dash.",
+        streaming: false,
+        reasoning: "First I check the tests.",
+      },
+    });
     const summary = view.page.getByText("Thought (24 characters)");
     await summary.waitFor();
     const details = view.page.locator("details.reasoning");
@@ -128,7 +167,10 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
 
   it("pasted and dropped images show as thumbnails, can be removed, and go with the message", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ model: { provider: "openai", model: "gpt-4.1", images: true } }) });
+    await view.send({
+      type: "state",
+      state: baseState({ model: { provider: "openai", model: "gpt-4.1", images: true } }),
+    });
     await view.page.getByText("paste or drop an image").waitFor();
     await putImage(view, "paste");
     const thumbs = view.page.getByRole("list", { name: "Images to send" });
@@ -139,7 +181,10 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
     assert.equal(await thumbs.getByRole("img").count(), 1);
     // An image alone may be sent (no text needed).
     await view.page.getByRole("button", { name: "Send" }).click();
-    const sent = (await view.waitForPosted("sendMessage")) as unknown as { text: string; images: { mimeType: string; data: string; thumbnail: string }[] };
+    const sent = (await view.waitForPosted("sendMessage")) as unknown as {
+      text: string;
+      images: { mimeType: string; data: string; thumbnail: string }[];
+    };
     assert.equal(sent.text, "");
     assert.equal(sent.images.length, 1);
     assert.equal(sent.images[0]!.mimeType, "image/png");
@@ -148,20 +193,41 @@ describe("webview: models, reasoning and images", { timeout: 120_000 }, () => {
     assert.ok(sent.images[0]!.thumbnail.length < 64_000);
     assert.equal(await view.page.getByRole("list", { name: "Images to send" }).count(), 0, "cleared after sending");
     // In the transcript, the person's message shows its thumbnails.
-    await view.send({ type: "itemAppended", item: { id: "u9", kind: "user", text: "", images: [{ mimeType: "image/png", thumbnail: sent.images[0]!.thumbnail }] } });
-    await view.page.getByRole("list", { name: "Attached images" }).getByRole("img", { name: "Attached image 1" }).waitFor();
+    await view.send({
+      type: "itemAppended",
+      item: {
+        id: "u9",
+        kind: "user",
+        text: "",
+        images: [{ mimeType: "image/png", thumbnail: sent.images[0]!.thumbnail }],
+      },
+    });
+    await view.page
+      .getByRole("list", { name: "Attached images" })
+      .getByRole("img", { name: "Attached image 1" })
+      .waitFor();
     await view.page.context().close();
   });
 
   it("refuses images a model cannot read, files that are not images, and images over 5 MB, saying why", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ model: { provider: "openai-compatible", model: "qwen2.5-coder:14b", images: false } }) });
+    await view.send({
+      type: "state",
+      state: baseState({ model: { provider: "openai-compatible", model: "qwen2.5-coder:14b", images: false } }),
+    });
     await putImage(view, "paste");
-    await view.page.getByRole("alert").filter({ hasText: "qwen2.5-coder:14b does not read images, so the image was not attached" }).waitFor();
+    await view.page
+      .getByRole("alert")
+      .filter({ hasText: "qwen2.5-coder:14b does not read images, so the image was not attached" })
+      .waitFor();
     assert.equal(await view.page.getByRole("list", { name: "Images to send" }).count(), 0);
     await view.send({ type: "model", model: { provider: "openai", model: "gpt-4.1", images: true } });
     // Host messages are applied at the next animation frame: paste once the view shows the new model.
-    await view.page.waitForFunction(() => (document.querySelector('input[role="combobox"][aria-label="Model"]') as HTMLInputElement | null)?.value === "gpt-4.1");
+    await view.page.waitForFunction(
+      () =>
+        (document.querySelector('input[role="combobox"][aria-label="Model"]') as HTMLInputElement | null)?.value ===
+        "gpt-4.1",
+    );
     await putImage(view, "paste", { type: "application/pdf", bytes: 100 });
     await view.page.getByRole("alert").filter({ hasText: "is not a PNG, JPEG, GIF or WebP image" }).waitFor();
     await putImage(view, "paste", { type: "image/png", bytes: 6 * 1024 * 1024 });

@@ -16,7 +16,10 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
 
   it("Restore on a message shows what will change; the person picks what to restore", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ status: "completed", items: [user("u1", "Rename slugify"), assistant("a1", "Renamed.")] }) });
+    await view.send({
+      type: "state",
+      state: baseState({ status: "completed", items: [user("u1", "Rename slugify"), assistant("a1", "Renamed.")] }),
+    });
     const message = view.page.getByRole("article", { name: "You" });
     await view.clearPosted();
     await message.getByRole("button", { name: "Restore to before this message" }).click();
@@ -40,7 +43,11 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     const panel = view.page.getByRole("region", { name: "Restore to before your message “Rename slugify”" });
     await panel.waitFor();
     const files = panel.getByRole("list", { name: "Files" });
-    await files.getByRole("listitem").filter({ hasText: "/src/slugify.js" }).getByText("put back its earlier text").waitFor();
+    await files
+      .getByRole("listitem")
+      .filter({ hasText: "/src/slugify.js" })
+      .getByText("put back its earlier text")
+      .waitFor();
     // Every file has its diff in the editor (what the restore makes it), not only the conflicts.
     await view.clearPosted();
     await files.getByRole("button", { name: "Show the diff of /src/new.js" }).click();
@@ -55,7 +62,12 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     await panel.getByRole("checkbox", { name: "Overwrite anyway" }).check();
     await view.clearPosted();
     await panel.getByRole("button", { name: "Restore files only" }).click();
-    assert.deepEqual(await view.waitForPosted("restore"), { type: "restore", itemId: "u1", what: "files", overwrite: ["/README.md"] });
+    assert.deepEqual(await view.waitForPosted("restore"), {
+      type: "restore",
+      itemId: "u1",
+      what: "files",
+      overwrite: ["/README.md"],
+    });
     await view.send({ type: "restorePreview", preview: null });
     await panel.waitFor({ state: "detached" });
     await view.page.context().close();
@@ -63,14 +75,23 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
 
   it("Edit and resend asks the host, and the text comes back into the message box", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ status: "completed", items: [user("u1", "Rename slugify to toSlug"), assistant("a1", "Done.")] }) });
+    await view.send({
+      type: "state",
+      state: baseState({
+        status: "completed",
+        items: [user("u1", "Rename slugify to toSlug"), assistant("a1", "Done.")],
+      }),
+    });
     await view.clearPosted();
     await view.page.getByRole("button", { name: "Edit this message" }).click();
     assert.deepEqual(await view.waitForPosted("editMessage"), { type: "editMessage", itemId: "u1" });
     await view.send({ type: "state", state: baseState({ status: "completed", items: [] }) });
     await view.send({ type: "composerText", text: "Rename slugify to toSlug" });
     const box = view.page.getByRole("textbox", { name: "Message" });
-    await view.page.waitForFunction(() => (document.getElementById("message-input") as HTMLTextAreaElement | null)?.value === "Rename slugify to toSlug");
+    await view.page.waitForFunction(
+      () =>
+        (document.getElementById("message-input") as HTMLTextAreaElement | null)?.value === "Rename slugify to toSlug",
+    );
     assert.equal(await view.page.evaluate(() => document.activeElement?.id), "message-input");
     await box.press("End");
     await box.pressSequentially(" in all files");
@@ -82,10 +103,19 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     const view = await harness.open();
     const applied = editTool("e1", { status: "done", proposal: proposal({ outcome: "auto_applied" }) });
     const pending = editTool("e2", { proposal: proposal({ path: "/src/other.js" }) });
-    const rejected = editTool("e3", { status: "rejected", proposal: proposal({ path: "/src/third.js", outcome: "rejected" }) });
-    const nested = editTool("t1/sw1", { status: "done", proposal: proposal({ path: "/src/sub.js", outcome: "approved" }) });
+    const rejected = editTool("e3", {
+      status: "rejected",
+      proposal: proposal({ path: "/src/third.js", outcome: "rejected" }),
+    });
+    const nested = editTool("t1/sw1", {
+      status: "done",
+      proposal: proposal({ path: "/src/sub.js", outcome: "approved" }),
+    });
     const task = tool("t1", { toolName: "task", title: "Subagent: write sub.js", status: "done", children: [nested] });
-    await view.send({ type: "state", state: baseState({ status: "completed", items: [user("u1", "Fix it"), applied, task] }) });
+    await view.send({
+      type: "state",
+      state: baseState({ status: "completed", items: [user("u1", "Fix it"), applied, task] }),
+    });
     const restoreApplied = view.page.getByRole("button", { name: "Restore to before this change to /src/slugify.js" });
     await restoreApplied.waitFor();
     await view.clearPosted();
@@ -96,7 +126,10 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
     await nestedRestore.click();
     assert.deepEqual(await view.waitForPosted("previewRestore"), { type: "previewRestore", itemId: "t1/sw1" });
     // Nothing was written by a pending or rejected proposal: nothing to restore.
-    await view.send({ type: "state", state: baseState({ status: "awaiting_approval", items: [user("u1", "Fix it"), rejected, pending] }) });
+    await view.send({
+      type: "state",
+      state: baseState({ status: "awaiting_approval", items: [user("u1", "Fix it"), rejected, pending] }),
+    });
     await view.page.getByRole("region", { name: "Proposed change to /src/other.js" }).waitFor();
     await view.page.getByRole("region", { name: "Proposed change to /src/third.js" }).waitFor();
     assert.equal(await view.page.getByRole("button", { name: /^Restore to before this change/ }).count(), 0);
@@ -105,10 +138,20 @@ describe("webview checkpoints", { timeout: 120_000 }, () => {
 
   it("the task history shows the storage checkpoints use, and deletes a task", async () => {
     const view = await harness.open();
-    await view.send({ type: "state", state: baseState({ history: [{ id: "task-1", title: "Fix the slugify bug", status: "completed", updatedAt: Date.now() }], checkpointStorage: { usedBytes: 3 * 1048576, limitBytes: 300 * 1048576 } }) });
+    await view.send({
+      type: "state",
+      state: baseState({
+        history: [{ id: "task-1", title: "Fix the slugify bug", status: "completed", updatedAt: Date.now() }],
+        checkpointStorage: { usedBytes: 3 * 1048576, limitBytes: 300 * 1048576 },
+      }),
+    });
     await view.page.getByRole("button", { name: "Task history" }).click();
     const nav = view.page.getByRole("navigation", { name: "Task history" });
-    await nav.getByText("Storage used: checkpoints take 3.0 MB of 300.0 MB (fathom.checkpoints.maxStorageMb; the oldest tasks' go first). Deleting a task frees its checkpoints.").waitFor();
+    await nav
+      .getByText(
+        "Storage used: checkpoints take 3.0 MB of 300.0 MB (fathom.checkpoints.maxStorageMb; the oldest tasks' go first). Deleting a task frees its checkpoints.",
+      )
+      .waitFor();
     await view.clearPosted();
     await nav.getByRole("button", { name: "Delete task Fix the slugify bug" }).click();
     assert.deepEqual(await view.waitForPosted("deleteTask"), { type: "deleteTask", taskId: "task-1" });

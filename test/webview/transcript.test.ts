@@ -29,7 +29,8 @@ describe("webview transcript", { timeout: 120_000 }, () => {
     const view = await harness.open();
     await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "Explain")] }) });
     await view.send({ type: "itemAppended", item: assistant("a1", "", true) });
-    const text = "Here is **the fix**:\n\n```ts\nconst answer: number = 42;\n```\n\nDone <img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script> [link](javascript:alert(1))";
+    const text =
+      'Here is **the fix**:\n\n```ts\nconst answer: number = 42;\n```\n\nDone <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [link](javascript:alert(1))';
     const chunks = text.match(/.{1,7}/gs)!;
     await view.sendAll(chunks.map((chunk) => ({ type: "textAppended", id: "a1", text: chunk })));
     const article = view.page.getByRole("article", { name: "Fathom" });
@@ -39,10 +40,15 @@ describe("webview transcript", { timeout: 120_000 }, () => {
     assert.equal(await article.locator("code.hljs .hljs-keyword").first().textContent(), "const");
     assert.equal(await article.locator("img, script").count(), 0);
     assert.equal(await view.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
-    const href = await article.getByRole("link", { name: "link" }).getAttribute("href").catch(() => null);
+    const href = await article
+      .getByRole("link", { name: "link" })
+      .getAttribute("href")
+      .catch(() => null);
     assert.ok(!href?.startsWith("javascript:"), `unsafe link kept: ${href}`);
     await view.send({ type: "itemUpdated", item: assistant("a1", text, false) });
-    await view.page.waitForFunction(() => document.querySelector("article[aria-label='Fathom']")?.getAttribute("aria-busy") === "false");
+    await view.page.waitForFunction(
+      () => document.querySelector("article[aria-label='Fathom']")?.getAttribute("aria-busy") === "false",
+    );
     // Copy button copies the code.
     await article.getByRole("button", { name: "Copy code" }).click();
     await article.getByRole("button", { name: "Copied" }).waitFor();
@@ -53,7 +59,10 @@ describe("webview transcript", { timeout: 120_000 }, () => {
   it("follows new output at the bottom, stops when scrolled up, and jumps to latest", async () => {
     const view = await harness.open({ height: 600 });
     await view.send({ type: "state", state: baseState({ status: "running", items: manyItems(300) }) });
-    await view.page.getByText(/Editing \/src\/file59\.ts|Reading \/src\/file59\.ts/).first().waitFor();
+    await view.page
+      .getByText(/Editing \/src\/file59\.ts|Reading \/src\/file59\.ts/)
+      .first()
+      .waitFor();
     assert.equal(await view.page.getByRole("button", { name: "Jump to latest" }).count(), 0);
     // Appending while at the bottom keeps the newest item in view.
     await view.send({ type: "itemAppended", item: assistant("new1", "Newest message at the bottom") });
@@ -88,9 +97,13 @@ describe("webview transcript", { timeout: 120_000 }, () => {
 
   it("keeps following a message that grows while streaming", async () => {
     const view = await harness.open({ height: 500 });
-    await view.send({ type: "state", state: baseState({ status: "running", items: [...manyItems(50), assistant("s1", "Start.", true)] }) });
+    await view.send({
+      type: "state",
+      state: baseState({ status: "running", items: [...manyItems(50), assistant("s1", "Start.", true)] }),
+    });
     await view.page.getByText("Start.").waitFor();
-    for (let i = 0; i < 40; i += 1) await view.send({ type: "textAppended", id: "s1", text: `\n\nParagraph ${i} of a long answer.` });
+    for (let i = 0; i < 40; i += 1)
+      await view.send({ type: "textAppended", id: "s1", text: `\n\nParagraph ${i} of a long answer.` });
     await view.page.getByText("Paragraph 39 of a long answer.").waitFor();
     await view.page.waitForTimeout(200);
     assert.ok(await view.page.getByText("Paragraph 39 of a long answer.").isVisible());
@@ -99,7 +112,10 @@ describe("webview transcript", { timeout: 120_000 }, () => {
 
   it("restores everything from the host's state after a reload", async () => {
     const view = await harness.open();
-    const state = richState({ queued: ["Then update the changelog"], banner: { level: "warning", message: "Rate limited; retrying soon.", retryable: true } });
+    const state = richState({
+      queued: ["Then update the changelog"],
+      banner: { level: "warning", message: "Rate limited; retrying soon.", retryable: true },
+    });
     await view.send({ type: "state", state });
     await view.page.getByRole("region", { name: "Proposed change to /src/slugify.js" }).waitFor();
     await view.reload();
@@ -118,7 +134,15 @@ describe("webview transcript", { timeout: 120_000 }, () => {
   it("drops invalid messages with a warning and keeps working", async () => {
     const view = await harness.open();
     await view.send({ type: "state", state: baseState({ items: [user("u1", "Still here")] }) });
-    const bad = [null, "text", 42, { type: "nope" }, { type: "textAppended", id: 5 }, { type: "state", state: { items: "x" } }, { type: "itemAppended", item: { id: "z", kind: "alien" } }];
+    const bad = [
+      null,
+      "text",
+      42,
+      { type: "nope" },
+      { type: "textAppended", id: 5 },
+      { type: "state", state: { items: "x" } },
+      { type: "itemAppended", item: { id: "z", kind: "alien" } },
+    ];
     for (const message of bad) await view.send(message);
     await view.send({ type: "textAppended", id: "missing-id", text: "goes nowhere" });
     await view.send({ type: "itemAppended", item: assistant("a2", "Valid after invalid") });
@@ -137,9 +161,15 @@ describe("webview transcript", { timeout: 120_000 }, () => {
     assert.equal(await live.getAttribute("aria-live"), "polite");
     const edit = richState().items.at(-1)!;
     await view.send({ type: "itemAppended", item: edit });
-    await view.page.waitForFunction(() => document.querySelector("[data-testid=announcer]")?.textContent?.includes("Approval needed: proposed change to /src/slugify.js"));
+    await view.page.waitForFunction(() =>
+      document
+        .querySelector("[data-testid=announcer]")
+        ?.textContent?.includes("Approval needed: proposed change to /src/slugify.js"),
+    );
     await view.send({ type: "status", status: "completed" });
-    await view.page.waitForFunction(() => document.querySelector("[data-testid=announcer]")?.textContent === "Task completed.");
+    await view.page.waitForFunction(
+      () => document.querySelector("[data-testid=announcer]")?.textContent === "Task completed.",
+    );
     await view.page.context().close();
   });
 });

@@ -21,7 +21,8 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles, memories } = useChatState();
+  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles, memories } =
+    useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -31,7 +32,9 @@ export function App() {
   // Worktrees of tasks not open here (other windows, the CLI, interrupted ones).
   const openIds = new Set([chat.taskId, ...parallel.tasks.map((t) => t.taskId)]);
   const otherWorktrees = parallel.worktrees.filter((w) => !openIds.has(w.taskId));
-  const sharedWith = parallel.tasks.filter((t) => !t.shown && !t.branch && (t.status === "running" || t.status === "awaiting_approval")).length;
+  const sharedWith = parallel.tasks.filter(
+    (t) => !t.shown && !t.branch && (t.status === "running" || t.status === "awaiting_approval"),
+  ).length;
 
   let body;
   if (!connected) body = <EmptyState connecting />;
@@ -42,9 +45,22 @@ export function App() {
 
   return (
     <div className="app">
-      <Header chat={chat} historyOpen={historyOpen} onToggleHistory={() => setHistoryOpen(!historyOpen)} models={models} agents={teamFiles?.agents} />
+      <Header
+        chat={chat}
+        historyOpen={historyOpen}
+        onToggleHistory={() => setHistoryOpen(!historyOpen)}
+        models={models}
+        agents={teamFiles?.agents}
+      />
       <main className="main" aria-busy={!connected}>
-        {historyOpen ? <HistoryList history={chat.history} currentTaskId={chat.taskId} storage={chat.checkpointStorage} onClose={() => setHistoryOpen(false)} /> : null}
+        {historyOpen ? (
+          <HistoryList
+            history={chat.history}
+            currentTaskId={chat.taskId}
+            storage={chat.checkpointStorage}
+            onClose={() => setHistoryOpen(false)}
+          />
+        ) : null}
         {chat.banner ? <BannerView banner={chat.banner} /> : null}
         <TaskList tasks={parallel.tasks} />
         {chat.status === "interrupted" ? <InterruptedBar /> : null}
@@ -56,8 +72,27 @@ export function App() {
         {body}
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
-        <QueuedList queued={chat.queued} setupProblem={chat.setupProblem} setupShown={Boolean(chat.setupProblem && chat.items.length === 0)} />
-        <Composer running={running} mode={chat.mode} sent={sent} mentions={mentions} fill={composerFill} chips={chips} model={chat.model} worktree={chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason) ? null : parallel.worktreeMode} sharedWith={chat.taskId ? 0 : sharedWith} commands={teamFiles?.commands} />
+        <QueuedList
+          queued={chat.queued}
+          setupProblem={chat.setupProblem}
+          setupShown={Boolean(chat.setupProblem && chat.items.length === 0)}
+        />
+        <Composer
+          running={running}
+          mode={chat.mode}
+          sent={sent}
+          mentions={mentions}
+          fill={composerFill}
+          chips={chips}
+          model={chat.model}
+          worktree={
+            chat.taskId || (!parallel.worktreeMode.available && !parallel.worktreeMode.reason)
+              ? null
+              : parallel.worktreeMode
+          }
+          sharedWith={chat.taskId ? 0 : sharedWith}
+          commands={teamFiles?.commands}
+        />
         <LiveRegion message={announcement} />
       </main>
     </div>

@@ -1,4 +1,9 @@
-import { HostToWebviewChatSchema, parseMessage, type HostToWebviewChat, type WebviewToHostChat } from "../../src/protocol";
+import {
+  HostToWebviewChatSchema,
+  parseMessage,
+  type HostToWebviewChat,
+  type WebviewToHostChat,
+} from "../../src/protocol";
 import { parseStateMessage } from "./state/restoreState";
 
 interface VsCodeApi {

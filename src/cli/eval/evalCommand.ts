@@ -12,7 +12,13 @@ import { DEFAULT_MODELS, type Provider } from "../../core/model/createModel";
 import { BaselineError, compare, readBaseline, recordedModels, summarize, type EvalResults } from "./results";
 import { mergeCommand } from "./mergeCommand";
 import { printResults, shortPath } from "./resultsTable";
-import { runTrial, DEFAULT_EVAL_MAX_STEPS, DEFAULT_EVAL_TIMEOUT_S, type TrialOptions, type TrialRecord } from "./runTrial";
+import {
+  runTrial,
+  DEFAULT_EVAL_MAX_STEPS,
+  DEFAULT_EVAL_TIMEOUT_S,
+  type TrialOptions,
+  type TrialRecord,
+} from "./runTrial";
 import { loadScenarios, ScenarioError, type Scenario } from "./scenario";
 import { parseShard, planTrials, shardResultsName, type Shard } from "./shards";
 
@@ -84,7 +90,8 @@ const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatibl
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new EvalUsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}").`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new EvalUsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}").`);
   return n;
 }
 
@@ -117,20 +124,30 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";
-  if (positionals.length !== 1) throw new EvalUsageError(positionals.length === 0 ? "Missing DIR: fathom eval test/evals" : `One DIR only (got ${positionals.join(", ")}).`);
+  if (positionals.length !== 1)
+    throw new EvalUsageError(
+      positionals.length === 0
+        ? "Missing DIR: fathom eval test/evals"
+        : `One DIR only (got ${positionals.join(", ")}).`,
+    );
   const dir = path.resolve(cwd, positionals[0]!);
   const trials = wholeNumber("--trials", values.trials, 1, 100) ?? 1;
-  const parallel = wholeNumber("--parallel", values.parallel, 1, 64) ?? Math.max(1, Math.min(4, os.availableParallelism()));
+  const parallel =
+    wholeNumber("--parallel", values.parallel, 1, 64) ?? Math.max(1, Math.min(4, os.availableParallelism()));
   if (values.replay && values.record) throw new EvalUsageError("Use --replay or --record, not both.");
   const mode: TrialOptions["mode"] = values.replay ? "replay" : values.record ? "record" : "live";
-  if (mode === "record" && trials !== 1) throw new EvalUsageError("--record keeps one session per scenario: leave out --trials.");
+  if (mode === "record" && trials !== 1)
+    throw new EvalUsageError("--record keeps one session per scenario: leave out --trials.");
   let shard: Shard | undefined;
   try {
     shard = values.shard === undefined ? undefined : parseShard(values.shard);
   } catch (error) {
     throw new EvalUsageError((error as Error).message);
   }
-  if (shard && values.baseline !== undefined) throw new EvalUsageError("A shard holds part of the suite: compare the merged results instead (fathom eval merge FILE... --baseline FILE).");
+  if (shard && values.baseline !== undefined)
+    throw new EvalUsageError(
+      "A shard holds part of the suite: compare the merged results instead (fathom eval merge FILE... --baseline FILE).",
+    );
   const options: EvalOptions = {
     dir,
     trials,
@@ -145,15 +162,21 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
   };
   if (mode === "replay") {
     const given = (["provider", "model", "base-url"] as const).filter((f) => values[f] !== undefined);
-    if (given.length) throw new EvalUsageError(`--replay answers as each recording's model: leave out ${given.map((f) => `--${f}`).join(", ")}.`);
+    if (given.length)
+      throw new EvalUsageError(
+        `--replay answers as each recording's model: leave out ${given.map((f) => `--${f}`).join(", ")}.`,
+      );
     return options;
   }
   const providerArg = values.provider ?? (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai");
-  if (!PROVIDERS.includes(providerArg as Provider)) throw new EvalUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
+  if (!PROVIDERS.includes(providerArg as Provider))
+    throw new EvalUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${providerArg}").`);
   const provider = providerArg as Provider;
   const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
   if (!apiKey && provider !== "openai-compatible") {
-    throw new EvalUsageError(`Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to run live, or pass --replay to play the recorded sessions.`);
+    throw new EvalUsageError(
+      `Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to run live, or pass --replay to play the recorded sessions.`,
+    );
   }
   const baseUrl = values["base-url"];
   if (baseUrl !== undefined) {
@@ -163,7 +186,12 @@ export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.
       throw new EvalUsageError(`--base-url "${baseUrl}" is not a URL; for example http://localhost:11434/v1`);
     }
   }
-  options.live = { provider, model: values.model?.trim() || DEFAULT_MODELS[provider], ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
+  options.live = {
+    provider,
+    model: values.model?.trim() || DEFAULT_MODELS[provider],
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
   return options;
 }
 
@@ -194,15 +222,20 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
     scenarios = loadScenarios(opts.dir);
     if (opts.baseline) readBaseline(opts.baseline);
   } catch (error) {
-    if (!(error instanceof EvalUsageError || error instanceof ScenarioError || error instanceof BaselineError)) throw error;
-    io.err.write(`fathom eval: ${(error as Error).message}\n${error instanceof EvalUsageError ? `Run "fathom eval --help" for usage.\n` : ""}`);
+    if (!(error instanceof EvalUsageError || error instanceof ScenarioError || error instanceof BaselineError))
+      throw error;
+    io.err.write(
+      `fathom eval: ${(error as Error).message}\n${error instanceof EvalUsageError ? `Run "fathom eval --help" for usage.\n` : ""}`,
+    );
     return 2;
   }
   let sandbox: CommandSandbox | undefined;
   if (opts.sandbox) {
     const problem = sandboxUnavailable();
     if (problem) {
-      io.err.write(`fathom eval: ${problem} An eval runs the agent's commands unattended, so it needs the sandbox; or pass --no-sandbox for scenarios you trust.\n`);
+      io.err.write(
+        `fathom eval: ${problem} An eval runs the agent's commands unattended, so it needs the sandbox; or pass --no-sandbox for scenarios you trust.\n`,
+      );
       return 2;
     }
     sandbox = new CommandSandbox({ allowedDomains: [] });
@@ -217,8 +250,12 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
   const o = opts;
   const what = o.mode === "replay" ? "recorded sessions" : `${o.live!.provider}/${o.live!.model}`;
   const plan = planTrials(scenarios, o.trials, o.shard);
-  const slice = o.shard ? `, shard ${o.shard.index}/${o.shard.count}: ${plan.length} of ${scenarios.length * o.trials} trials` : "";
-  io.err.write(`fathom eval: ${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"} × ${o.trials} trial${o.trials === 1 ? "" : "s"} with ${what}${slice}, ${Math.max(1, Math.min(o.parallel, plan.length))} at a time${sandbox ? "" : ", commands NOT sandboxed"}\n`);
+  const slice = o.shard
+    ? `, shard ${o.shard.index}/${o.shard.count}: ${plan.length} of ${scenarios.length * o.trials} trials`
+    : "";
+  io.err.write(
+    `fathom eval: ${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"} × ${o.trials} trial${o.trials === 1 ? "" : "s"} with ${what}${slice}, ${Math.max(1, Math.min(o.parallel, plan.length))} at a time${sandbox ? "" : ", commands NOT sandboxed"}\n`,
+  );
   const trialOptions: TrialOptions = {
     mode: o.mode,
     ...(o.live ? { live: o.live } : {}),
@@ -231,8 +268,13 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
     if (controller.signal.aborted) return undefined;
     const record = await runTrial(scenario, trial, trialOptions);
     if (o.json) io.out.write(`${JSON.stringify({ type: "trial", ...record })}\n`);
-    const kept = o.mode === "record" && record.reason !== "not_run" ? `, session kept as ${path.join(scenario.name, record.passed ? "cassette.jsonl" : "cassette.failed.jsonl")}` : "";
-    io.err.write(`${record.passed ? "✓" : "✗"} ${record.name} #${record.trial} (${record.steps} steps, ${(record.durationMs / 1000).toFixed(1)} s${kept})\n`);
+    const kept =
+      o.mode === "record" && record.reason !== "not_run"
+        ? `, session kept as ${path.join(scenario.name, record.passed ? "cassette.jsonl" : "cassette.failed.jsonl")}`
+        : "";
+    io.err.write(
+      `${record.passed ? "✓" : "✗"} ${record.name} #${record.trial} (${record.steps} steps, ${(record.durationMs / 1000).toFixed(1)} s${kept})\n`,
+    );
     return record;
   });
   let records: TrialRecord[];
@@ -253,9 +295,14 @@ export async function evalCommand(argv: readonly string[], io: EvalIo): Promise<
   writeFileSync(o.output, `${JSON.stringify(results, null, 2)}\n`);
   const comparison = o.baseline ? compare(results, readBaseline(o.baseline)) : undefined;
   if (o.json) {
-    io.out.write(`${JSON.stringify({ type: "summary", output: o.output, scenarios: results.scenarios, editPrecision: results.editPrecision, totals: results.totals, ...(comparison ? { comparison } : {}) })}\n`);
+    io.out.write(
+      `${JSON.stringify({ type: "summary", output: o.output, scenarios: results.scenarios, editPrecision: results.editPrecision, totals: results.totals, ...(comparison ? { comparison } : {}) })}\n`,
+    );
   } else {
-    printResults(io.out, results, { output: shortPath(io.cwd, o.output), ...(comparison ? { comparison, baseline: shortPath(io.cwd, o.baseline!) } : {}) });
+    printResults(io.out, results, {
+      output: shortPath(io.cwd, o.output),
+      ...(comparison ? { comparison, baseline: shortPath(io.cwd, o.baseline!) } : {}),
+    });
   }
   if (controller.signal.aborted) return 130;
   if (comparison && comparison.regressions.length > 0) return 1;

@@ -36,7 +36,15 @@ export interface EvalResults {
   results: TrialRecord[];
   scenarios: ScenarioSummary[];
   editPrecision: EditPrecision;
-  totals: { trials: number; passed: number; costUsd: number; inputTokens: number; outputTokens: number; cacheReadTokens: number; durationMs: number };
+  totals: {
+    trials: number;
+    passed: number;
+    costUsd: number;
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    durationMs: number;
+  };
   /** Present when this is one shard's results (`--shard I/N`): `fathom eval merge` joins them. */
   shard?: ShardInfo;
 }
@@ -59,7 +67,10 @@ export function passPowK(n: number, c: number, k: number): number {
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode" | "provider" | "model" | "trialsPerScenario" | "shard">): EvalResults {
+export function summarize(
+  records: TrialRecord[],
+  meta: Pick<EvalResults, "mode" | "provider" | "model" | "trialsPerScenario" | "shard">,
+): EvalResults {
   const byName = new Map<string, TrialRecord[]>();
   for (const r of [...records].sort((a, b) => a.name.localeCompare(b.name) || a.trial - b.trial)) {
     byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
@@ -94,7 +105,10 @@ export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode"
     totals: {
       trials: records.length,
       passed: records.filter((r) => r.passed).length,
-      costUsd: round(sum((r) => r.costUsd), 6),
+      costUsd: round(
+        sum((r) => r.costUsd),
+        6,
+      ),
       inputTokens: sum((r) => r.inputTokens),
       outputTokens: sum((r) => r.outputTokens),
       cacheReadTokens: sum((r) => r.cacheReadTokens),
@@ -105,7 +119,10 @@ export function summarize(records: TrialRecord[], meta: Pick<EvalResults, "mode"
 
 /** The models a replay answered as (each recording's own), sorted, so a merge of shards names them alike. */
 export function recordedModels(records: readonly TrialRecord[]): string {
-  return [...new Set(records.map((r) => `${r.provider}/${r.model}`))].filter((m) => m !== "/").sort().join(", ");
+  return [...new Set(records.map((r) => `${r.provider}/${r.model}`))]
+    .filter((m) => m !== "/")
+    .sort()
+    .join(", ");
 }
 
 export interface Comparison {
@@ -124,7 +141,8 @@ export function readBaseline(file: string): EvalResults {
   } catch (error) {
     throw new BaselineError(`--baseline ${file}: ${(error as Error).message}`, { cause: error });
   }
-  if (value.version !== 1 || !Array.isArray(value.scenarios)) throw new BaselineError(`--baseline ${file} is not a results.json written by fathom eval.`);
+  if (value.version !== 1 || !Array.isArray(value.scenarios))
+    throw new BaselineError(`--baseline ${file} is not a results.json written by fathom eval.`);
   return value as EvalResults;
 }
 
@@ -145,6 +163,7 @@ export function compare(now: EvalResults, baseline: EvalResults): Comparison {
     else if (rate > was) out.improvements.push(line);
   }
   const names = new Set(now.scenarios.map((s) => s.name));
-  for (const b of baseline.scenarios) if (!names.has(b.name)) out.notes.push(`${b.name} is in the baseline but was not run.`);
+  for (const b of baseline.scenarios)
+    if (!names.has(b.name)) out.notes.push(`${b.name} is in the baseline but was not run.`);
   return out;
 }

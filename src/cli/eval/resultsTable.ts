@@ -7,7 +7,8 @@ import type { Comparison, EvalResults } from "./results";
 import type { TrialRecord } from "./runTrial";
 import { describePrecision } from "./trialMetrics";
 
-const tokens = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n)));
+const tokens = (n: number) =>
+  n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
 const fixed = (x: number, d = 2) => x.toFixed(d);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}`;
 const dollars = (x: number) => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
@@ -15,7 +16,20 @@ const dollars = (x: number) => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
 export function resultsTable(results: EvalResults): string {
   const k = results.trialsPerScenario;
   const many = k > 1;
-  const head = ["scenario", "passed", "pass@1", ...(many ? [`pass@${k}`, `pass^${k}`] : []), "steps", "tokens in", "out", "cached", "cost", "time (s)", "tool failures", "edit failures"];
+  const head = [
+    "scenario",
+    "passed",
+    "pass@1",
+    ...(many ? [`pass@${k}`, `pass^${k}`] : []),
+    "steps",
+    "tokens in",
+    "out",
+    "cached",
+    "cost",
+    "time (s)",
+    "tool failures",
+    "edit failures",
+  ];
   const rows: string[][] = [];
   const byName = new Map<string, TrialRecord[]>();
   for (const r of results.results) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
@@ -27,7 +41,12 @@ export function resultsTable(results: EvalResults): string {
       `${s.passed}/${s.trials}`,
       fixed(s.passAtK["1"] ?? 0),
       // A shard (or an interrupted run) may hold fewer than k trials of a scenario.
-      ...(many ? [s.passAtK[String(k)] === undefined ? "—" : fixed(s.passAtK[String(k)]!), s.passPowK[String(k)] === undefined ? "—" : fixed(s.passPowK[String(k)]!)] : []),
+      ...(many
+        ? [
+            s.passAtK[String(k)] === undefined ? "—" : fixed(s.passAtK[String(k)]!),
+            s.passPowK[String(k)] === undefined ? "—" : fixed(s.passPowK[String(k)]!),
+          ]
+        : []),
       fixed(s.meanSteps, 1),
       tokens(avg((t) => t.inputTokens)),
       tokens(avg((t) => t.outputTokens)),
@@ -39,14 +58,20 @@ export function resultsTable(results: EvalResults): string {
     ]);
   }
   const n = Math.max(1, results.scenarios.length);
-  const meanOf = (f: (s: EvalResults["scenarios"][number]) => number) => results.scenarios.reduce((a, s) => a + f(s), 0) / n;
+  const meanOf = (f: (s: EvalResults["scenarios"][number]) => number) =>
+    results.scenarios.reduce((a, s) => a + f(s), 0) / n;
   const t = results.totals;
   rows.push([
     "**all**",
     `${t.passed}/${t.trials}`,
     fixed(meanOf((s) => s.passAtK["1"] ?? 0)),
-    ...(many ? [fixed(meanOf((s) => s.passAtK[String(k)] ?? 0)), fixed(meanOf((s) => s.passPowK[String(k)] ?? 0))] : []),
-    fixed(meanOf((s) => s.meanSteps), 1),
+    ...(many
+      ? [fixed(meanOf((s) => s.passAtK[String(k)] ?? 0)), fixed(meanOf((s) => s.passPowK[String(k)] ?? 0))]
+      : []),
+    fixed(
+      meanOf((s) => s.meanSteps),
+      1,
+    ),
     tokens(t.inputTokens / Math.max(1, t.trials)),
     tokens(t.outputTokens / Math.max(1, t.trials)),
     tokens(t.cacheReadTokens / Math.max(1, t.trials)),
@@ -56,10 +81,13 @@ export function resultsTable(results: EvalResults): string {
     String(results.scenarios.reduce((a, s) => a + s.editFailures, 0)),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`;
   const perTrial = "Tokens, cost and time are per trial (means); steps are model calls.";
-  const shard = results.shard ? `, shard ${results.shard.index}/${results.shard.count} (${results.shard.planned} of ${results.shard.suite.length * k} trials; merge the shards for the suite's figures)` : "";
+  const shard = results.shard
+    ? `, shard ${results.shard.index}/${results.shard.count} (${results.shard.planned} of ${results.shard.suite.length * k} trials; merge the shards for the suite's figures)`
+    : "";
   return [
     `${results.provider ? `${results.provider}/${results.model}` : results.model || "no model"}, ${k} trial${k === 1 ? "" : "s"} per scenario, ${results.mode}${results.mode === "replay" ? " (recorded sessions, no model)" : ""}${shard}`,
     "",
@@ -92,15 +120,25 @@ function lastLine(text: string): string {
 }
 
 /** The table, the failures, each replay's divergence and the comparison with a baseline. */
-export function printResults(out: NodeJS.WritableStream, results: EvalResults, where: { output: string; comparison?: Comparison; baseline?: string }): void {
+export function printResults(
+  out: NodeJS.WritableStream,
+  results: EvalResults,
+  where: { output: string; comparison?: Comparison; baseline?: string },
+): void {
   out.write(`\n${resultsTable(results)}\n`);
   const failures = failureLines(results);
   if (failures.length) out.write(`\n${failures.join("\n")}\n`);
   for (const r of results.results) if (r.divergence) out.write(`\n${r.name} #${r.trial}:\n${r.divergence}\n`);
   const { comparison } = where;
   if (comparison) {
-    const lines = [...comparison.regressions.map((l) => `regressed: ${l}`), ...comparison.improvements.map((l) => `improved: ${l}`), ...comparison.notes];
-    out.write(`\nAgainst ${where.baseline}: ${comparison.regressions.length} regression${comparison.regressions.length === 1 ? "" : "s"}.${lines.length ? `\n${lines.join("\n")}` : ""}\n`);
+    const lines = [
+      ...comparison.regressions.map((l) => `regressed: ${l}`),
+      ...comparison.improvements.map((l) => `improved: ${l}`),
+      ...comparison.notes,
+    ];
+    out.write(
+      `\nAgainst ${where.baseline}: ${comparison.regressions.length} regression${comparison.regressions.length === 1 ? "" : "s"}.${lines.length ? `\n${lines.join("\n")}` : ""}\n`,
+    );
   }
   out.write(`\nResults: ${where.output}\n`);
 }

@@ -74,7 +74,8 @@ export interface TrialRecord {
   folder?: string;
 }
 
-const NO_PERSON_OUTSIDE_SANDBOX = "This is an unattended eval: nobody can approve running a command outside the OS sandbox, so it was not run. Do it inside the sandbox, or report what you need.";
+const NO_PERSON_OUTSIDE_SANDBOX =
+  "This is an unattended eval: nobody can approve running a command outside the OS sandbox, so it was not run. Do it inside the sandbox, or report what you need.";
 
 /** The simulated person: approves every call except those a `reject` rule names. */
 export function scenarioGate(rules: readonly RejectRule[], workspaceRoot: string): ApprovalGate {
@@ -186,7 +187,11 @@ export async function runTrial(scenario: Scenario, trial: number, options: Trial
 
     // The check: in the workspace, with the final answer, the run's events and the scenario's
     // own folder (checkers kept there are out of the agent's reach) at hand.
-    const env = { FATHOM_EVAL_ANSWER: path.join(runDir, "answer.md"), FATHOM_EVAL_EVENTS: path.join(runDir, "events.jsonl"), FATHOM_EVAL_SCENARIO: scenario.dir };
+    const env = {
+      FATHOM_EVAL_ANSWER: path.join(runDir, "answer.md"),
+      FATHOM_EVAL_EVENTS: path.join(runDir, "events.jsonl"),
+      FATHOM_EVAL_SCENARIO: scenario.dir,
+    };
     const check = await commandExecutor(options.sandbox, env).run(scenario.check, {
       cwd: workspaceRoot,
       timeoutMs: CHECK_TIMEOUT_MS,
@@ -213,10 +218,18 @@ interface TrialModel {
   keep(passed: boolean): void;
 }
 
-function modelFor(scenario: Scenario, options: TrialOptions, workspaceRoot: string, runDir: string): TrialModel | { error: string } {
+function modelFor(
+  scenario: Scenario,
+  options: TrialOptions,
+  workspaceRoot: string,
+  runDir: string,
+): TrialModel | { error: string } {
   const retry = { retryBaseDelayMs: options.retryBaseDelayMs ?? 1000 };
   if (options.mode === "replay") {
-    if (!scenario.cassetteFile) return { error: `${scenario.name} has no ${CASSETTE_FILE} to replay: record one with fathom eval ${scenario.dir} --record --provider … --model ….` };
+    if (!scenario.cassetteFile)
+      return {
+        error: `${scenario.name} has no ${CASSETTE_FILE} to replay: record one with fathom eval ${scenario.dir} --record --provider … --model ….`,
+      };
     let player: CassettePlayer;
     try {
       player = new CassettePlayer(readCassette(scenario.cassetteFile), { workspaceRoot });
@@ -226,7 +239,14 @@ function modelFor(scenario: Scenario, options: TrialOptions, workspaceRoot: stri
     }
     const { provider, model } = player.cassette.header;
     return {
-      chatModel: createModel({ provider, model, baseUrl: REPLAY_BASE_URL[provider], fetch: player.fetch, retryBaseDelayMs: 1, surface: "cli" }),
+      chatModel: createModel({
+        provider,
+        model,
+        baseUrl: REPLAY_BASE_URL[provider],
+        fetch: player.fetch,
+        retryBaseDelayMs: 1,
+        surface: "cli",
+      }),
       provider,
       finish: async () => player.verdict()?.report,
       keep: () => undefined,
@@ -238,7 +258,12 @@ function modelFor(scenario: Scenario, options: TrialOptions, workspaceRoot: stri
     options.mode === "record"
       ? new CassetteRecorder({
           file: path.join(runDir, CASSETTE_FILE),
-          header: { provider: live.provider, model: live.model.trim() || DEFAULT_MODELS[live.provider], prompt: scenario.prompt, note: `fathom eval --record of scenario ${scenario.name}` },
+          header: {
+            provider: live.provider,
+            model: live.model.trim() || DEFAULT_MODELS[live.provider],
+            prompt: scenario.prompt,
+            note: `fathom eval --record of scenario ${scenario.name}`,
+          },
           workspaceRoot,
           secrets: live.apiKey ? [live.apiKey] : [],
         })

@@ -53,12 +53,23 @@ export function loadScenario(dir: string): Scenario {
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ");
-    throw new ScenarioError(`${file}: ${problems}. A scenario is {"prompt": "...", "check": "shell command, exit 0 = solved", "maxSteps"?: n, "timeoutSeconds"?: n}.`);
+    throw new ScenarioError(
+      `${file}: ${problems}. A scenario is {"prompt": "...", "check": "shell command, exit 0 = solved", "maxSteps"?: n, "timeoutSeconds"?: n}.`,
+    );
   }
   const workspaceDir = path.join(dir, "workspace");
-  if (!statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory()) throw new ScenarioError(`${dir} has no workspace/ folder: put the files the task starts from there (an empty folder is fine).`);
+  if (!statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new ScenarioError(
+      `${dir} has no workspace/ folder: put the files the task starts from there (an empty folder is fine).`,
+    );
   const cassetteFile = path.join(dir, CASSETTE_FILE);
-  return { ...parsed.data, name: path.basename(dir), dir, workspaceDir, ...(existsSync(cassetteFile) ? { cassetteFile } : {}) };
+  return {
+    ...parsed.data,
+    name: path.basename(dir),
+    dir,
+    workspaceDir,
+    ...(existsSync(cassetteFile) ? { cassetteFile } : {}),
+  };
 }
 
 /** DIR itself when it is a scenario, else its sub-folders that have a scenario.json, by name. */
@@ -69,6 +80,7 @@ export function loadScenarios(dir: string): Scenario[] {
     .filter((d) => d.isDirectory() && !d.name.startsWith(".") && existsSync(path.join(dir, d.name, "scenario.json")))
     .map((d) => d.name)
     .sort();
-  if (names.length === 0) throw new ScenarioError(`${dir} has no scenarios: a scenario is a folder with scenario.json and workspace/.`);
+  if (names.length === 0)
+    throw new ScenarioError(`${dir} has no scenarios: a scenario is a folder with scenario.json and workspace/.`);
   return names.map((name) => loadScenario(path.join(dir, name)));
 }

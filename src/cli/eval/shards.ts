@@ -33,7 +33,9 @@ export function parseShard(text: string): Shard {
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
   if (!match || count < 1 || count > MAX_SHARDS || index < 1 || index > count) {
-    throw new ShardError(`--shard must be I/N with 1 ≤ I ≤ N ≤ ${MAX_SHARDS}, e.g. --shard 2/4 for the second of four machines (got "${text}"). A Kubernetes Indexed Job counts from 0: pass $((JOB_COMPLETION_INDEX + 1))/N.`);
+    throw new ShardError(
+      `--shard must be I/N with 1 ≤ I ≤ N ≤ ${MAX_SHARDS}, e.g. --shard 2/4 for the second of four machines (got "${text}"). A Kubernetes Indexed Job counts from 0: pass $((JOB_COMPLETION_INDEX + 1))/N.`,
+    );
   }
   return { index, count };
 }
@@ -51,7 +53,11 @@ export interface PlannedTrial<S> {
 }
 
 /** The trials of `scenarios` × `trials` that `shard` runs (all of them without a shard), in suite order. */
-export function planTrials<S extends { name: string }>(scenarios: readonly S[], trials: number, shard?: Shard): PlannedTrial<S>[] {
+export function planTrials<S extends { name: string }>(
+  scenarios: readonly S[],
+  trials: number,
+  shard?: Shard,
+): PlannedTrial<S>[] {
   const plan: PlannedTrial<S>[] = [];
   for (const scenario of scenarios) {
     for (let trial = 1; trial <= trials; trial++) {

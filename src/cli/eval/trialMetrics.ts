@@ -41,7 +41,17 @@ const EDIT_TOOLS = new Set(["edit_file", "write_file"]);
 const REFUSAL = /\bnot allowed\b|outside the workspace|\.fathomignore|\bis ignored\b|Permission denied/i;
 
 export function emptyPrecision(): EditPrecision {
-  return { attempts: 0, refused: 0, applied: 0, firstTry: 0, failed: 0, nextAppliedFromError: 0, nextAppliedAfterReread: 0, nextFailed: 0, abandoned: 0 };
+  return {
+    attempts: 0,
+    refused: 0,
+    applied: 0,
+    firstTry: 0,
+    failed: 0,
+    nextAppliedFromError: 0,
+    nextAppliedAfterReread: 0,
+    nextFailed: 0,
+    abandoned: 0,
+  };
 }
 
 export function addPrecision(into: EditPrecision, more: EditPrecision): void {
@@ -69,7 +79,11 @@ function fileKey(filePath: unknown, workspaceRoot: string): string | undefined {
 
 export function trialMetrics(events: readonly AgentEvent[], workspaceRoot: string): TrialMetrics {
   const all = flatten(events);
-  const rejected = new Set(all.filter((e) => e.type === "approval_decided" && e.decision === "reject").map((e) => (e as { toolCallId: string }).toolCallId));
+  const rejected = new Set(
+    all
+      .filter((e) => e.type === "approval_decided" && e.decision === "reject")
+      .map((e) => (e as { toolCallId: string }).toolCallId),
+  );
   const toolCalls: Record<string, ToolStats> = {};
   const edits = emptyPrecision();
   /** Per file: failed attempts waiting for the next attempt, and whether the file was read since. */
@@ -122,7 +136,9 @@ export function trialMetrics(events: readonly AgentEvent[], workspaceRoot: strin
 
 /** "17 of 18 edits applied on the first try (94%) …": the report's edit precision paragraph. */
 export function describePrecision(p: EditPrecision): string {
-  const refused = p.refused ? ` ${p.refused} refused for where ${p.refused === 1 ? "it" : "they"} would write (outside the workspace, an ignored file), not counted.` : "";
+  const refused = p.refused
+    ? ` ${p.refused} refused for where ${p.refused === 1 ? "it" : "they"} would write (outside the workspace, an ignored file), not counted.`
+    : "";
   if (p.attempts === 0) return `Edit precision: no edits were attempted.${refused}`;
   const edits = p.applied + p.abandoned;
   const pct = edits === 0 ? "" : ` (${Math.round((100 * p.firstTry) / edits)}%)`;

@@ -20,7 +20,10 @@ export interface RepairedCall {
 /** The tool `name` most plausibly means among `names`: exact, any case, a unique prefix, or one unique near miss. */
 export function resolveToolName(name: string, names: readonly string[]): string | undefined {
   if (names.includes(name)) return name;
-  const lower = name.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const lower = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   const exact = names.filter((n) => n.toLowerCase() === lower);
   if (exact.length === 1) return exact[0];
   if (lower.length >= 2) {
@@ -65,7 +68,12 @@ export function repairCall(name: string, rawArgs: string, tools: ReadonlyMap<str
 type Schema = Record<string, unknown>;
 
 /** Renames, coerces and fills `value` towards `schema` where there is one reading. */
-function fitToSchema(value: Record<string, unknown>, schema: Schema, fixes: string[], at: string): Record<string, unknown> {
+function fitToSchema(
+  value: Record<string, unknown>,
+  schema: Schema,
+  fixes: string[],
+  at: string,
+): Record<string, unknown> {
   const props = isRecord(schema.properties) ? (schema.properties as Record<string, Schema>) : undefined;
   if (!props) return value;
   const out: Record<string, unknown> = { ...value };
@@ -92,7 +100,8 @@ function fitToSchema(value: Record<string, unknown>, schema: Schema, fixes: stri
       out[key] = coerced.value;
       fixes.push(`argument ${at}${key} given as ${describeType(value[key])}, read as ${describeType(coerced.value)}`);
     }
-    if (isRecord(out[key])) out[key] = fitToSchema(out[key] as Record<string, unknown>, propSchema, fixes, `${at}${key}.`);
+    if (isRecord(out[key]))
+      out[key] = fitToSchema(out[key] as Record<string, unknown>, propSchema, fixes, `${at}${key}.`);
   }
   return out;
 }
@@ -114,7 +123,8 @@ function coerce(value: unknown, schema: Schema): { changed: boolean; value: unkn
       const n = Number(text);
       if (types.includes("number") || Number.isInteger(n)) return { changed: true, value: n };
     }
-    if (types.includes("boolean") && /^(true|false)$/i.test(text)) return { changed: true, value: text.toLowerCase() === "true" };
+    if (types.includes("boolean") && /^(true|false)$/i.test(text))
+      return { changed: true, value: text.toLowerCase() === "true" };
     if ((types.includes("object") || types.includes("array")) && /^[[{]/.test(text)) {
       try {
         const parsed: unknown = JSON.parse(text);
@@ -125,8 +135,10 @@ function coerce(value: unknown, schema: Schema): { changed: boolean; value: unkn
     }
     return { changed: false, value };
   }
-  if (types.includes("string") && (typeof value === "number" || typeof value === "boolean")) return { changed: true, value: String(value) };
-  if (types.includes("integer") && typeof value === "number" && Number.isInteger(value)) return { changed: false, value };
+  if (types.includes("string") && (typeof value === "number" || typeof value === "boolean"))
+    return { changed: true, value: String(value) };
+  if (types.includes("integer") && typeof value === "number" && Number.isInteger(value))
+    return { changed: false, value };
   return { changed: false, value };
 }
 

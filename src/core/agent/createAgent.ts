@@ -10,7 +10,11 @@ import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
 import { uniqueAttachments, type Attachment } from "../attachments";
 import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
-import { CheckpointingBackend, checkpointsMiddleware, type CheckpointPosition } from "../checkpoints/checkpointingBackend";
+import {
+  CheckpointingBackend,
+  checkpointsMiddleware,
+  type CheckpointPosition,
+} from "../checkpoints/checkpointingBackend";
 import type { CheckpointStore } from "../checkpoints/checkpointStore";
 import { rulesMiddleware } from "../middleware/rules";
 import { skillsMiddleware } from "../middleware/skills";
@@ -166,7 +170,13 @@ function customSubagents(options: AgentOptions): SubagentSpec[] {
   return (options.teamFiles?.agents ?? []).map((a) => {
     const model = a.model ? modelForName(a.model, options.model.provider).model : undefined;
     const chosen = model ? options.modelFor?.(model) : undefined;
-    return { name: a.name, description: a.description, systemPrompt: `# Agent: ${a.name} (from ${a.file.label})\n${a.instructions}`, ...(a.tools ? { tools: a.tools } : {}), ...(chosen ? { model: chosen } : {}) };
+    return {
+      name: a.name,
+      description: a.description,
+      systemPrompt: `# Agent: ${a.name} (from ${a.file.label})\n${a.instructions}`,
+      ...(a.tools ? { tools: a.tools } : {}),
+      ...(chosen ? { model: chosen } : {}),
+    };
   });
 }
 
@@ -179,40 +189,81 @@ function asCustomAgent(options: AgentOptions): { options: AgentOptions; narrowin
   const wanted = modelForName(def.model, options.model.provider);
   if (wanted.note) notes.push(`Agent ${def.name}: ${wanted.note}.`);
   const model = wanted.model ? options.modelFor?.(wanted.model) : undefined;
-  const systemPrompt = [options.systemPrompt, `# Agent: ${def.name} (from ${def.file.label})\nYou act as this agent for the whole task:\n${def.instructions}`].filter(Boolean).join("\n\n");
+  const systemPrompt = [
+    options.systemPrompt,
+    `# Agent: ${def.name} (from ${def.file.label})\nYou act as this agent for the whole task:\n${def.instructions}`,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
   const narrowing = agentNarrowing(def);
-  return { options: { ...options, systemPrompt, ...(model ? { model } : {}) }, ...(narrowing ? { narrowing } : {}), notes };
+  return {
+    options: { ...options, systemPrompt, ...(model ? { model } : {}) },
+    ...(narrowing ? { narrowing } : {}),
+    notes,
+  };
 }
 
 export function createAgent(given: AgentOptions): Agent {
   // The person's own skills are read through read-only routes of the backend, never a wider guard.
-  const options = given.backend && given.teamFiles ? { ...given, backend: withUserSkills(given.backend, given.teamFiles.skills) } : given;
+  const options =
+    given.backend && given.teamFiles
+      ? { ...given, backend: withUserSkills(given.backend, given.teamFiles.skills) }
+      : given;
   // Memory is routed outside the checkpoints: a restore takes back workspace files, never what was remembered.
-  const remembering = (o: AgentOptions): AgentOptions => (o.memory && o.backend ? { ...o, backend: withMemory(o.backend, o.memory.folders) } : o);
+  const remembering = (o: AgentOptions): AgentOptions =>
+    o.memory && o.backend ? { ...o, backend: withMemory(o.backend, o.memory.folders) } : o;
   const cp = options.checkpoints;
   if (!cp || !options.backend) return buildAgent(remembering(options), {});
   // Every write (the subagents' too) goes through the checkpointing backend.
   const position: CheckpointPosition = { conversationLength: 0 };
   const backend = new CheckpointingBackend(options.backend, cp.store, cp.taskId, position, cp.onError);
-  return buildAgent(remembering({ ...options, backend, middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])] }), {});
+  return buildAgent(
+    remembering({
+      ...options,
+      backend,
+      middleware: [checkpointsMiddleware({ ...cp, position }), ...(options.middleware ?? [])],
+    }),
+    {},
+  );
 }
 
 function buildAgent(given: AgentOptions, internal: Internal): Agent {
   const isSubagent = internal.subagentType !== undefined;
   const custom = isSubagent ? { options: given, notes: [] as string[] } : asCustomAgent(given);
   const options = custom.options;
-  const narrowings: (ToolNarrowing | undefined)[] = [...(internal.inherited ?? []), internal.allowedTools ? { names: internal.allowedTools } : undefined, "narrowing" in custom ? custom.narrowing : undefined, isSubagent ? undefined : options.narrowTools];
+  const narrowings: (ToolNarrowing | undefined)[] = [
+    ...(internal.inherited ?? []),
+    internal.allowedTools ? { names: internal.allowedTools } : undefined,
+    "narrowing" in custom ? custom.narrowing : undefined,
+    isSubagent ? undefined : options.narrowTools,
+  ];
   const allows = (name: string, kind: Tool["kind"]) => allowsTool(narrowings, name, kind);
   const isSecret = secretFileMatcher(options.secretFiles);
   const ownTools = options.fileTools;
-  const fileTools = typeof ownTools === "function" ? (options.backend ? ownTools(options.backend) : []) : (ownTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []));
+  const fileTools =
+    typeof ownTools === "function"
+      ? options.backend
+        ? ownTools(options.backend)
+        : []
+      : (ownTools ?? (options.backend ? createFileTools(options.backend, { isSecret }) : []));
   const subagentSpecs = isSubagent
     ? []
-    : [...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]), ...(options.subagents ?? []), ...customSubagents(options)];
+    : [
+        ...(options.generalPurposeSubagent === false ? [] : [GENERAL_PURPOSE_SUBAGENT]),
+        ...(options.subagents ?? []),
+        ...customSubagents(options),
+      ];
 
   const subagentSystem = (spec: SubagentSpec) => [given.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>, mode?: TaskMode) => {
+  const runSubagent = (
+    spec: SubagentSpec,
+    description: string,
+    signal: AbortSignal,
+    budget: TaskBudget,
+    parentFiles: Readonly<Record<string, string>>,
+    mode?: TaskMode,
+  ) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(
@@ -248,15 +299,31 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
     }),
     testsBeforeAnswerMiddleware(() => toolMap),
     subagentsMiddleware({ subagents: allows("task", "other") ? subagentSpecs : [], runSubagent }),
-    ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read") ? [skillsMiddleware({ skills: options.teamFiles.skills, backend: options.backend })] : []),
-    ...(options.rules === false ? [] : [rulesMiddleware({ workspaceRoot: options.workspaceRoot, ...(options.backend ? { backend: options.backend } : {}), ...(options.teamFiles ? { catalog: options.teamFiles } : {}) })]),
+    ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read")
+      ? [skillsMiddleware({ skills: options.teamFiles.skills, backend: options.backend })]
+      : []),
+    ...(options.rules === false
+      ? []
+      : [
+          rulesMiddleware({
+            workspaceRoot: options.workspaceRoot,
+            ...(options.backend ? { backend: options.backend } : {}),
+            ...(options.teamFiles ? { catalog: options.teamFiles } : {}),
+          }),
+        ]),
     ...(custom.notes.length ? [notesMiddleware(custom.notes)] : []),
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
-    summarizationMiddleware({ ...options.summarization, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) }),
+    summarizationMiddleware({
+      ...options.summarization,
+      ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+    }),
     ...(options.memory ? [memoryMiddleware({ folders: options.memory.folders })] : []),
-    deferredToolsMiddleware({ tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")), ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}) }),
+    deferredToolsMiddleware({
+      tools: (options.tools ?? []).filter((t) => t.name.startsWith("mcp__")),
+      ...(options.deferToolsOverChars !== undefined ? { thresholdChars: options.deferToolsOverChars } : {}),
+    }),
     ...(options.middleware ?? []),
   ];
 
@@ -267,7 +334,10 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
     toolMap.set(tool.name, tool);
   }
   const model = options.model;
-  const systemPrompt = baseSystemPrompt({ workspaceRoot: options.workspaceRoot, ...(options.systemPrompt ? { extra: options.systemPrompt } : {}) });
+  const systemPrompt = baseSystemPrompt({
+    workspaceRoot: options.workspaceRoot,
+    ...(options.systemPrompt ? { extra: options.systemPrompt } : {}),
+  });
   const smallPrompt = smallSystemPrompt(options.systemPrompt ? { extra: options.systemPrompt } : {});
   const config: LoopConfig = {
     model,
@@ -301,8 +371,18 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
         const parsed = parseRunState(runOptions.state);
         if ("error" in parsed) {
           const empty = newRunState();
-          channel.push({ type: "error", kind: "internal", message: `Cannot resume: ${parsed.error}. Start a new task.` });
-          channel.push({ type: "done", reason: "error", finalText: "", message: `Cannot resume: ${parsed.error}`, state: empty });
+          channel.push({
+            type: "error",
+            kind: "internal",
+            message: `Cannot resume: ${parsed.error}. Start a new task.`,
+          });
+          channel.push({
+            type: "done",
+            reason: "error",
+            finalText: "",
+            message: `Cannot resume: ${parsed.error}`,
+            state: empty,
+          });
           channel.close();
           return channel;
         }
@@ -312,14 +392,25 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       }
       if (runOptions.mode) state.mode = runOptions.mode;
       const images = runOptions.images?.length ? { images: runOptions.images } : {};
-      const attachments = runOptions.attachments?.length ? { attachments: uniqueAttachments(runOptions.attachments) } : {};
-      if (input.trim() !== "" || images.images || attachments.attachments) state.messages.push({ role: "user", content: input, ...images, ...attachments });
+      const attachments = runOptions.attachments?.length
+        ? { attachments: uniqueAttachments(runOptions.attachments) }
+        : {};
+      if (input.trim() !== "" || images.images || attachments.attachments)
+        state.messages.push({ role: "user", content: input, ...images, ...attachments });
 
-      const budget = runOptions.budget ?? new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
+      const budget =
+        runOptions.budget ??
+        new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
       // Asked again only when nothing came after the calls (no results, no new message).
-      const askAgain = input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
+      const askAgain =
+        input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;
       const parentFiles = runOptions.parentFiles ? { parentFiles: runOptions.parentFiles } : {};
-      const runConfig = { ...config, ...parentFiles, ...(askAgain?.length ? { askAgain } : {}), ...(runOptions.steering ? { steering: runOptions.steering } : {}) };
+      const runConfig = {
+        ...config,
+        ...parentFiles,
+        ...(askAgain?.length ? { askAgain } : {}),
+        ...(runOptions.steering ? { steering: runOptions.steering } : {}),
+      };
       void runLoop(runConfig, state, controller.signal, (event) => channel.push(event), budget).finally(() => {
         outer?.removeEventListener("abort", forward);
         channel.close();

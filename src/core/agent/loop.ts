@@ -1,4 +1,12 @@
-import { ModelError, type ChatMessage, type ChatModel, type ModelFit, type ToolCall, type ToolSpec, type Usage } from "../model/types";
+import {
+  ModelError,
+  type ChatMessage,
+  type ChatModel,
+  type ModelFit,
+  type ToolCall,
+  type ToolSpec,
+  type Usage,
+} from "../model/types";
 import { fitOf } from "../model/wrappedModel";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "../middleware/types";
@@ -105,7 +113,9 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
   /** A loop the guard stopped: the next request offers only the final answer (constrained mode holds the model to it). */
   let answerNext = false;
   const callModel = composeModelCall(config, ctx);
-  const usedIds = new Set(state.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+  const usedIds = new Set(
+    state.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])),
+  );
   // Ids this run makes up carry a random tag: a subagent's calls, or a resumed task's, must
   // never collide with the parent's (approvals and the UI are keyed by call id).
   const runTag = Math.random().toString(36).slice(2, 8);
@@ -134,7 +144,12 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     state.steps++;
     emit({ type: "step_started", step: state.steps });
     const answerOnly = answerNext || ctx.budget.stepsUsed >= ctx.budget.maxSteps;
-    const turn = await callModel({ system, messages: state.messages, tools: view.toolSpecs, ...(answerOnly ? { answerOnly } : {}) });
+    const turn = await callModel({
+      system,
+      messages: state.messages,
+      tools: view.toolSpecs,
+      ...(answerOnly ? { answerOnly } : {}),
+    });
     const message = turn.message;
     if (turn.stopReason === STEERED) {
       // Interrupted by the person's message: what arrived is kept; the next request carries the message.
@@ -148,7 +163,8 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
       return {
         stop: {
           reason: "repetition",
-          message: "The model's answer went into a loop (the same text over and over), so it was stopped. Send a message to try again; larger models do this less often.",
+          message:
+            "The model's answer went into a loop (the same text over and over), so it was stopped. Send a message to try again; larger models do this less often.",
         },
         finalText: message.content,
       };
@@ -172,7 +188,13 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     const overCap = ctx.budget.exhausted();
     if (overCap?.reason === "spend_cap") {
       for (const call of calls) {
-        state.messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: "Not run: the spend cap was reached.", isError: true });
+        state.messages.push({
+          role: "tool",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: "Not run: the spend cap was reached.",
+          isError: true,
+        });
       }
       return { stop: overCap, finalText: message.content };
     }
@@ -192,7 +214,8 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
     }
     // A constrained model that repeats a call it has the result of is going round: it answers next.
     if (reused && constrained) answerNext = true;
-    if (repetition) return { stop: { reason: "repetition", message: `${repetition} Stopped to avoid a loop.` }, finalText: "" };
+    if (repetition)
+      return { stop: { reason: "repetition", message: `${repetition} Stopped to avoid a loop.` }, finalText: "" };
     if (consecutiveErrors >= config.maxConsecutiveToolErrors) {
       return {
         stop: {
@@ -206,7 +229,10 @@ async function steps(config: LoopConfig, ctx: RunContext, fit: ModelFit): Promis
 }
 
 /** The first middleware that asks to go on after the model's final answer, and with what. */
-async function continuation(middleware: readonly Middleware[], ctx: RunContext): Promise<{ text: string; note: string } | undefined> {
+async function continuation(
+  middleware: readonly Middleware[],
+  ctx: RunContext,
+): Promise<{ text: string; note: string } | undefined> {
   for (const mw of middleware) {
     const more = await mw.beforeFinish?.(ctx);
     if (more?.text.trim()) return more;
@@ -215,7 +241,11 @@ async function continuation(middleware: readonly Middleware[], ctx: RunContext):
 }
 
 /** The base prompt and the sections of middleware whose tools are offered (or that have none: rules). */
-async function systemPromptFor(config: LoopConfig, ctx: RunContext, offered: ReadonlyMap<string, Tool>): Promise<string> {
+async function systemPromptFor(
+  config: LoopConfig,
+  ctx: RunContext,
+  offered: ReadonlyMap<string, Tool>,
+): Promise<string> {
   const sections = [ctx.profile === "small" ? config.smallSystemPrompt : config.systemPrompt];
   for (const mw of config.middleware) {
     if (ctx.profile === "small" && mw.tools?.length && !mw.tools.some((t) => offered.has(t.name))) continue;
@@ -250,7 +280,12 @@ function deliverSteering(inbox: SteeringInbox | undefined, ctx: RunContext): voi
   }
 }
 
-async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, steering: SteeringInbox | undefined): Promise<ModelTurn> {
+async function streamTurn(
+  model: ChatModel,
+  call: ModelCall,
+  ctx: RunContext,
+  steering: SteeringInbox | undefined,
+): Promise<ModelTurn> {
   const { emit } = ctx;
   // Our own signal for this call, so a runaway answer can be stopped without cancelling the run.
   const local = new AbortController();
@@ -268,7 +303,13 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, st
     local.abort();
   });
   try {
-    for await (const event of model.stream({ system: call.system, messages: call.messages, tools: call.tools, signal, ...(call.answerOnly ? { answerOnly: true } : {}) })) {
+    for await (const event of model.stream({
+      system: call.system,
+      messages: call.messages,
+      tools: call.tools,
+      signal,
+      ...(call.answerOnly ? { answerOnly: true } : {}),
+    })) {
       switch (event.type) {
         case "text_delta": {
           partialText += event.text;
@@ -277,7 +318,12 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, st
           if (runaway) {
             local.abort();
             // Output tokens roughly (the server's count comes only at the end of the stream).
-            const usage = { inputTokens: 0, outputTokens: Math.ceil(partialText.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
+            const usage = {
+              inputTokens: 0,
+              outputTokens: Math.ceil(partialText.length / 4),
+              cacheReadTokens: 0,
+              cacheWriteTokens: 0,
+            };
             return { message: { role: "assistant", content: watch.trimmed(runaway) }, usage, stopReason: RUNAWAY };
           }
           break;
@@ -290,7 +336,11 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, st
           emit({ type: "text_replaced", text: event.text });
           break;
         case "notice":
-          emit({ type: "warning", code: event.code === "text_tool_calls" ? "text_tool_calls" : "model_adapted", message: event.message });
+          emit({
+            type: "warning",
+            code: event.code === "text_tool_calls" ? "text_tool_calls" : "model_adapted",
+            message: event.message,
+          });
           break;
         case "tool_call_start":
           ids.set(event.index, event.id);
@@ -303,7 +353,11 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, st
           break;
         }
         case "retry":
-          emit({ type: "warning", code: "model_retry", message: `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms` });
+          emit({
+            type: "warning",
+            code: "model_retry",
+            message: `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms`,
+          });
           break;
         case "done": {
           const started = new Set(ids.values());
@@ -317,8 +371,22 @@ async function streamTurn(model: ChatModel, call: ModelCall, ctx: RunContext, st
   } catch (error) {
     if (steered && !ctx.signal.aborted) {
       // Calls the model had begun are dropped: their cards close, nothing of them ran.
-      for (const [id, toolName] of names) emit({ type: "tool_call_finished", toolCallId: id, toolName, args: undefined, content: "Not made: your message interrupted the answer.", isError: true, details: { interrupted: true } });
-      const usage = { inputTokens: 0, outputTokens: Math.ceil(partialText.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
+      for (const [id, toolName] of names)
+        emit({
+          type: "tool_call_finished",
+          toolCallId: id,
+          toolName,
+          args: undefined,
+          content: "Not made: your message interrupted the answer.",
+          isError: true,
+          details: { interrupted: true },
+        });
+      const usage = {
+        inputTokens: 0,
+        outputTokens: Math.ceil(partialText.length / 4),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      };
       return { message: { role: "assistant", content: partialText }, usage, stopReason: STEERED };
     }
     // Keep what the person already saw: a cancelled answer stays in the transcript.

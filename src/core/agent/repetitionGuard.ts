@@ -55,7 +55,11 @@ export class RepetitionGuard {
       // All the same call is the identical-repeat case above, not a cycle.
       if (block.every((k) => k === block[0])) continue;
       let count = 1;
-      while (h.length >= period * (count + 1) && h.slice(-period * (count + 1), -period * count).every((k, i) => k === block[i])) count++;
+      while (
+        h.length >= period * (count + 1) &&
+        h.slice(-period * (count + 1), -period * count).every((k, i) => k === block[i])
+      )
+        count++;
       if (count >= 2) return { period, count };
     }
     return undefined;

@@ -10,7 +10,14 @@
  */
 import type { ToolSpec } from "../model/types";
 
-export const SMALL_PROFILE_TOOLS: readonly string[] = ["ls", "read_file", "write_file", "edit_file", "execute", "find_tools"];
+export const SMALL_PROFILE_TOOLS: readonly string[] = [
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "execute",
+  "find_tools",
+];
 
 const SHORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ls: "List a folder.",
@@ -35,7 +42,11 @@ export function smallToolSpec(spec: ToolSpec): ToolSpec {
   // A tool whose only argument is optional (ls's path) keeps it.
   const kept = required.length ? required : Object.keys(props).slice(0, 1);
   const properties = Object.fromEntries(kept.filter((k) => props[k]).map((k) => [k, withoutDescription(props[k]!)]));
-  return { name: spec.name, description: short, parameters: { type: "object", properties, required: kept, additionalProperties: false } };
+  return {
+    name: spec.name,
+    description: short,
+    parameters: { type: "object", properties, required: kept, additionalProperties: false },
+  };
 }
 
 function withoutDescription(schema: Record<string, unknown>): Record<string, unknown> {

@@ -17,7 +17,9 @@ export interface SystemPromptOptions {
  */
 export function baseSystemPrompt(options: SystemPromptOptions): string {
   const platform = options.platform ?? `${os.platform()} ${os.release()}`;
-  const shell = options.shell ?? (process.platform === "win32" ? process.env.ComSpec ?? "cmd.exe" : process.env.SHELL || "/bin/sh");
+  const shell =
+    options.shell ??
+    (process.platform === "win32" ? (process.env.ComSpec ?? "cmd.exe") : process.env.SHELL || "/bin/sh");
   const date = options.date ?? new Date().toISOString().slice(0, 10);
   const parts = [
     `You are Fathom, a coding agent working in the person's workspace. Do the task with the tools, then answer briefly with what you did.`,

@@ -81,7 +81,14 @@ export class ToolRunner {
               : `The model repeated the call ${call.name} with the same arguments ${REPEAT_STOP_AT} times.`;
         }
         outcomes[index] = {
-          message: { role: "tool", toolCallId: call.id, toolName: call.name, content: result.content, ...(result.isError ? { isError: true } : {}), ...(result.images?.length ? { images: result.images } : {}) },
+          message: {
+            role: "tool",
+            toolCallId: call.id,
+            toolName: call.name,
+            content: result.content,
+            ...(result.isError ? { isError: true } : {}),
+            ...(result.images?.length ? { images: result.images } : {}),
+          },
           rejected: result.details?.rejected === true,
         };
       };
@@ -125,7 +132,9 @@ export class ToolRunner {
       args = prepared.args;
       const verdict = this.guard.record(call.name, args);
       if (verdict.verdict === "stop") {
-        const then = this.options.repeatEndsWithAnswer ? "Now answer the person with what you have." : "The task stops here.";
+        const then = this.options.repeatEndsWithAnswer
+          ? "Now answer the person with what you have."
+          : "The task stops here.";
         result = toolError(
           verdict.period
             ? `Not run: you have made the same ${verdict.period} calls ${verdict.count} times in a row; they undo each other. ${then}`
@@ -135,15 +144,27 @@ export class ToolRunner {
       } else {
         if (verdict.verdict === "warn" && verdict.period) {
           warning = `Your last ${verdict.period * verdict.count} calls are the same ${verdict.period} calls made ${verdict.count} times in a row: they undo each other, so nothing moves. Stop and rethink: read the current state, decide what the end result must be, and make one change towards it. If it happens again the task stops.`;
-          ctx.emit({ type: "warning", code: "repetition", message: `The same ${verdict.period} calls were made ${verdict.count} times in a row` });
+          ctx.emit({
+            type: "warning",
+            code: "repetition",
+            message: `The same ${verdict.period} calls were made ${verdict.count} times in a row`,
+          });
         } else if (verdict.verdict === "warn") {
           warning = `You have made this exact call ${verdict.count} times; repeating it will not give a different result. Try a different approach. At ${REPEAT_STOP_AT} the task stops.`;
-          ctx.emit({ type: "warning", code: "repetition", message: `${call.name} called ${verdict.count} times with the same arguments` });
+          ctx.emit({
+            type: "warning",
+            code: "repetition",
+            message: `${call.name} called ${verdict.count} times with the same arguments`,
+          });
         }
         const reusable = this.options.reuseResults === true && REUSABLE.has(call.name);
         const earlier = reusable ? this.guard.previousResult(call.name, args) : undefined;
         if (earlier) {
-          result = { content: `${earlier.content}\n\n${REUSED_NOTE}`, ...(earlier.isError ? { isError: true } : {}), details: { reused: true } };
+          result = {
+            content: `${earlier.content}\n\n${REUSED_NOTE}`,
+            ...(earlier.isError ? { isError: true } : {}),
+            details: { reused: true },
+          };
         } else {
           const request: ToolCallRequest = { id: call.id, name: call.name, tool: prepared.tool, args, turn };
           result = await this.safely(request);
@@ -155,7 +176,12 @@ export class ToolRunner {
         }
       }
     }
-    if (prepared && "repairs" in prepared && prepared.repairs) result = { ...result, content: `${result.content}\n\n[Note] ${prepared.repairs}`, details: { ...result.details, repaired: prepared.repairs } };
+    if (prepared && "repairs" in prepared && prepared.repairs)
+      result = {
+        ...result,
+        content: `${result.content}\n\n[Note] ${prepared.repairs}`,
+        details: { ...result.details, repaired: prepared.repairs },
+      };
     if (warning) result = { ...result, content: `${result.content}\n\n[Warning] ${warning}` };
     ctx.emit({
       type: "tool_call_finished",
@@ -174,8 +200,14 @@ export class ToolRunner {
    * model what was wrong, with the tool's schema the first time. A repaired call is written back
    * into the history as it was read, so the model sees its call in the right form.
    */
-  private prepare(call: ToolCall): { tool: Tool; args: Record<string, unknown>; repairs?: string } | { error: ToolResult } {
-    const specs = this.options.specs ?? new Map<string, ToolSpec>([...this.tools.values()].map((t) => [t.name, { name: t.name, description: t.description, parameters: {} }]));
+  private prepare(
+    call: ToolCall,
+  ): { tool: Tool; args: Record<string, unknown>; repairs?: string } | { error: ToolResult } {
+    const specs =
+      this.options.specs ??
+      new Map<string, ToolSpec>(
+        [...this.tools.values()].map((t) => [t.name, { name: t.name, description: t.description, parameters: {} }]),
+      );
     const repaired = repairCall(call.name, call.arguments, specs);
     const tool = this.tools.get(repaired.name);
     if (!tool) {
@@ -189,19 +221,34 @@ export class ToolRunner {
       } catch (error) {
         reason = ` (${(error as Error).message})`;
       }
-      return { error: toolError(`Error: the arguments for ${tool.name} are not valid JSON${reason}. Send one JSON object matching the tool's schema.${this.schemaOnce(tool.name)}`) };
+      return {
+        error: toolError(
+          `Error: the arguments for ${tool.name} are not valid JSON${reason}. Send one JSON object matching the tool's schema.${this.schemaOnce(tool.name)}`,
+        ),
+      };
     }
     const parsed = tool.schema.safeParse(repaired.args);
-    if (!parsed.success) return { error: toolError(`${describeIssues(tool.name, parsed.error)}${this.schemaOnce(tool.name)}`) };
+    if (!parsed.success)
+      return { error: toolError(`${describeIssues(tool.name, parsed.error)}${this.schemaOnce(tool.name)}`) };
     const args = parsed.data;
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      return { error: toolError(`Error: the arguments for ${tool.name} must be a JSON object.${this.schemaOnce(tool.name)}`) };
+      return {
+        error: toolError(`Error: the arguments for ${tool.name} must be a JSON object.${this.schemaOnce(tool.name)}`),
+      };
     }
     if (repaired.fixes.length === 0) return { tool, args: args as Record<string, unknown> };
     call.name = tool.name;
     call.arguments = JSON.stringify(repaired.args);
     const named = repaired.fixes.filter((f) => !/ given as /.test(f));
-    return { tool, args: args as Record<string, unknown>, ...(named.length ? { repairs: `Your call was read as ${tool.name} with ${call.arguments} (${named.join("; ")}); write it that way.` } : {}) };
+    return {
+      tool,
+      args: args as Record<string, unknown>,
+      ...(named.length
+        ? {
+            repairs: `Your call was read as ${tool.name} with ${call.arguments} (${named.join("; ")}); write it that way.`,
+          }
+        : {}),
+    };
   }
 
   /** The tool's schema, the first time one of its calls fails in this run. */

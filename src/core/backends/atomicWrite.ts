@@ -22,7 +22,10 @@ export async function atomicWrite(realRoot: string, realTarget: string, data: Bu
   }
   await removeStaleTempFiles(dir);
   // The writer's pid is in the name, so a write killed with its process is cleaned up at once.
-  const tmp = nodePath.join(dir, `.${nodePath.basename(realTarget).slice(0, 100)}.fathom-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = nodePath.join(
+    dir,
+    `.${nodePath.basename(realTarget).slice(0, 100)}.fathom-${process.pid}-${randomBytes(6).toString("hex")}.tmp`,
+  );
   let fh: fsp.FileHandle | undefined;
   let created = false;
   try {
@@ -65,7 +68,10 @@ export async function atomicWrite(realRoot: string, realTarget: string, data: Bu
  * Creates the missing folders of `realDir` one at a time (never through a link), checking after
  * each that it is still inside the root. Returns an error message or null.
  */
-export async function mkdirInside(realRoot: string, realDir: string): Promise<{ created: string[] } | { error: string }> {
+export async function mkdirInside(
+  realRoot: string,
+  realDir: string,
+): Promise<{ created: string[] } | { error: string }> {
   if (!isInside(realRoot, realDir)) return { error: "That folder is outside the workspace." };
   const rel = nodePath.relative(realRoot, realDir);
   const created: string[] = [];

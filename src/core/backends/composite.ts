@@ -1,6 +1,15 @@
 import type {
-  BackendProtocol, EditResult, FileInfo, GlobResult, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, TextResult, WriteResult,
+  BackendProtocol,
+  EditResult,
+  FileInfo,
+  GlobResult,
+  GrepOptions,
+  GrepResult,
+  LsResult,
+  PreparedChange,
+  ReadResult,
+  TextResult,
+  WriteResult,
 } from "./protocol";
 import { normalizeVirtualPath } from "./pathGuard";
 import { compareMatch } from "./search/collect";
@@ -34,7 +43,9 @@ export class CompositeBackend implements BackendProtocol {
       .sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
-  private route(path: string | undefined): { backend: BackendProtocol; prefix: string; inner: string } | { error: string } {
+  private route(
+    path: string | undefined,
+  ): { backend: BackendProtocol; prefix: string; inner: string } | { error: string } {
     const v = normalizeVirtualPath(path === undefined || path === "" ? "/" : path);
     if (typeof v !== "string") return v;
     for (const r of this.routes) {
@@ -144,12 +155,16 @@ export class CompositeBackend implements BackendProtocol {
   }
 
   /** Backends a search starting at `path` covers: the routed one, or every one below it. */
-  private targets(path: string | undefined): { backend: BackendProtocol; prefix: string; inner: string }[] | { error: string } {
+  private targets(
+    path: string | undefined,
+  ): { backend: BackendProtocol; prefix: string; inner: string }[] | { error: string } {
     const v = normalizeVirtualPath(path === undefined || path === "" ? "/" : path);
     if (typeof v !== "string") return v;
     const r = this.route(v);
     const base = v === "/" ? "/" : v + "/";
-    const below = this.routes.filter((x) => x.prefix.startsWith(base) && !this.hidden(x.prefix)).map((x) => ({ backend: x.backend, prefix: x.prefix, inner: "/" }));
+    const below = this.routes
+      .filter((x) => x.prefix.startsWith(base) && !this.hidden(x.prefix))
+      .map((x) => ({ backend: x.backend, prefix: x.prefix, inner: "/" }));
     if ("error" in r) return below.length ? below : r;
     return r.prefix === "" ? [r, ...below] : [r];
   }

@@ -1,8 +1,17 @@
 import { promises as fsp, constants as fsc, type BigIntStats } from "node:fs";
 import * as nodePath from "node:path";
 import type {
-  BackendProtocol, EditResult, FileInfo, GlobResult, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, TextResult, WriteResult,
+  BackendProtocol,
+  EditResult,
+  FileInfo,
+  GlobResult,
+  GrepOptions,
+  GrepResult,
+  LsResult,
+  PreparedChange,
+  ReadResult,
+  TextResult,
+  WriteResult,
 } from "./protocol";
 import { O_NOFOLLOW, fdIsInside, normalizeVirtualPath, resolveInRoot, type Checked } from "./pathGuard";
 import { looksBinary, readWindow } from "./readWindow";
@@ -33,7 +42,14 @@ export interface FilesystemBackendOptions {
 }
 
 /** `rel` is the path as asked for; `realRel` is where it leads once links are resolved. */
-interface Target { vpath: string; rel: string; realRel: string; real: string; exists: boolean; shown: string }
+interface Target {
+  vpath: string;
+  rel: string;
+  realRel: string;
+  real: string;
+  exists: boolean;
+  shown: string;
+}
 
 /** A file version as the agent last saw it. */
 const fingerprint = (st: BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
@@ -86,7 +102,10 @@ export class FilesystemBackend implements BackendProtocol {
     if (path === undefined || path === "") input = fallback ?? "/";
     if (typeof input === "string" && !this.virtualMode && nodePath.isAbsolute(input)) {
       const inside = [this.rootDir, root].some((r) => input === r || (input as string).startsWith(r + nodePath.sep));
-      if (!inside) return { error: `Path '${input}' is outside the workspace (${this.rootDir}); only files inside it can be used.` };
+      if (!inside)
+        return {
+          error: `Path '${input}' is outside the workspace (${this.rootDir}); only files inside it can be used.`,
+        };
     }
     const v = normalizeVirtualPath(input, [root, this.rootDir]);
     if (typeof v !== "string") return v;
@@ -98,7 +117,12 @@ export class FilesystemBackend implements BackendProtocol {
     const r = await resolveInRoot(root, v);
     if ("error" in r) return r;
     const realRel = nodePath.relative(root, r.real).split(nodePath.sep).join("/");
-    const isDir = r.exists && (await fsp.stat(r.real).then((s) => s.isDirectory(), () => false));
+    const isDir =
+      r.exists &&
+      (await fsp.stat(r.real).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ));
     if (realRel !== "" && (await this.ignores?.isHidden(realRel, isDir))) {
       return { error: `'${shown}' is excluded by ${FATHOM_IGNORE} and cannot be used.` };
     }
@@ -110,7 +134,9 @@ export class FilesystemBackend implements BackendProtocol {
   }
 
   private notFound(t: Target): { error: string } {
-    return { error: `File not found: ${t.shown}. Paths start at the workspace root '/'; use ls or glob to find the file.` };
+    return {
+      error: `File not found: ${t.shown}. Paths start at the workspace root '/'; use ls or glob to find the file.`,
+    };
   }
 
   /** Opens a regular file for reading, refusing links, folders, pipes, sockets and devices. */
@@ -120,7 +146,8 @@ export class FilesystemBackend implements BackendProtocol {
     try {
       const pre = await fsp.lstat(t.real);
       if (pre.isDirectory()) return { error: `${t.shown} is a folder, not a file. Use ls to see what it holds.` };
-      if (!pre.isFile()) return { error: `${t.shown} is not a regular file (a pipe, socket or device); it cannot be read.` };
+      if (!pre.isFile())
+        return { error: `${t.shown} is not a regular file (a pipe, socket or device); it cannot be read.` };
       const fh = await fsp.open(t.real, fsc.O_RDONLY | O_NOFOLLOW | fsc.O_NONBLOCK);
       const st = await fh.stat({ bigint: true });
       if (!st.isFile() || !(await fdIsInside(root, fh.fd))) {
@@ -138,7 +165,12 @@ export class FilesystemBackend implements BackendProtocol {
     if ("error" in t) return t;
     if (!t.exists) return { error: `Folder not found: ${t.shown}. Use ls / to start from the root.` };
     const root = (await this.realRoot()) as string;
-    return listFolder(root, t, (rel, isDir) => this.ignores?.isHidden(rel, isDir) ?? false, (rel) => this.shownOf(rel));
+    return listFolder(
+      root,
+      t,
+      (rel, isDir) => this.ignores?.isHidden(rel, isDir) ?? false,
+      (rel) => this.shownOf(rel),
+    );
   }
 
   async read(path: string, offset?: number, limit?: number): Promise<ReadResult> {
@@ -152,10 +184,14 @@ export class FilesystemBackend implements BackendProtocol {
     try {
       const size = Number(st.size);
       if (size > this.maxFileBytes && offset === undefined && limit === undefined) {
-        return { error: `${t.shown} is ${(size / 1048576).toFixed(1)} MB, over the ${this.maxFileBytes / 1048576} MB limit for reading without a window. Read part of it with offset and limit (for example offset=0, limit=200).` };
+        return {
+          error: `${t.shown} is ${(size / 1048576).toFixed(1)} MB, over the ${this.maxFileBytes / 1048576} MB limit for reading without a window. Read part of it with offset and limit (for example offset=0, limit=200).`,
+        };
       }
       if (await looksBinary(fh, size)) {
-        return { error: `${t.shown} looks like a binary file (${size} bytes, has NUL bytes), so it cannot be shown as text.` };
+        return {
+          error: `${t.shown} looks like a binary file (${size} bytes, has NUL bytes), so it cannot be shown as text.`,
+        };
       }
       const r = await readWindow(fh, size, `${t.real}:${fingerprint(st)}`, offset ?? 0, limit ?? undefined);
       if (r.error) return { error: r.binary ? r.error.replace("This", t.shown) : r.error };
@@ -215,8 +251,10 @@ export class FilesystemBackend implements BackendProtocol {
     if (t.rel === "") return "The workspace root is a folder, not a file.";
     // Both the path asked for and where its links lead: `docs/config -> ../.git/config` is .git.
     for (const rel of [t.rel, t.realRel]) {
-      if (inGitDir(rel)) return `${t.shown} is inside .git${rel === t.rel ? "" : " (through a link)"}, which the agent may not change.`;
-      if (rel.toLowerCase() === FATHOM_IGNORE) return `${FATHOM_IGNORE} controls what the agent may touch; only a person may change it.`;
+      if (inGitDir(rel))
+        return `${t.shown} is inside .git${rel === t.rel ? "" : " (through a link)"}, which the agent may not change.`;
+      if (rel.toLowerCase() === FATHOM_IGNORE)
+        return `${FATHOM_IGNORE} controls what the agent may touch; only a person may change it.`;
     }
     return null;
   }
@@ -227,13 +265,16 @@ export class FilesystemBackend implements BackendProtocol {
     if ("error" in t) return t;
     const bad = this.writable(t);
     if (bad) return { error: bad };
-    if (Buffer.byteLength(content) > this.maxFileBytes) return { error: `content is over the ${this.maxFileBytes / 1048576} MB limit.` };
+    if (Buffer.byteLength(content) > this.maxFileBytes)
+      return { error: `content is over the ${this.maxFileBytes / 1048576} MB limit.` };
     const cur = await this.readWhole(t);
     if ("error" in cur) return cur;
     if (cur.text !== null) {
       const seen = this.seen.get(t.real);
       if (seen === undefined) {
-        return { error: `${t.shown} already exists. Read it with read_file first, then write it again (or use edit_file for a small change).` };
+        return {
+          error: `${t.shown} already exists. Read it with read_file first, then write it again (or use edit_file for a small change).`,
+        };
       }
       if (seen !== cur.fp) {
         return { error: `${t.shown} has changed on disk since you last read it. Read it again before writing.` };
@@ -243,8 +284,14 @@ export class FilesystemBackend implements BackendProtocol {
     return { path: t.vpath, before: cur.text, after: content };
   }
 
-  async prepareEdit(path: string, oldString: string, newString: string, replaceAll = false): Promise<PreparedChange | { error: string }> {
-    if (typeof oldString !== "string" || typeof newString !== "string") return { error: "old_string and new_string must be strings." };
+  async prepareEdit(
+    path: string,
+    oldString: string,
+    newString: string,
+    replaceAll = false,
+  ): Promise<PreparedChange | { error: string }> {
+    if (typeof oldString !== "string" || typeof newString !== "string")
+      return { error: "old_string and new_string must be strings." };
     const t = await this.target(path);
     if ("error" in t) return t;
     const bad = this.writable(t);
@@ -258,7 +305,8 @@ export class FilesystemBackend implements BackendProtocol {
     }
     const r = applyTextEdit(cur.text, oldString, newString, replaceAll, t.shown);
     if (r.error !== undefined || r.after === undefined) return { error: r.error ?? "The edit failed." };
-    if (Buffer.byteLength(r.after) > this.maxFileBytes) return { error: `The result would be over the ${this.maxFileBytes / 1048576} MB limit.` };
+    if (Buffer.byteLength(r.after) > this.maxFileBytes)
+      return { error: `The result would be over the ${this.maxFileBytes / 1048576} MB limit.` };
     if (cur.fp !== null) this.prepared.set(t.real, { text: cur.text, fp: cur.fp });
     return { path: t.vpath, before: cur.text, after: r.after, occurrences: r.occurrences };
   }
@@ -270,7 +318,9 @@ export class FilesystemBackend implements BackendProtocol {
     const bad = this.writable(t);
     if (bad) return { error: bad };
     if (!(await this.stillEquals(t, before))) {
-      return { error: `${t.shown} changed on disk after the change was prepared; nothing was written. Read it again and redo the change.` };
+      return {
+        error: `${t.shown} changed on disk after the change was prepared; nothing was written. Read it again and redo the change.`,
+      };
     }
     const root = (await this.realRoot()) as string;
     const made = await mkdirInside(root, nodePath.dirname(t.real));
@@ -278,7 +328,11 @@ export class FilesystemBackend implements BackendProtocol {
     // The folders now exist: resolve again so a link planted meanwhile is caught.
     const again = await this.target(path);
     const err =
-      "error" in again ? again.error : again.real !== t.real ? `${t.shown} changed while writing; nothing was written.` : await atomicWrite(root, t.real, Buffer.from(after, "utf8"));
+      "error" in again
+        ? again.error
+        : again.real !== t.real
+          ? `${t.shown} changed while writing; nothing was written.`
+          : await atomicWrite(root, t.real, Buffer.from(after, "utf8"));
     if (err) {
       await removeEmptyFolders(made.created);
       return { error: err.includes(t.shown) ? err : `${err} (${t.shown})` };
@@ -318,7 +372,10 @@ export class FilesystemBackend implements BackendProtocol {
     if (bad) return { error: bad };
     if (!(await this.stillEquals(t, expected))) return { error: `${t.shown} changed on disk; it was not deleted.` };
     // Within the root by construction (target resolved every link); unlink never follows one.
-    const gone = await fsp.unlink(t.real).then(() => null, (e: unknown) => `Cannot delete ${t.shown}: ${describe(e)}.`);
+    const gone = await fsp.unlink(t.real).then(
+      () => null,
+      (e: unknown) => `Cannot delete ${t.shown}: ${describe(e)}.`,
+    );
     this.seen.delete(t.real);
     return gone ? { error: gone } : { path: t.vpath };
   }
@@ -335,7 +392,13 @@ export class FilesystemBackend implements BackendProtocol {
     const root = (await this.realRoot()) as string;
     const startRel = nodePath.relative(root, t.real).split(nodePath.sep).join("/");
     const base = await (this.ignores as IgnoreRules).searchFilter(startRel);
-    return { realRoot: root, startRel, keep: extra ? (r) => base(r) && extra(r) : base, maxFileBytes: this.maxFileBytes, signal };
+    return {
+      realRoot: root,
+      startRel,
+      keep: extra ? (r) => base(r) && extra(r) : base,
+      maxFileBytes: this.maxFileBytes,
+      signal,
+    };
   }
 
   async grep(pattern: string, path?: string, glob?: string, options: GrepOptions = {}): Promise<GrepResult> {
@@ -360,7 +423,10 @@ export class FilesystemBackend implements BackendProtocol {
         }
         r = await grepFiles(this.rg, sc, pattern, mode, cap);
       }
-      return withShownPaths(await verifyGrep((await this.realRoot()) as string, r, this.maxFileBytes, mode === "content"), (rel) => this.shownOf(rel));
+      return withShownPaths(
+        await verifyGrep((await this.realRoot()) as string, r, this.maxFileBytes, mode === "content"),
+        (rel) => this.shownOf(rel),
+      );
     } catch (e) {
       return { error: `Search failed: ${describe(e)}.` };
     }

@@ -52,7 +52,11 @@ export function offsetPastEnd(offset: number, totalLines: number): string {
 }
 
 /** Formats an in-memory text file's window (used by StateBackend and for small files). */
-export function formatTextWindow(text: string, offset = 0, limit = DEFAULT_READ_LIMIT): { content?: string; error?: string } {
+export function formatTextWindow(
+  text: string,
+  offset = 0,
+  limit = DEFAULT_READ_LIMIT,
+): { content?: string; error?: string } {
   const bad = checkWindowArgs(offset, limit);
   if (bad) return { error: bad };
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;

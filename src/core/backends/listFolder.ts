@@ -37,9 +37,11 @@ export async function listFolder(
       }
       try {
         const s = await fsp.stat(real);
-        files.push(s.isDirectory()
-          ? { path: shown + "/", is_dir: true, modified_at: s.mtime.toISOString() }
-          : { path: shown, is_dir: false, size: s.size, modified_at: s.mtime.toISOString() });
+        files.push(
+          s.isDirectory()
+            ? { path: shown + "/", is_dir: true, modified_at: s.mtime.toISOString() }
+            : { path: shown, is_dir: false, size: s.size, modified_at: s.mtime.toISOString() },
+        );
       } catch {
         files.push({ path: shown });
       }

@@ -83,7 +83,9 @@ export interface Resolved {
 export async function resolveInRoot(realRoot: string, virtualPath: string): Promise<Checked<Resolved>> {
   const rel = virtualPath.replace(/^\/+/, "");
   const candidate = rel ? nodePath.join(realRoot, ...rel.split("/")) : realRoot;
-  const outside = { error: `Path '${virtualPath}' leads outside the workspace (through a symbolic link), which is not allowed.` };
+  const outside = {
+    error: `Path '${virtualPath}' leads outside the workspace (through a symbolic link), which is not allowed.`,
+  };
   try {
     const real = await fsp.realpath(candidate);
     if (!isInside(realRoot, real)) return outside;
@@ -119,7 +121,9 @@ export async function resolveInRoot(realRoot: string, virtualPath: string): Prom
     try {
       const st = await fsp.lstat(cur);
       if (st.isSymbolicLink()) {
-        return { error: `Path '${virtualPath}' goes through a symbolic link that points nowhere or outside the workspace.` };
+        return {
+          error: `Path '${virtualPath}' goes through a symbolic link that points nowhere or outside the workspace.`,
+        };
       }
       if (!st.isDirectory()) return { error: `Path '${virtualPath}' treats a file as a folder.` };
     } catch (e) {

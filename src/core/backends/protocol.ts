@@ -29,10 +29,23 @@ export interface GrepOptions {
   signal?: AbortSignal;
 }
 
-export interface LsResult { files?: FileInfo[]; error?: string }
-export interface ReadResult { content?: string; error?: string }
-export interface WriteResult { path?: string; error?: string }
-export interface EditResult { path?: string; occurrences?: number; error?: string }
+export interface LsResult {
+  files?: FileInfo[];
+  error?: string;
+}
+export interface ReadResult {
+  content?: string;
+  error?: string;
+}
+export interface WriteResult {
+  path?: string;
+  error?: string;
+}
+export interface EditResult {
+  path?: string;
+  occurrences?: number;
+  error?: string;
+}
 export interface GrepResult {
   matches?: GrepMatch[];
   /** `count` mode: matching lines per file (the matches list then holds one entry per file). */
@@ -40,8 +53,16 @@ export interface GrepResult {
   error?: string;
   truncated?: boolean;
 }
-export interface TextResult { text?: string; truncated?: boolean; error?: string }
-export interface GlobResult { files?: FileInfo[]; error?: string; truncated?: boolean }
+export interface TextResult {
+  text?: string;
+  truncated?: boolean;
+  error?: string;
+}
+export interface GlobResult {
+  files?: FileInfo[];
+  error?: string;
+  truncated?: boolean;
+}
 
 /** A whole-file change computed without writing anything (for review before it is applied). */
 export interface PreparedChange {

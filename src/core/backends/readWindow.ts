@@ -1,11 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import {
-  DEFAULT_READ_LIMIT,
-  EMPTY_FILE_REMINDER,
-  checkWindowArgs,
-  formatNumberedLines,
-  offsetPastEnd,
-} from "./format";
+import { DEFAULT_READ_LIMIT, EMPTY_FILE_REMINDER, checkWindowArgs, formatNumberedLines, offsetPastEnd } from "./format";
 
 /**
  * Reads a window of lines from an open file without loading the whole file: it streams in
@@ -85,7 +79,9 @@ class ChunkReader {
     this.slot ^= 1;
     const at = this.pos;
     this.pos += want;
-    return this.fh.read(buf, 0, want, at).then(({ bytesRead }) => ({ buf: buf.subarray(0, bytesRead), at, n: bytesRead }));
+    return this.fh
+      .read(buf, 0, want, at)
+      .then(({ bytesRead }) => ({ buf: buf.subarray(0, bytesRead), at, n: bytesRead }));
   }
 
   /** The next chunk (a view, valid until the next call), or null at the end. */

@@ -1,7 +1,17 @@
 import { Minimatch } from "minimatch";
 import type {
-  BackendProtocol, EditResult, FileInfo, GlobResult, GrepMatch, GrepOptions, GrepResult, LsResult,
-  PreparedChange, ReadResult, TextResult, WriteResult,
+  BackendProtocol,
+  EditResult,
+  FileInfo,
+  GlobResult,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+  LsResult,
+  PreparedChange,
+  ReadResult,
+  TextResult,
+  WriteResult,
 } from "./protocol";
 import { normalizeVirtualPath } from "./pathGuard";
 import { formatTextWindow, splitLines } from "./format";
@@ -50,7 +60,13 @@ export class StateBackend implements BackendProtocol {
       if (!p.startsWith(prefix)) continue;
       const rest = p.slice(prefix.length);
       const slash = rest.indexOf("/");
-      if (slash === -1) out.set(p, { path: p, is_dir: false, size: Buffer.byteLength(f.content), modified_at: f.modified.toISOString() });
+      if (slash === -1)
+        out.set(p, {
+          path: p,
+          is_dir: false,
+          size: Buffer.byteLength(f.content),
+          modified_at: f.modified.toISOString(),
+        });
       else out.set(prefix + rest.slice(0, slash) + "/", { path: prefix + rest.slice(0, slash) + "/", is_dir: true });
     }
     if (out.size === 0 && v !== "/") return { error: `Folder not found: ${v}.` };
@@ -73,7 +89,9 @@ export class StateBackend implements BackendProtocol {
     const f = this.files.get(v);
     if (!f) return { error: `File not found: ${v}.` };
     const bytes = Buffer.from(f.content, "utf8");
-    return bytes.length > maxBytes ? { text: bytes.subarray(0, maxBytes).toString("utf8"), truncated: true } : { text: f.content, truncated: false };
+    return bytes.length > maxBytes
+      ? { text: bytes.subarray(0, maxBytes).toString("utf8"), truncated: true }
+      : { text: f.content, truncated: false };
   }
 
   async prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {
@@ -83,19 +101,27 @@ export class StateBackend implements BackendProtocol {
     const f = this.files.get(v);
     if (f) {
       const seen = this.seen.get(v);
-      if (seen === undefined) return { error: `${v} already exists. Read it with read_file first, then write it again (or use edit_file).` };
-      if (seen !== f.version) return { error: `${v} has changed since you last read it. Read it again before writing.` };
+      if (seen === undefined)
+        return { error: `${v} already exists. Read it with read_file first, then write it again (or use edit_file).` };
+      if (seen !== f.version)
+        return { error: `${v} has changed since you last read it. Read it again before writing.` };
     }
     return { path: v, before: f ? f.content : null, after: content };
   }
 
-  async prepareEdit(path: string, oldString: string, newString: string, replaceAll = false): Promise<PreparedChange | { error: string }> {
+  async prepareEdit(
+    path: string,
+    oldString: string,
+    newString: string,
+    replaceAll = false,
+  ): Promise<PreparedChange | { error: string }> {
     const v = normalizeVirtualPath(path);
     if (typeof v !== "string") return v;
     const f = this.files.get(v);
     if (!f) return { error: `File not found: ${v}. Use ls or glob to find the file.` };
     const seen = this.seen.get(v);
-    if (seen !== undefined && seen !== f.version) return { error: `${v} has changed since you last read it. Read it again, then retry the edit.` };
+    if (seen !== undefined && seen !== f.version)
+      return { error: `${v} has changed since you last read it. Read it again, then retry the edit.` };
     const r = applyTextEdit(f.content, oldString, newString, replaceAll, v);
     if (r.after === undefined) return { error: r.error ?? "The edit failed." };
     return { path: v, before: f.content, after: r.after, occurrences: r.occurrences };
@@ -105,7 +131,8 @@ export class StateBackend implements BackendProtocol {
     const v = normalizeVirtualPath(path);
     if (typeof v !== "string") return v;
     const cur = this.files.get(v);
-    if ((cur ? cur.content : null) !== before) return { error: `${v} changed after the change was prepared; nothing was written. Read it again.` };
+    if ((cur ? cur.content : null) !== before)
+      return { error: `${v} changed after the change was prepared; nothing was written. Read it again.` };
     const version = ++this.version;
     this.files.set(v, { content: after, modified: new Date(), version });
     this.seen.set(v, version);
@@ -150,14 +177,20 @@ export class StateBackend implements BackendProtocol {
   }
 
   async glob(pattern: string, path?: string): Promise<GlobResult> {
-    if (typeof pattern !== "string" || pattern.trim() === "") return { error: "pattern must be a glob such as **/*.ts." };
+    if (typeof pattern !== "string" || pattern.trim() === "")
+      return { error: "pattern must be a glob such as **/*.ts." };
     const v = this.under(pattern.startsWith("/") ? "/" : path);
     if (typeof v !== "string") return v;
     const mm = new Minimatch(pattern.replace(/^\/+/, ""), { dot: true });
     const prefix = v === "/" ? "/" : v + "/";
     const files = [...this.files]
       .filter(([p]) => p.startsWith(prefix) && mm.match(p.slice(prefix.length)))
-      .map(([p, f]) => ({ path: p, is_dir: false, size: Buffer.byteLength(f.content), modified_at: f.modified.toISOString() }))
+      .map(([p, f]) => ({
+        path: p,
+        is_dir: false,
+        size: Buffer.byteLength(f.content),
+        modified_at: f.modified.toISOString(),
+      }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { files, truncated: false };
   }

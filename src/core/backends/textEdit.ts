@@ -103,9 +103,14 @@ function keepFinalNewline(before: string, after: string, eol: Eol): string {
 function notFoundMessage(body: string, oldString: string, displayPath: string): string {
   let msg = `old_string was not found in ${displayPath}.`;
   const squash = (s: string): string => s.replace(/\s+/g, " ").trim();
-  const firstLine = oldString.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? "";
+  const firstLine =
+    oldString
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? "";
   if (body.length <= 2_000_000 && squash(body).includes(squash(oldString))) {
-    msg += " The text exists with different whitespace or indentation; copy it exactly from read_file output (without the line-number prefix).";
+    msg +=
+      " The text exists with different whitespace or indentation; copy it exactly from read_file output (without the line-number prefix).";
   }
   const close = body.length <= 5_000_000 ? closestLines(body, firstLine) : [];
   if (close.length) {

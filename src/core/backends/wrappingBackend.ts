@@ -1,4 +1,15 @@
-import type { BackendProtocol, EditResult, GlobResult, GrepOptions, GrepResult, LsResult, PreparedChange, ReadResult, TextResult, WriteResult } from "./protocol";
+import type {
+  BackendProtocol,
+  EditResult,
+  GlobResult,
+  GrepOptions,
+  GrepResult,
+  LsResult,
+  PreparedChange,
+  ReadResult,
+  TextResult,
+  WriteResult,
+} from "./protocol";
 
 /**
  * A backend around another: reads, searches and the checking of a change (`prepare*`) go to
@@ -26,7 +37,12 @@ export abstract class WrappingBackend implements BackendProtocol {
   prepareWrite(path: string, content: string): Promise<PreparedChange | { error: string }> {
     return this.inner.prepareWrite(path, content);
   }
-  prepareEdit(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<PreparedChange | { error: string }> {
+  prepareEdit(
+    path: string,
+    oldString: string,
+    newString: string,
+    replaceAll?: boolean,
+  ): Promise<PreparedChange | { error: string }> {
     return this.inner.prepareEdit(path, oldString, newString, replaceAll);
   }
 

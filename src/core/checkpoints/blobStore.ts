@@ -23,7 +23,13 @@ export class BlobStore {
   async put(bytes: Buffer): Promise<string> {
     const hash = BlobStore.hashOf(bytes);
     const target = this.pathOf(hash);
-    if (await fsp.access(target).then(() => true, () => false)) return hash;
+    if (
+      await fsp.access(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return hash;
     await fsp.mkdir(nodePath.dirname(target), { recursive: true });
     const tmp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
     await fsp.writeFile(tmp, bytes, { flag: "wx" });
@@ -60,7 +66,10 @@ export class BlobStore {
     let freed = 0;
     for (const [hash, size] of await this.list()) {
       if (keep.has(hash)) continue;
-      await fsp.unlink(this.pathOf(hash)).then(() => (freed += size), () => undefined);
+      await fsp.unlink(this.pathOf(hash)).then(
+        () => (freed += size),
+        () => undefined,
+      );
     }
     return freed;
   }

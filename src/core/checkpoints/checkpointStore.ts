@@ -71,7 +71,10 @@ export class CheckpointStore {
   }
 
   get maxStorageBytes(): number {
-    const cap = typeof this.options.maxStorageBytes === "function" ? this.options.maxStorageBytes() : this.options.maxStorageBytes;
+    const cap =
+      typeof this.options.maxStorageBytes === "function"
+        ? this.options.maxStorageBytes()
+        : this.options.maxStorageBytes;
     return cap !== undefined && cap > 0 ? cap : DEFAULT_MAX_STORAGE_BYTES;
   }
 
@@ -87,12 +90,23 @@ export class CheckpointStore {
   }
 
   /** Takes a checkpoint; returns its number (1, 2, …; 0 is the state before the task). */
-  async checkpoint(taskId: string, o: { kind: Checkpoint["kind"]; label: string; conversationLength: number; meta?: Record<string, unknown> }): Promise<number> {
+  async checkpoint(
+    taskId: string,
+    o: { kind: Checkpoint["kind"]; label: string; conversationLength: number; meta?: Record<string, unknown> },
+  ): Promise<number> {
     let n = this.lastN.get(taskId);
     if (n === undefined) n = (await readJournal(this.journalOf(taskId))).filter((e) => e.t === "cp").length;
     n++;
     this.lastN.set(taskId, n);
-    await this.append(taskId, { t: "cp", n, at: Date.now(), kind: o.kind, label: o.label, conversationLength: o.conversationLength, ...(o.meta ? { meta: o.meta } : {}) });
+    await this.append(taskId, {
+      t: "cp",
+      n,
+      at: Date.now(),
+      kind: o.kind,
+      label: o.label,
+      conversationLength: o.conversationLength,
+      ...(o.meta ? { meta: o.meta } : {}),
+    });
     return n;
   }
 
@@ -150,13 +164,19 @@ export class CheckpointStore {
 
   /** Whether the task has a journal (none: never checkpointed, or pruned). */
   async hasTask(taskId: string): Promise<boolean> {
-    return fsp.access(this.journalOf(taskId)).then(() => true, () => false);
+    return fsp.access(this.journalOf(taskId)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** What restoring to checkpoint `to` would do (0: before the task), with each file's conflict if any. */
   async plan(taskId: string, to: number, backend: BackendProtocol): Promise<RestorePlan> {
     const entries = await readJournal(this.journalOf(taskId));
-    if (entries.length === 0) throw new Error(`Task ${taskId} has no checkpoints: they were deleted, pruned to stay under the storage cap, or never taken.`);
+    if (entries.length === 0)
+      throw new Error(
+        `Task ${taskId} has no checkpoints: they were deleted, pruned to stay under the storage cap, or never taken.`,
+      );
     const start = to === 0 ? 0 : entries.findIndex((e) => e.t === "cp" && e.n === to);
     if (start < 0) throw new Error(`Task ${taskId} has no checkpoint ${to}.`);
     const firstCp = entries.find((e): e is Checkpoint => e.t === "cp");
@@ -171,10 +191,18 @@ export class CheckpointStore {
     }
     const files: FileRestore[] = [];
     for (const [path, { first, last }] of byPath) {
-      const now = backend.currentText ? await backend.currentText(path) : { error: "this workspace cannot be restored" };
+      const now = backend.currentText
+        ? await backend.currentText(path)
+        : { error: "this workspace cannot be restored" };
       const current = "error" in now ? null : now.text;
       if (isNotKept(first)) {
-        files.push({ path, action: "write", target: null, current, notKept: `its earlier content (${sizeText(first.notKept)}) was over the size kept by checkpoints (${sizeText(this.maxBlobBytes)})` });
+        files.push({
+          path,
+          action: "write",
+          target: null,
+          current,
+          notKept: `its earlier content (${sizeText(first.notKept)}) was over the size kept by checkpoints (${sizeText(this.maxBlobBytes)})`,
+        });
         continue;
       }
       const target = first === null ? null : (await this.blobs.get(first)).toString("utf8");
@@ -183,19 +211,46 @@ export class CheckpointStore {
         continue;
       }
       if (current === target) continue; // already as it was
-      const expected = isNotKept(last) ? undefined : last === null ? null : (await this.blobs.get(last)).toString("utf8");
-      const conflict = expected === undefined ? "what Fathom wrote was too large to keep, so a later change cannot be ruled out" : current !== expected ? (current === null ? "deleted after Fathom's last change" : "changed after Fathom's last change") : undefined;
-      files.push({ path, action: target === null ? "delete" : "write", target, current, ...(conflict ? { conflict } : {}) });
+      const expected = isNotKept(last)
+        ? undefined
+        : last === null
+          ? null
+          : (await this.blobs.get(last)).toString("utf8");
+      const conflict =
+        expected === undefined
+          ? "what Fathom wrote was too large to keep, so a later change cannot be ruled out"
+          : current !== expected
+            ? current === null
+              ? "deleted after Fathom's last change"
+              : "changed after Fathom's last change"
+            : undefined;
+      files.push({
+        path,
+        action: target === null ? "delete" : "write",
+        target,
+        current,
+        ...(conflict ? { conflict } : {}),
+      });
     }
     const commands = after.flatMap((e) => (e.t === "cmd" ? [e.command] : []));
-    return { taskId, to, files, commands, conversationLength: at?.conversationLength ?? firstCp?.conversationLength ?? 0 };
+    return {
+      taskId,
+      to,
+      files,
+      commands,
+      conversationLength: at?.conversationLength ?? firstCp?.conversationLength ?? 0,
+    };
   }
 
   /**
    * Carries out a plan: files without a conflict are put back (only if they still hold what the
    * plan read), conflicts are left unless listed in `overwrite`. Each write is atomic.
    */
-  async restore(plan: RestorePlan, backend: BackendProtocol, o: { overwrite?: ReadonlySet<string> } = {}): Promise<RestoreResult> {
+  async restore(
+    plan: RestorePlan,
+    backend: BackendProtocol,
+    o: { overwrite?: ReadonlySet<string> } = {},
+  ): Promise<RestoreResult> {
     const result: RestoreResult = { restored: [], conflicts: [], failed: [], commands: plan.commands };
     for (const f of plan.files) {
       if (f.notKept) {
@@ -234,7 +289,12 @@ export class CheckpointStore {
       const taskId = name.slice(0, -".jsonl".length);
       const entries = await readJournal(nodePath.join(dir, name));
       const st = await fsp.stat(nodePath.join(dir, name)).catch(() => null);
-      out.push({ taskId, checkpoints: entries.filter((e) => e.t === "cp").length, files: new Set(entries.flatMap((e) => (e.t === "w" ? [e.path] : []))).size, updatedAt: st?.mtimeMs ?? 0 });
+      out.push({
+        taskId,
+        checkpoints: entries.filter((e) => e.t === "cp").length,
+        files: new Set(entries.flatMap((e) => (e.t === "w" ? [e.path] : []))).size,
+        updatedAt: st?.mtimeMs ?? 0,
+      });
     }
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }
@@ -250,7 +310,8 @@ export class CheckpointStore {
   async usage(): Promise<number> {
     let bytes = 0;
     for (const size of (await this.blobs.list()).values()) bytes += size;
-    for (const t of await this.tasks()) bytes += (await fsp.stat(this.journalOf(t.taskId)).catch(() => ({ size: 0 }))).size;
+    for (const t of await this.tasks())
+      bytes += (await fsp.stat(this.journalOf(t.taskId)).catch(() => ({ size: 0 }))).size;
     return bytes;
   }
 

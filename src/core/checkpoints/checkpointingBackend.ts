@@ -47,10 +47,14 @@ export class CheckpointingBackend extends WrappingBackend {
     return editByPreparing(this, path, oldString, newString, replaceAll);
   }
   currentText(path: string): Promise<{ text: string | null } | { error: string }> {
-    return this.inner.currentText ? this.inner.currentText(path) : Promise.resolve({ error: `${path} cannot be read for a checkpoint.` });
+    return this.inner.currentText
+      ? this.inner.currentText(path)
+      : Promise.resolve({ error: `${path} cannot be read for a checkpoint.` });
   }
   deleteFile(path: string, expected: string): Promise<WriteResult> {
-    return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : Promise.resolve({ error: `${path} cannot be deleted here.` });
+    return this.inner.deleteFile
+      ? this.inner.deleteFile(path, expected)
+      : Promise.resolve({ error: `${path} cannot be deleted here.` });
   }
 
   async commitChange(path: string, before: string | null, after: string): Promise<WriteResult> {
@@ -73,9 +77,20 @@ export class CheckpointingBackend extends WrappingBackend {
       const now = await this.currentText(written);
       const scope = callScope.getStore();
       const { conversationLength, toolCallId } = scope ?? this.position;
-      const meta = { ...(toolCallId ? { toolCallId } : {}), ...(scope && scope.callId !== scope.toolCallId ? { callId: scope.callId } : {}) };
-      const tooLarge = kept !== null && typeof kept === "object" ? ` (its earlier text, ${sizeText(kept.notKept)}, was over the size checkpoints keep: it cannot be restored)` : "";
-      await this.store.checkpoint(this.taskId, { kind: "write", label: `${before === null ? "Created" : "Changed"} ${written}${tooLarge}`, conversationLength, ...(Object.keys(meta).length ? { meta } : {}) });
+      const meta = {
+        ...(toolCallId ? { toolCallId } : {}),
+        ...(scope && scope.callId !== scope.toolCallId ? { callId: scope.callId } : {}),
+      };
+      const tooLarge =
+        kept !== null && typeof kept === "object"
+          ? ` (its earlier text, ${sizeText(kept.notKept)}, was over the size checkpoints keep: it cannot be restored)`
+          : "";
+      await this.store.checkpoint(this.taskId, {
+        kind: "write",
+        label: `${before === null ? "Created" : "Changed"} ${written}${tooLarge}`,
+        conversationLength,
+        ...(Object.keys(meta).length ? { meta } : {}),
+      });
       const keptAfter = await this.store.keep("error" in now ? after : now.text);
       handed = true; // recordWrite releases both, whatever happens
       await this.store.recordWrite(this.taskId, written, kept, keptAfter);
@@ -92,7 +107,12 @@ export class CheckpointingBackend extends WrappingBackend {
  * restored to a write's checkpoint ends before the model's turn that made it), and records the
  * commands that ran: their changes are not restored, and a restore says so.
  */
-export function checkpointsMiddleware(o: { store: CheckpointStore; taskId: string; position: CheckpointPosition; onError?: (message: string) => void }): Middleware {
+export function checkpointsMiddleware(o: {
+  store: CheckpointStore;
+  taskId: string;
+  position: CheckpointPosition;
+  onError?: (message: string) => void;
+}): Middleware {
   return {
     name: "checkpoints",
     async wrapToolCall(call, ctx, next) {
@@ -107,9 +127,18 @@ export function checkpointsMiddleware(o: { store: CheckpointStore; taskId: strin
         o.position.conversationLength = Math.max(0, turn - 1);
         o.position.toolCallId = call.id;
         scope = { toolCallId: call.id, callId: call.id, conversationLength: o.position.conversationLength };
-      } else scope = { ...(outer ?? { toolCallId: o.position.toolCallId ?? call.id, conversationLength: o.position.conversationLength }), callId: call.id };
+      } else
+        scope = {
+          ...(outer ?? {
+            toolCallId: o.position.toolCallId ?? call.id,
+            conversationLength: o.position.conversationLength,
+          }),
+          callId: call.id,
+        };
       if (call.tool.kind === "execute" && typeof call.args.command === "string") {
-        await o.store.recordCommand(o.taskId, call.args.command).catch((e: unknown) => o.onError?.(`Checkpoint: could not record a command: ${String(e)}`));
+        await o.store
+          .recordCommand(o.taskId, call.args.command)
+          .catch((e: unknown) => o.onError?.(`Checkpoint: could not record a command: ${String(e)}`));
       }
       return callScope.run(scope, () => next(call));
     },

@@ -10,7 +10,15 @@ export type Content = string | null | { notKept: number };
  * - `cmd`: a command that ran (its changes are not recorded, so a restore lists it).
  */
 export type JournalEntry =
-  | { t: "cp"; n: number; at: number; kind: "message" | "write"; label: string; conversationLength: number; meta?: Record<string, unknown> }
+  | {
+      t: "cp";
+      n: number;
+      at: number;
+      kind: "message" | "write";
+      label: string;
+      conversationLength: number;
+      meta?: Record<string, unknown>;
+    }
   | { t: "w"; path: string; before: Content; after: Content; at: number; by?: "restore" }
   | { t: "cmd"; command: string; at: number };
 

@@ -5,7 +5,8 @@
  * (`partial`), so a fence's opening line never flashes in the box.
  */
 
-const LABEL = /^\s*(\*\*|__)?\s*(here(?:'s| is)\s+(?:a|an|the|your)?\s*)?(suggested\s+|proposed\s+|generated\s+)?(git\s+)?commit\s+message\s*(\*\*|__)?\s*:\s*(\*\*|__)?\s*/i;
+const LABEL =
+  /^\s*(\*\*|__)?\s*(here(?:'s| is)\s+(?:a|an|the|your)?\s*)?(suggested\s+|proposed\s+|generated\s+)?(git\s+)?commit\s+message\s*(\*\*|__)?\s*:\s*(\*\*|__)?\s*/i;
 const FENCE = /^\s*(```|~~~)/;
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019" };
 

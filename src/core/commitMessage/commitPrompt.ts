@@ -31,24 +31,29 @@ export function subjectOf(message: string): string {
 }
 
 export function commitMessagePrompt(input: CommitPromptInput): { system: string; user: string } {
-  const examples = input.subjects.map(subjectOf).filter((s) => s !== "").slice(0, STYLE_EXAMPLES);
+  const examples = input.subjects
+    .map(subjectOf)
+    .filter((s) => s !== "")
+    .slice(0, STYLE_EXAMPLES);
   const conventional = usesConventionalCommits(examples);
   const system = [
     "You write git commit messages. Answer with the commit message only: no introduction, no explanation, no quotes, no code fences.",
-    "The first line is a subject of at most 72 characters that says what the change does, in the imperative mood (\"Add\", \"Fix\", not \"Added\"), with no period at its end.",
+    'The first line is a subject of at most 72 characters that says what the change does, in the imperative mood ("Add", "Fix", not "Added"), with no period at its end.',
     "When the change needs more words than the subject (why it was made, what else changed, what a reader should know), add a blank line and a body wrapped at 72 characters. A small, obvious change needs no body.",
     "Describe the change as a whole and its purpose, not each file or line. Never invent what the diff does not show.",
     examples.length > 0
       ? conventional
         ? "This repository uses Conventional Commits: start the subject with a type such as feat, fix, docs, refactor, test or chore, and a scope in parentheses where its examples have one, as in its recent subjects."
-        : "Follow the style of the repository's recent subjects (language, capitalisation, prefixes such as a component name, length). They do not use Conventional Commits, so do not start the subject with \"feat:\" or \"fix:\"."
-      : "The repository has no commits yet to take a style from: write a plain subject, without a \"feat:\"-style prefix.",
+        : 'Follow the style of the repository\'s recent subjects (language, capitalisation, prefixes such as a component name, length). They do not use Conventional Commits, so do not start the subject with "feat:" or "fix:".'
+      : 'The repository has no commits yet to take a style from: write a plain subject, without a "feat:"-style prefix.',
   ].join("\n");
 
   const what = input.scope === "staged" ? "the staged changes" : "all uncommitted changes (nothing is staged)";
   const stats = `${input.diff.files} file${input.diff.files === 1 ? "" : "s"}, +${input.diff.added} -${input.diff.removed} lines`;
   const parts = [
-    examples.length > 0 ? `The repository's ${examples.length} most recent commit subjects, newest first (follow their style):\n${examples.map((s) => `- ${s}`).join("\n")}` : "The repository has no commits yet.",
+    examples.length > 0
+      ? `The repository's ${examples.length} most recent commit subjects, newest first (follow their style):\n${examples.map((s) => `- ${s}`).join("\n")}`
+      : "The repository has no commits yet.",
     `Write the commit message for ${what}: ${stats}.`,
     input.diff.summarized
       ? "The diff is too large to show whole: each file's line (=== path (what happened, +added -removed)) is complete, and its hunks are cut to fit; [not shown: …] says what was left out."

@@ -59,7 +59,14 @@ export function parseGitDiff(text: string): FileDiff[] {
       inBinaryPatch = false;
       const sides = headerPaths(header[2]!, header[1] !== "git");
       prefixes = sides.prefixes;
-      file = { path: sides.path, status: header[1] === "git" ? "modified" : "unmerged", binary: false, added: 0, removed: 0, hunks: [] };
+      file = {
+        path: sides.path,
+        status: header[1] === "git" ? "modified" : "unmerged",
+        binary: false,
+        added: 0,
+        removed: 0,
+        hunks: [],
+      };
       files.push(file);
       continue;
     }
@@ -105,7 +112,8 @@ export function parseGitDiff(text: string): FileDiff[] {
 
 /** A file git does not track yet, as a diff that adds all of it. `text` is undefined for a binary file. */
 export function addedFileDiff(path: string, text: string | undefined, note?: string): FileDiff {
-  if (text === undefined) return { path, status: "added", binary: true, added: 0, removed: 0, hunks: [], ...(note ? { note } : {}) };
+  if (text === undefined)
+    return { path, status: "added", binary: true, added: 0, removed: 0, hunks: [], ...(note ? { note } : {}) };
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const body = lines.map((l) => `+${l.endsWith("\r") ? l.slice(0, -1) : l}`);

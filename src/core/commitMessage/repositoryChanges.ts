@@ -19,17 +19,31 @@ export interface RepositoryChanges {
   subjects: string[];
 }
 
-const DIFF_FLAGS = ["--no-ext-diff", "--no-textconv", "--no-color", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/"];
+const DIFF_FLAGS = [
+  "--no-ext-diff",
+  "--no-textconv",
+  "--no-color",
+  "--find-renames",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
 
 /**
  * The staged changes of the repository holding `dir`; with `all`, when nothing is staged, every
  * uncommitted change instead (tracked files and files git does not track yet). Errors are values.
  */
-export async function readRepositoryChanges(dir: string, o: { all?: boolean } = {}): Promise<RepositoryChanges | { error: string }> {
+export async function readRepositoryChanges(
+  dir: string,
+  o: { all?: boolean } = {},
+): Promise<RepositoryChanges | { error: string }> {
   const top = await runGit(["rev-parse", "--show-toplevel"], { cwd: dir });
   if (top.code === 127) return { error: top.stderr };
   if (top.code !== 0) {
-    return { error: /not a git repository/i.test(top.stderr) ? `${dir} is not in a git repository.` : `git could not read the repository at ${dir}: ${top.stderr.trim()}` };
+    return {
+      error: /not a git repository/i.test(top.stderr)
+        ? `${dir} is not in a git repository.`
+        : `git could not read the repository at ${dir}: ${top.stderr.trim()}`,
+    };
   }
   const root = top.stdout.trim();
   const staged = await runGit(["diff", "--cached", ...DIFF_FLAGS], { cwd: root });
@@ -38,7 +52,10 @@ export async function readRepositoryChanges(dir: string, o: { all?: boolean } = 
   let scope: ChangeScope = "staged";
   if (files.length === 0 && o.all) {
     scope = "all";
-    const [tracked, others] = await Promise.all([runGit(["diff", ...DIFF_FLAGS], { cwd: root }), runGit(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: root })]);
+    const [tracked, others] = await Promise.all([
+      runGit(["diff", ...DIFF_FLAGS], { cwd: root }),
+      runGit(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: root }),
+    ]);
     if (tracked.code !== 0) return { error: `git diff failed: ${tracked.stderr.trim()}` };
     const untracked = others.code === 0 ? others.stdout.split("\0").filter((p) => p !== "") : [];
     files = [...parseGitDiff(tracked.stdout), ...(await readUntrackedFiles(root, untracked))];
@@ -48,7 +65,9 @@ export async function readRepositoryChanges(dir: string, o: { all?: boolean } = 
 
 /** Newest first; none in a repository without commits. */
 export async function recentSubjects(root: string, count = STYLE_EXAMPLES): Promise<string[]> {
-  const log = await runGit(["log", `--max-count=${count}`, "--no-merges", "--no-show-signature", "--format=%s"], { cwd: root });
+  const log = await runGit(["log", `--max-count=${count}`, "--no-merges", "--no-show-signature", "--format=%s"], {
+    cwd: root,
+  });
   return log.code === 0 ? log.stdout.split("\n").filter((s) => s.trim() !== "") : [];
 }
 
@@ -60,7 +79,11 @@ export const UNTRACKED_LIMITS = { fileBytes: 1024 * 1024, totalBytes: 8 * 1024 *
  * file (a NUL byte in its first 8000 bytes, git's own test) is named as binary; a file too large
  * to read, a link or a folder is named with what it is.
  */
-export async function readUntrackedFiles(root: string, paths: readonly string[], limits = UNTRACKED_LIMITS): Promise<FileDiff[]> {
+export async function readUntrackedFiles(
+  root: string,
+  paths: readonly string[],
+  limits = UNTRACKED_LIMITS,
+): Promise<FileDiff[]> {
   let total = 0;
   const files: FileDiff[] = [];
   for (const rel of paths) {
@@ -71,7 +94,8 @@ export async function readUntrackedFiles(root: string, paths: readonly string[],
       const target = await readlink(full).catch(() => "?");
       files.push(addedFileDiff(rel, undefined, `a symbolic link to ${target}`));
     } else if (!info.isFile()) files.push(addedFileDiff(rel, undefined, "not a regular file"));
-    else if (info.size > limits.fileBytes || total + info.size > limits.totalBytes) files.push(addedFileDiff(rel, undefined, `${formatBytes(info.size)}, too large to read`));
+    else if (info.size > limits.fileBytes || total + info.size > limits.totalBytes)
+      files.push(addedFileDiff(rel, undefined, `${formatBytes(info.size)}, too large to read`));
     else {
       total += info.size;
       const bytes = await readAll(full, info.size);

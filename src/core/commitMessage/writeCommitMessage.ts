@@ -28,7 +28,12 @@ export interface WriteCommitMessageOptions {
 
 export type CommitMessageResult =
   | { ok: true; message: string; summarized: boolean }
-  | { ok: false; reason: "no_changes" | "cancelled" | "model" | "empty" | "runaway"; message: string; kind?: ModelErrorKind };
+  | {
+      ok: false;
+      reason: "no_changes" | "cancelled" | "model" | "empty" | "runaway";
+      message: string;
+      kind?: ModelErrorKind;
+    };
 
 /** An answer this long is the model looping, not a commit message. */
 export const MAX_MESSAGE_CHARS = 5_000;
@@ -47,26 +52,47 @@ export async function writeCommitMessage(o: WriteCommitMessageOptions): Promise<
   o.signal?.addEventListener("abort", passOn, { once: true });
   let text = "";
   try {
-    for await (const event of o.model.stream({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], tools: [], signal: controller.signal })) {
+    for await (const event of o.model.stream({
+      system: prompt.system,
+      messages: [{ role: "user", content: prompt.user }],
+      tools: [],
+      signal: controller.signal,
+    })) {
       if (event.type === "text_delta") text += event.text;
       else if (event.type === "text_reset") text = event.text;
       else if (event.type === "done") text = event.message.content || text;
       else continue;
       if (text.length > MAX_MESSAGE_CHARS) {
         controller.abort();
-        return { ok: false, reason: "runaway", message: `The model's answer ran past ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters, which is no commit message, so it was stopped. Try again, or pick another model.` };
+        return {
+          ok: false,
+          reason: "runaway",
+          message: `The model's answer ran past ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters, which is no commit message, so it was stopped. Try again, or pick another model.`,
+        };
       }
       o.onText?.(cleanCommitMessage(text, { partial: event.type !== "done" }));
     }
   } catch (error) {
     if (o.signal?.aborted) return cancelled;
-    if (error instanceof ModelError) return error.kind === "cancelled" ? cancelled : { ok: false, reason: "model", message: error.message, kind: error.kind };
-    return { ok: false, reason: "model", message: `The model request failed: ${error instanceof Error ? error.message : String(error)}` };
+    if (error instanceof ModelError)
+      return error.kind === "cancelled"
+        ? cancelled
+        : { ok: false, reason: "model", message: error.message, kind: error.kind };
+    return {
+      ok: false,
+      reason: "model",
+      message: `The model request failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     o.signal?.removeEventListener("abort", passOn);
   }
   if (o.signal?.aborted) return cancelled;
   const message = cleanCommitMessage(text);
-  if (message === "") return { ok: false, reason: "empty", message: "The model answered with no commit message. Try again, or pick another model." };
+  if (message === "")
+    return {
+      ok: false,
+      reason: "empty",
+      message: "The model answered with no commit message. Try again, or pick another model.",
+    };
   return { ok: true, message, summarized: diff.summarized };
 }

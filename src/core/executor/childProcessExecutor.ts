@@ -22,7 +22,8 @@ export class ChildProcessExecutor implements Executor {
   private readonly isWindows = process.platform === "win32";
 
   constructor(private readonly options: ChildProcessExecutorOptions = {}) {
-    this.shell = options.shell ?? (this.isWindows ? process.env.ComSpec ?? "cmd.exe" : process.env.SHELL || "/bin/sh");
+    this.shell =
+      options.shell ?? (this.isWindows ? (process.env.ComSpec ?? "cmd.exe") : process.env.SHELL || "/bin/sh");
   }
 
   run(command: string, opts: ExecOptions): Promise<ExecResult> {
@@ -37,10 +38,29 @@ export class ChildProcessExecutor implements Executor {
       let child: ChildProcess;
       try {
         child = this.isWindows
-          ? spawn(command, { cwd: opts.cwd, shell: this.shell, stdio: ["ignore", "pipe", "pipe"], env: this.env(), windowsHide: true })
-          : spawn(this.shell, ["-c", command], { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], env: this.env(), detached: true });
+          ? spawn(command, {
+              cwd: opts.cwd,
+              shell: this.shell,
+              stdio: ["ignore", "pipe", "pipe"],
+              env: this.env(),
+              windowsHide: true,
+            })
+          : spawn(this.shell, ["-c", command], {
+              cwd: opts.cwd,
+              stdio: ["ignore", "pipe", "pipe"],
+              env: this.env(),
+              detached: true,
+            });
       } catch (error) {
-        resolve({ output: `Could not start the shell ${this.shell}: ${(error as Error).message}`, exitCode: null, timedOut: false, cancelled: false, truncated: false, durationMs: 0, via });
+        resolve({
+          output: `Could not start the shell ${this.shell}: ${(error as Error).message}`,
+          exitCode: null,
+          timedOut: false,
+          cancelled: false,
+          truncated: false,
+          durationMs: 0,
+          via,
+        });
         return;
       }
       let timedOut = false;
@@ -72,7 +92,15 @@ export class ChildProcessExecutor implements Executor {
         this.killTree(child, "SIGKILL");
         clearTimeout(killTimer);
         buffer.push(outDecoder.end() + errDecoder.end());
-        resolve({ output: buffer.text(), exitCode, timedOut, cancelled, truncated: buffer.truncated, durationMs: Date.now() - started, via });
+        resolve({
+          output: buffer.text(),
+          exitCode,
+          timedOut,
+          cancelled,
+          truncated: buffer.truncated,
+          durationMs: Date.now() - started,
+          via,
+        });
       };
 
       const terminate = () => {
@@ -121,7 +149,10 @@ export class ChildProcessExecutor implements Executor {
     if (pid === undefined) return;
     try {
       if (this.isWindows) {
-        spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true }).on("error", () => {});
+        spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true }).on(
+          "error",
+          () => {},
+        );
       } else {
         process.kill(-pid, signal);
       }

@@ -35,15 +35,37 @@ let namespaceProblem: string | null | undefined;
  */
 function namespacesRefused(): string | null {
   if (namespaceProblem !== undefined) return namespaceProblem;
-  const probe = spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"], {
-    timeout: 10_000,
-    stdio: ["ignore", "ignore", "pipe"],
-    encoding: "utf8",
-  });
+  const probe = spawnSync(
+    "bwrap",
+    [
+      "--unshare-user",
+      "--unshare-pid",
+      "--unshare-net",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--",
+      "true",
+    ],
+    {
+      timeout: 10_000,
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    },
+  );
   namespaceProblem =
     probe.error === undefined && probe.status === 0
       ? null
-      : (probe.stderr ?? "").split("\n").map((l) => l.trim()).find(Boolean)?.slice(0, 300) ?? (probe.error?.message || `bwrap exited with ${probe.status ?? probe.signal}`);
+      : ((probe.stderr ?? "")
+          .split("\n")
+          .map((l) => l.trim())
+          .find(Boolean)
+          ?.slice(0, 300) ??
+        (probe.error?.message || `bwrap exited with ${probe.status ?? probe.signal}`));
   return namespaceProblem;
 }
 
@@ -51,7 +73,8 @@ function namespacesRefused(): string | null {
 export function sandboxUnavailable(): string | undefined {
   // The library has a Windows backend whose helper Fathom does not ship; commands there are asked.
   if (process.platform === "win32") return "The OS sandbox does not run on Windows yet.";
-  if (!sandboxLib().SandboxManager.isSupportedPlatform()) return `The OS sandbox does not run on ${process.platform} here.`;
+  if (!sandboxLib().SandboxManager.isSupportedPlatform())
+    return `The OS sandbox does not run on ${process.platform} here.`;
   const check = sandboxLib().SandboxManager.checkDependencies();
   if (check.errors.length > 0) {
     const missing = check.errors.join("; ");
@@ -68,18 +91,46 @@ export function sandboxUnavailable(): string | undefined {
 
 /** Fathom's own folders (the MCP config with its tokens, saved CLI tasks and checkpoints). */
 export function fathomStorageFolders(home = os.homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
-  return [nodePath.join(env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "fathom"), nodePath.join(env.XDG_DATA_HOME || nodePath.join(home, ".local", "share"), "fathom")];
+  return [
+    nodePath.join(env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "fathom"),
+    nodePath.join(env.XDG_DATA_HOME || nodePath.join(home, ".local", "share"), "fathom"),
+  ];
 }
 
 /** Folders and files that hold a developer's credentials, relative to the home folder. */
 const HOME_SECRETS = [
-  ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-  ".config/gh", ".config/hub", ".terraform.d", ".vault-token", ".password-store",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker",
+  ".config/gcloud",
+  ".azure",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+  ".config/gh",
+  ".config/hub",
+  ".terraform.d",
+  ".vault-token",
+  ".password-store",
   // Browser profiles.
-  ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
-  "Library/Application Support/Google/Chrome", "Library/Application Support/Firefox", "Library/Keychains",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/microsoft-edge",
+  "Library/Application Support/Google/Chrome",
+  "Library/Application Support/Firefox",
+  "Library/Keychains",
   // VS Code's own storage (its secret store and every extension's), and code-server's.
-  ".config/Code", ".config/Code - OSS", ".config/VSCodium", ".vscode-server", ".local/share/code-server", "Library/Application Support/Code",
+  ".config/Code",
+  ".config/Code - OSS",
+  ".config/VSCodium",
+  ".vscode-server",
+  ".local/share/code-server",
+  "Library/Application Support/Code",
 ];
 
 /**
@@ -156,7 +207,12 @@ export class CommandSandbox {
       const ask = this.options.askDomain;
       await sandboxLib().SandboxManager.initialize(
         this.config(),
-        ask ? async ({ host, port }) => ((await ask(host, port)) ? true : { allow: false as const, reason: `${host} was not allowed by the person` }) : undefined,
+        ask
+          ? async ({ host, port }) =>
+              (await ask(host, port))
+                ? true
+                : { allow: false as const, reason: `${host} was not allowed by the person` }
+          : undefined,
       );
     })();
     return this.ready;
@@ -184,11 +240,17 @@ export class CommandSandbox {
   refusals(id: string): string[] {
     const annotated = sandboxLib().SandboxManager.annotateStderrWithSandboxFailures(id, "");
     const block = /<sandbox_violations>([\s\S]*?)<\/sandbox_violations>/.exec(annotated)?.[1] ?? "";
-    return block.split("\n").map((l) => l.trim()).filter(Boolean);
+    return block
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
   }
 
   async dispose(): Promise<void> {
-    if (this.ready) await sandboxLib().SandboxManager.reset().catch(() => undefined);
+    if (this.ready)
+      await sandboxLib()
+        .SandboxManager.reset()
+        .catch(() => undefined);
     this.ready = undefined;
   }
 }

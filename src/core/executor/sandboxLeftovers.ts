@@ -44,7 +44,10 @@ export function taggedProcesses(tag: string): number[] {
  * Kills (SIGKILL) every process still carrying `tag`, looking again until none is left (a
  * process caught mid-fork shows up on the next look). Returns how many were killed.
  */
-export async function killSandboxLeftovers(tag: string, o: { rounds?: number; pauseMs?: number } = {}): Promise<number> {
+export async function killSandboxLeftovers(
+  tag: string,
+  o: { rounds?: number; pauseMs?: number } = {},
+): Promise<number> {
   let killed = 0;
   for (let round = 0; round < (o.rounds ?? 4); round++) {
     const pids = taggedProcesses(tag);

@@ -37,7 +37,12 @@ export function refusalsInOutput(output: string, deniedReads: readonly string[])
       continue;
     }
     const read = hidden?.exec(line);
-    if (read && /no such file|not a directory|permission denied|operation not permitted|ENOENT|EACCES|EPERM|cannot (open|access|read)/i.test(line)) {
+    if (
+      read &&
+      /no such file|not a directory|permission denied|operation not permitted|ENOENT|EACCES|EPERM|cannot (open|access|read)/i.test(
+        line,
+      )
+    ) {
       found.add(`a read of ${read[0]} (a secret location the sandbox hides)`);
     }
   }

@@ -57,7 +57,10 @@ export class SandboxedExecutor implements Executor {
   async run(command: string, opts: ExecOptions): Promise<ExecResult> {
     if (opts.unsandboxed) {
       const result = await this.inner.run(command, opts);
-      return { ...result, notes: [...(result.notes ?? []), "Ran outside the sandbox, as the person approved: it had your full rights."] };
+      return {
+        ...result,
+        notes: [...(result.notes ?? []), "Ran outside the sandbox, as the person approved: it had your full rights."],
+      };
     }
     let wrapped;
     try {
@@ -69,8 +72,13 @@ export class SandboxedExecutor implements Executor {
     const result = await this.inner.run(line, opts);
     if (result.stillRunning && result.handle) this.runningTags.set(result.handle, wrapped.tag);
     // Stopped (by Fathom, or Ctrl+C in the terminal: a signal's exit code): nothing may outlive it.
-    else if (result.cancelled || result.timedOut || (result.exitCode ?? 0) >= 128) await killSandboxLeftovers(wrapped.tag);
-    return { ...result, via: `${result.via}, in the OS sandbox`, notes: [...(result.notes ?? []), ...this.notes(wrapped.id, result.output)] };
+    else if (result.cancelled || result.timedOut || (result.exitCode ?? 0) >= 128)
+      await killSandboxLeftovers(wrapped.tag);
+    return {
+      ...result,
+      via: `${result.via}, in the OS sandbox`,
+      notes: [...(result.notes ?? []), ...this.notes(wrapped.id, result.output)],
+    };
   }
 
   private notes(id: string, output: string): string[] {
@@ -110,5 +118,13 @@ export class SandboxedExecutor implements Executor {
 }
 
 function notRun(message: string): ExecResult {
-  return { output: message, exitCode: null, timedOut: false, cancelled: false, truncated: false, durationMs: 0, via: "not run" };
+  return {
+    output: message,
+    exitCode: null,
+    timedOut: false,
+    cancelled: false,
+    truncated: false,
+    durationMs: 0,
+    via: "not run",
+  };
 }

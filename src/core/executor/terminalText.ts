@@ -41,7 +41,12 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 function clean(text: string): string {
   if (text.length === 0) return text;
-  const stripped = text.replace(OSC, "").replace(CSI, "").replace(CHARSET, "").replace(OTHER_ESC, "").replace(CONTROL, "");
+  const stripped = text
+    .replace(OSC, "")
+    .replace(CSI, "")
+    .replace(CHARSET, "")
+    .replace(OTHER_ESC, "")
+    .replace(CONTROL, "");
   return resolveCarriageReturns(stripped);
 }
 

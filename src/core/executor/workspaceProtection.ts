@@ -11,7 +11,21 @@ import * as nodePath from "node:path";
  */
 const AT_ROOT = [".vscode", ".idea", ".gitmodules", ".fathomignore"];
 /** Folders not looked into for nested repositories (big, and never one). */
-const SKIP = new Set(["node_modules", ".git", ".hg", ".svn", "dist", "build", "out", "target", ".venv", "venv", "__pycache__", ".next", ".cache"]);
+const SKIP = new Set([
+  "node_modules",
+  ".git",
+  ".hg",
+  ".svn",
+  "dist",
+  "build",
+  "out",
+  "target",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".next",
+  ".cache",
+]);
 /** Nested repositories are looked for this deep (submodules, a monorepo's packages). */
 const NESTED_DEPTH = 2;
 /** At most this many folders are read per command, so a huge tree costs little. */

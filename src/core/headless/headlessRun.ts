@@ -85,7 +85,10 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<DoneEvent | un
   const sandbox = o.sandbox ?? undefined;
   const executor = commandExecutor(sandbox, o.commandEnv);
   const previousCwd = process.cwd();
-  const neutralCwd = (o.neutralWorkingDirectory ?? sandbox !== undefined) ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-")) : undefined;
+  const neutralCwd =
+    (o.neutralWorkingDirectory ?? sandbox !== undefined)
+      ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-"))
+      : undefined;
   let mcp: McpHub | undefined;
   try {
     if (neutralCwd) process.chdir(neutralCwd);
@@ -94,7 +97,13 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<DoneEvent | un
     const agent = createAgent({
       ...options,
       executor,
-      ...(mcp ? { tools: [...(options.tools ?? []), ...mcp.tools().tools], readMcpResource: (server: string, uri: string, signal?: AbortSignal) => mcp!.readResource(server, uri, signal) } : {}),
+      ...(mcp
+        ? {
+            tools: [...(options.tools ?? []), ...mcp.tools().tools],
+            readMcpResource: (server: string, uri: string, signal?: AbortSignal) =>
+              mcp!.readResource(server, uri, signal),
+          }
+        : {}),
     });
     await o.onReady?.(agent);
     let done: DoneEvent | undefined;

@@ -66,7 +66,8 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
 
 /** The Claude name of a Fathom tool (`execute` → `Bash`), or the name itself. */
 export function claudeToolName(fathomName: string): string {
-  for (const [claude, fathom] of Object.entries(CLAUDE_TOOL_NAMES)) if (fathom === fathomName && claude !== "MultiEdit") return claude;
+  for (const [claude, fathom] of Object.entries(CLAUDE_TOOL_NAMES))
+    if (fathom === fathomName && claude !== "MultiEdit") return claude;
   return fathomName;
 }
 
@@ -88,7 +89,8 @@ export function workspaceHookFiles(root: string): string[] {
   ];
   const vscodeDir = nodePath.join(root, ".github", "hooks");
   try {
-    for (const name of readdirSync(vscodeDir).sort()) if (name.endsWith(".json")) files.push(nodePath.join(vscodeDir, name));
+    for (const name of readdirSync(vscodeDir).sort())
+      if (name.endsWith(".json")) files.push(nodePath.join(vscodeDir, name));
   } catch {
     // No VS Code hook folder.
   }
@@ -117,11 +119,16 @@ function readCapped(file: string): { text: string } | { error: string } | undefi
     fd = openSync(file, "r");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? undefined : { error: `could not be read (${code ?? String(error)})` };
+    return code === "ENOENT" || code === "ENOTDIR"
+      ? undefined
+      : { error: `could not be read (${code ?? String(error)})` };
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > MAX_HOOK_FILE_BYTES) return { error: `is ${Math.round(size / 1024)} KB; hook files over ${MAX_HOOK_FILE_BYTES / 1024} KB are not read. Its hooks were left out.` };
+    if (size > MAX_HOOK_FILE_BYTES)
+      return {
+        error: `is ${Math.round(size / 1024)} KB; hook files over ${MAX_HOOK_FILE_BYTES / 1024} KB are not read. Its hooks were left out.`,
+      };
     const buffer = Buffer.alloc(size);
     const read = readSync(fd, buffer, 0, size, 0);
     return { text: buffer.subarray(0, read).toString("utf8") };
@@ -146,7 +153,10 @@ export function loadHooks(files: readonly { file: string; origin: HookOrigin }[]
     const errors: ParseError[] = [];
     const data = parseJsonc(read.text, errors, { allowTrailingComma: true }) as unknown;
     if (errors.length > 0 || typeof data !== "object" || data === null) {
-      problems.push({ file, message: `${file} is not valid JSON; its hooks were left out. Fix the file and start a new task.` });
+      problems.push({
+        file,
+        message: `${file} is not valid JSON; its hooks were left out. Fix the file and start a new task.`,
+      });
       continue;
     }
     for (const hook of hooksOf(data as Record<string, unknown>, file, origin, problems)) {
@@ -154,11 +164,20 @@ export function loadHooks(files: readonly { file: string; origin: HookOrigin }[]
       else hooks.push(hook);
     }
   }
-  if (leftOut > 0) problems.push({ file: files.at(-1)?.file ?? "", message: `${leftOut} hooks were left out: Fathom runs at most ${MAX_HOOKS} hooks. Remove hooks you do not need.` });
+  if (leftOut > 0)
+    problems.push({
+      file: files.at(-1)?.file ?? "",
+      message: `${leftOut} hooks were left out: Fathom runs at most ${MAX_HOOKS} hooks. Remove hooks you do not need.`,
+    });
   return { hooks, problems };
 }
 
-function hooksOf(data: Record<string, unknown>, file: string, origin: HookOrigin, problems: HookConfigProblem[]): HookDefinition[] {
+function hooksOf(
+  data: Record<string, unknown>,
+  file: string,
+  origin: HookOrigin,
+  problems: HookConfigProblem[],
+): HookDefinition[] {
   const table = data.hooks;
   if (table === undefined) return [];
   if (typeof table !== "object" || table === null || Array.isArray(table)) {
@@ -169,7 +188,10 @@ function hooksOf(data: Record<string, unknown>, file: string, origin: HookOrigin
   for (const [key, groups] of Object.entries(table as Record<string, unknown>)) {
     const event = (HOOK_EVENTS as readonly string[]).includes(key) ? (key as HookEvent) : CAMEL_EVENTS[key];
     if (!event) {
-      problems.push({ file, message: `${file}: the hook event "${key}" is not one Fathom runs (it runs ${HOOK_EVENTS.join(", ")}); those hooks were left out.` });
+      problems.push({
+        file,
+        message: `${file}: the hook event "${key}" is not one Fathom runs (it runs ${HOOK_EVENTS.join(", ")}); those hooks were left out.`,
+      });
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -201,17 +223,32 @@ function hookOf(
   const type = e.type ?? "command";
   // VS Code's entries may give a command per platform (`linux`, `osx`, `windows`) over `command`.
   const own = e[PLATFORM_KEY[process.platform] ?? ""];
-  const command = typeof own === "string" ? own : typeof e.command === "string" ? e.command : typeof e.bash === "string" ? e.bash : undefined;
+  const command =
+    typeof own === "string"
+      ? own
+      : typeof e.command === "string"
+        ? e.command
+        : typeof e.bash === "string"
+          ? e.bash
+          : undefined;
   if (type !== "command" || !command?.trim()) {
-    problems.push({ file: at.file, message: `${at.file}: a ${at.event} hook of type "${String(type)}" was left out; Fathom runs hooks of type "command" with a "command".` });
+    problems.push({
+      file: at.file,
+      message: `${at.file}: a ${at.event} hook of type "${String(type)}" was left out; Fathom runs hooks of type "command" with a "command".`,
+    });
     return undefined;
   }
   if (at.matcher.length > MAX_MATCHER_CHARS || !validMatcher(at.matcher)) {
-    problems.push({ file: at.file, message: `${at.file}: the matcher "${at.matcher.slice(0, 80)}" is not a tool name or a regular expression; that hook was left out.` });
+    problems.push({
+      file: at.file,
+      message: `${at.file}: the matcher "${at.matcher.slice(0, 80)}" is not a tool name or a regular expression; that hook was left out.`,
+    });
     return undefined;
   }
-  const seconds = typeof e.timeout === "number" ? e.timeout : typeof e.timeoutSec === "number" ? e.timeoutSec : undefined;
-  const timeoutMs = seconds !== undefined && seconds > 0 ? Math.min(seconds, MAX_TIMEOUT_S) * 1000 : DEFAULT_HOOK_TIMEOUT_MS;
+  const seconds =
+    typeof e.timeout === "number" ? e.timeout : typeof e.timeoutSec === "number" ? e.timeoutSec : undefined;
+  const timeoutMs =
+    seconds !== undefined && seconds > 0 ? Math.min(seconds, MAX_TIMEOUT_S) * 1000 : DEFAULT_HOOK_TIMEOUT_MS;
   return {
     event: at.event,
     matcher: at.matcher,

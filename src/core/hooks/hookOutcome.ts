@@ -49,7 +49,12 @@ export function hookOutcome(hook: HookDefinition, run: HookProcessResult): HookO
             ? "ended without an exit code"
             : undefined;
   if (failedWhy) return failed(base, hook, failedWhy);
-  if (run.exitCode === 2) return { ...base, decision: "block", reason: clip(run.stderr) || `The ${hook.event} hook "${hook.command}" blocked this (exit 2) without saying why.` };
+  if (run.exitCode === 2)
+    return {
+      ...base,
+      decision: "block",
+      reason: clip(run.stderr) || `The ${hook.event} hook "${hook.command}" blocked this (exit 2) without saying why.`,
+    };
   if (run.exitCode !== 0) {
     const why = `exited with code ${run.exitCode}${run.stderr.trim() ? `: ${clip(run.stderr).split("\n")[0]}` : ""}`;
     return failed(base, hook, why);
@@ -71,29 +76,54 @@ export function hookOutcome(hook: HookDefinition, run: HookProcessResult): HookO
 function failed(base: { hook: HookDefinition; durationMs: number }, hook: HookDefinition, why: string): HookOutcome {
   const line = `The ${hook.event} hook "${hook.command}" ${why}.`;
   if (hook.event === "PreToolUse" && hook.failClosed) {
-    return { ...base, decision: "block", reason: `${line} It is set to refuse calls when it fails ("failClosed": true), so this call was not run.`, warning: line };
+    return {
+      ...base,
+      decision: "block",
+      reason: `${line} It is set to refuse calls when it fails ("failClosed": true), so this call was not run.`,
+      warning: line,
+    };
   }
   return { ...base, decision: "failed", warning: `${line} The task goes on.` };
 }
 
-function fromJson(base: { hook: HookDefinition; durationMs: number }, hook: HookDefinition, json: Record<string, unknown>): HookOutcome {
-  const specific = typeof json.hookSpecificOutput === "object" && json.hookSpecificOutput !== null ? (json.hookSpecificOutput as Record<string, unknown>) : {};
+function fromJson(
+  base: { hook: HookDefinition; durationMs: number },
+  hook: HookDefinition,
+  json: Record<string, unknown>,
+): HookOutcome {
+  const specific =
+    typeof json.hookSpecificOutput === "object" && json.hookSpecificOutput !== null
+      ? (json.hookSpecificOutput as Record<string, unknown>)
+      : {};
   const text = (v: unknown) => (typeof v === "string" && v.trim() ? clip(v) : undefined);
   const context = text(specific.additionalContext);
   const extras: Partial<HookOutcome> = {
     ...(context ? { context } : {}),
-    ...(text(json.systemMessage) ? { warning: `The ${hook.event} hook "${hook.command}" says: ${text(json.systemMessage)}` } : {}),
-    ...(json.continue === false ? { stop: `The ${hook.event} hook "${hook.command}" stopped the task${text(json.stopReason) ? `: ${text(json.stopReason)}` : "."}` } : {}),
+    ...(text(json.systemMessage)
+      ? { warning: `The ${hook.event} hook "${hook.command}" says: ${text(json.systemMessage)}` }
+      : {}),
+    ...(json.continue === false
+      ? {
+          stop: `The ${hook.event} hook "${hook.command}" stopped the task${text(json.stopReason) ? `: ${text(json.stopReason)}` : "."}`,
+        }
+      : {}),
   };
   const updated = hook.event === "PreToolUse" ? specific.updatedInput : undefined;
-  if (typeof updated === "object" && updated !== null && !Array.isArray(updated)) extras.updatedInput = updated as Record<string, unknown>;
+  if (typeof updated === "object" && updated !== null && !Array.isArray(updated))
+    extras.updatedInput = updated as Record<string, unknown>;
   const permission = hook.event === "PreToolUse" ? specific.permissionDecision : undefined;
   const reason = text(specific.permissionDecisionReason) ?? text(json.reason);
   let decision: HookDecision = "none";
   if (permission === "deny" || json.decision === "block") decision = "block";
   else if (permission === "ask") decision = "ask";
   else if (permission === "allow" || (hook.event === "PreToolUse" && json.decision === "approve")) decision = "allow";
-  if (decision === "block" && !reason) return { ...base, ...extras, decision, reason: `The ${hook.event} hook "${hook.command}" blocked this without saying why.` };
+  if (decision === "block" && !reason)
+    return {
+      ...base,
+      ...extras,
+      decision,
+      reason: `The ${hook.event} hook "${hook.command}" blocked this without saying why.`,
+    };
   if (decision === "allow" && hook.origin === "workspace") {
     // A repository cannot approve its own calls: its allow counts for nothing.
     const ignored = `The repository's PreToolUse hook "${hook.command}" said allow; a workspace hook cannot approve calls, so the usual approval applies.`;
@@ -113,6 +143,11 @@ export function combinedDecision(outcomes: readonly HookOutcome[]): HookOutcome 
 
 /** The additional context of several hooks, each labelled with the hook it came from. */
 export function contextOf(event: HookEvent, outcomes: readonly HookOutcome[]): string | undefined {
-  const parts = outcomes.filter((o) => o.context).map((o) => `From the ${event} hook "${o.hook.command}" (${o.hook.origin === "user" ? "the person's own hook" : "a hook the repository defines"}; not the person's words):\n${o.context}`);
+  const parts = outcomes
+    .filter((o) => o.context)
+    .map(
+      (o) =>
+        `From the ${event} hook "${o.hook.command}" (${o.hook.origin === "user" ? "the person's own hook" : "a hook the repository defines"}; not the person's words):\n${o.context}`,
+    );
   return parts.length ? parts.join("\n\n") : undefined;
 }

@@ -47,7 +47,15 @@ export async function runHookProcess(command: string, o: RunHookOptions): Promis
       line = wrapped.command;
       tag = wrapped.tag;
     } catch (error) {
-      return { exitCode: null, stdout: "", stderr: "", durationMs: Date.now() - started, timedOut: false, cancelled: false, failure: `could not start in the OS sandbox: ${(error as Error).message}` };
+      return {
+        exitCode: null,
+        stdout: "",
+        stderr: "",
+        durationMs: Date.now() - started,
+        timedOut: false,
+        cancelled: false,
+        failure: `could not start in the OS sandbox: ${(error as Error).message}`,
+      };
     }
   }
   try {
@@ -74,7 +82,15 @@ function spawnHook(line: string, o: RunHookOptions, started: number): Promise<Ho
         env: { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, FATHOM_PROJECT_DIR: o.cwd, ...o.env },
       });
     } catch (error) {
-      resolve({ exitCode: null, stdout: "", stderr: "", durationMs: Date.now() - started, timedOut: false, cancelled: false, failure: `could not start: ${(error as Error).message}` });
+      resolve({
+        exitCode: null,
+        stdout: "",
+        stderr: "",
+        durationMs: Date.now() - started,
+        timedOut: false,
+        cancelled: false,
+        failure: `could not start: ${(error as Error).message}`,
+      });
       return;
     }
     const out = { text: "", bytes: 0 };
@@ -111,7 +127,15 @@ function spawnHook(line: string, o: RunHookOptions, started: number): Promise<Ho
       clearTimeout(timer);
       o.signal?.removeEventListener("abort", onAbort);
       kill();
-      resolve({ exitCode, stdout: out.text, stderr: err.text, durationMs: Date.now() - started, timedOut, cancelled, ...(failure ? { failure } : {}) });
+      resolve({
+        exitCode,
+        stdout: out.text,
+        stderr: err.text,
+        durationMs: Date.now() - started,
+        timedOut,
+        cancelled,
+        ...(failure ? { failure } : {}),
+      });
     };
     const onAbort = () => {
       cancelled = true;

@@ -25,13 +25,15 @@ const PROSE_EXTENSIONS = new Set(["", "md", "markdown", "mdx", "txt", "text", "r
 const PREAMBLE =
   /^(?:here(?:'s|’s| is| are)\b|sure\b|certainly\b|of course\b|okay\b|ok\b|alright\b|below is\b|the following\b|(?:the )?(?:updated|modified|new|revised|edited|rewritten|changed) (?:code|text|lines?|version|selection|function)\b|i(?:'ve|’ve| have)? (?:updated|changed|rewritten|rewrote|modified|refactored|edited|made|converted|added|removed|replaced)\b)/i;
 /** A model declining ("I'm sorry, but…"). */
-const APOLOGY = /^(?:i'?m sorry|i’m sorry|sorry\b|i apologi[sz]e|unfortunately\b|i (?:cannot|can't|can’t|can not|am unable|won't|will not)\b|i'm unable|as an ai\b)/i;
+const APOLOGY =
+  /^(?:i'?m sorry|i’m sorry|sorry\b|i apologi[sz]e|unfortunately\b|i (?:cannot|can't|can’t|can not|am unable|won't|will not)\b|i'm unable|as an ai\b)/i;
 /** What the prompt asks a model to start with when it cannot do the edit. */
 const CANNOT = /^cannot:\s*/i;
 
 const isBlank = (line: string) => line.trim() === "";
 const same = (a: string, b: string) => a.trimEnd() === b.trimEnd();
-const sameRun = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((line, i) => same(line, b[i]!));
+const sameRun = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((line, i) => same(line, b[i]!));
 const firstText = (lines: readonly string[]) => lines.find((l) => !isBlank(l))?.trim() ?? "";
 
 function fenceOf(line: string): { char: string; length: number; info: string } | undefined {
@@ -76,14 +78,19 @@ function proseLine(line: string): boolean {
 /** Text that reads as an explanation: sentences, not code. */
 function looksLikeProse(lines: readonly string[]): boolean {
   const text = lines.filter((l) => !isBlank(l));
-  return text.length > 0 && /^\p{Lu}/u.test(text[0]!.trim()) && text.every(proseLine) && /[.!?:]\s*$/m.test(text.join("\n"));
+  return (
+    text.length > 0 && /^\p{Lu}/u.test(text[0]!.trim()) && text.every(proseLine) && /[.!?:]\s*$/m.test(text.join("\n"))
+  );
 }
 
 /** The lines the answer holds once fences, a leading sentence and explanations are dealt with. */
 function unwrap(lines: string[], ctx: AnswerContext, partial: boolean): Step {
   const selected = ctx.sel.selected;
   const first = firstText(lines);
-  if (CANNOT.test(first)) return partial ? { hold: true } : { refused: `The model says it cannot do this: ${first.replace(CANNOT, "") || "it gave no reason."}` };
+  if (CANNOT.test(first))
+    return partial
+      ? { hold: true }
+      : { refused: `The model says it cannot do this: ${first.replace(CANNOT, "") || "it gave no reason."}` };
   const selectionHasFence = selected.some((l) => fenceOf(l) !== undefined);
   if (selectionHasFence) {
     // Fences are part of the text here (Markdown): only a fence around the whole answer is taken off.
@@ -91,23 +98,43 @@ function unwrap(lines: string[], ctx: AnswerContext, partial: boolean): Step {
     const [head, tail] = [body[0], body.at(-1)];
     const [open, close] = [head && fenceOf(head.l), tail && fenceOf(tail.l)];
     const longest = Math.max(...selected.map((l) => fenceOf(l)?.length ?? 0));
-    const wraps = open && close && head !== tail && close.char === open.char && (open.length > longest || !fenceOf(firstText(selected)));
+    const wraps =
+      open &&
+      close &&
+      head !== tail &&
+      close.char === open.char &&
+      (open.length > longest || !fenceOf(firstText(selected)));
     if (wraps) return { lines: lines.slice(head!.i + 1, tail!.i) };
     return { lines };
   }
   const blocks = fencedBlocks(lines);
-  if (blocks.length > 1 && !partial) return { refused: `The model answered with ${blocks.length} code blocks, so Fathom cannot tell which one is the new text.` };
+  if (blocks.length > 1 && !partial)
+    return {
+      refused: `The model answered with ${blocks.length} code blocks, so Fathom cannot tell which one is the new text.`,
+    };
   if (blocks.length > 0) return { lines: lines.slice(blocks[0]!.open + 1, blocks[0]!.close ?? lines.length) };
-  if (APOLOGY.test(first) && !APOLOGY.test(firstText(selected))) return partial ? { hold: true } : { refused: `The model answered with an explanation instead of the new text: ${excerpt(lines)}` };
+  if (APOLOGY.test(first) && !APOLOGY.test(firstText(selected)))
+    return partial
+      ? { hold: true }
+      : { refused: `The model answered with an explanation instead of the new text: ${excerpt(lines)}` };
   let body = lines;
   if (PREAMBLE.test(first) && /[:.!]$/.test(first) && !PREAMBLE.test(firstText(selected))) {
     const at = lines.findIndex((l) => !isBlank(l));
     body = lines.slice(at + 1);
     while (body.length > 0 && isBlank(body[0]!)) body = body.slice(1);
-    if (body.length === 0) return partial ? { hold: true } : { refused: `The model answered with an explanation instead of the new text: ${excerpt(lines)}` };
+    if (body.length === 0)
+      return partial
+        ? { hold: true }
+        : { refused: `The model answered with an explanation instead of the new text: ${excerpt(lines)}` };
   }
-  const prose = !PROSE_EXTENSIONS.has(/\.([^./]+)$/.exec(ctx.path)?.[1]?.toLowerCase() ?? "") && looksLikeProse(body) && !looksLikeProse(selected);
-  if (prose) return partial ? { hold: true } : { refused: `The model answered with an explanation instead of the new text: ${excerpt(body)}` };
+  const prose =
+    !PROSE_EXTENSIONS.has(/\.([^./]+)$/.exec(ctx.path)?.[1]?.toLowerCase() ?? "") &&
+    looksLikeProse(body) &&
+    !looksLikeProse(selected);
+  if (prose)
+    return partial
+      ? { hold: true }
+      : { refused: `The model answered with an explanation instead of the new text: ${excerpt(body)}` };
   return { lines: body };
 }
 
@@ -121,27 +148,53 @@ function narrow(lines: string[], ctx: AnswerContext, partial: boolean): Step {
   const { from, afterCount } = shownContext(ctx.sel);
   // Still echoing the context from its start: nothing of the new text has come yet.
   if (partial && lines.some((l) => !isBlank(l))) {
-    for (const start of [from, 0]) if (start + lines.length <= before.length && sameRun(lines, before.slice(start, start + lines.length))) return { hold: true };
+    for (const start of [from, 0])
+      if (start + lines.length <= before.length && sameRun(lines, before.slice(start, start + lines.length)))
+        return { hold: true };
   }
   let out = lines;
   for (let m = Math.min(out.length, before.length); m > 0; m--) {
     const head = out.slice(0, m);
-    if (sameRun(head, before.slice(before.length - m)) && head.some((l) => !isBlank(l)) && !sameRun(head, selected.slice(0, m))) {
+    if (
+      sameRun(head, before.slice(before.length - m)) &&
+      head.some((l) => !isBlank(l)) &&
+      !sameRun(head, selected.slice(0, m))
+    ) {
       out = out.slice(m);
       break;
     }
   }
   for (let n = Math.min(out.length, after.length); n > 0; n--) {
     const tail = out.slice(out.length - n);
-    if (sameRun(tail, after.slice(0, n)) && tail.some((l) => !isBlank(l)) && !sameRun(tail, selected.slice(selected.length - n))) {
+    if (
+      sameRun(tail, after.slice(0, n)) &&
+      tail.some((l) => !isBlank(l)) &&
+      !sameRun(tail, selected.slice(selected.length - n))
+    ) {
       out = out.slice(0, out.length - n);
       break;
     }
   }
   // Still starting (or ending) with the context's outer lines: the model changed lines around the selection too.
-  const starts = [from, 0].some((s) => s + 2 <= before.length && sameRun(out.slice(0, 2), before.slice(s, s + 2)) && !sameRun(selected.slice(0, 2), before.slice(s, s + 2)) && before.slice(s, s + 2).some((l) => !isBlank(l)));
-  const ends = [afterCount, after.length].some((e) => e >= 2 && out.length >= 2 && sameRun(out.slice(-2), after.slice(e - 2, e)) && !sameRun(selected.slice(-2), after.slice(e - 2, e)) && after.slice(e - 2, e).some((l) => !isBlank(l)));
-  if (starts || ends) return partial ? { hold: true } : { refused: "The model's answer changes lines around the selection too, so it does not fit the selection." };
+  const starts = [from, 0].some(
+    (s) =>
+      s + 2 <= before.length &&
+      sameRun(out.slice(0, 2), before.slice(s, s + 2)) &&
+      !sameRun(selected.slice(0, 2), before.slice(s, s + 2)) &&
+      before.slice(s, s + 2).some((l) => !isBlank(l)),
+  );
+  const ends = [afterCount, after.length].some(
+    (e) =>
+      e >= 2 &&
+      out.length >= 2 &&
+      sameRun(out.slice(-2), after.slice(e - 2, e)) &&
+      !sameRun(selected.slice(-2), after.slice(e - 2, e)) &&
+      after.slice(e - 2, e).some((l) => !isBlank(l)),
+  );
+  if (starts || ends)
+    return partial
+      ? { hold: true }
+      : { refused: "The model's answer changes lines around the selection too, so it does not fit the selection." };
   if (partial && out.length === 0 && lines.length > 0) return { hold: true };
   return { lines: out };
 }
@@ -164,7 +217,8 @@ function fitted(lines: string[], sel: SelectedLines): string[] {
   const rest = body.filter((l, i) => i > firstAt && !isBlank(l));
   if (common !== "" && indent(body[firstAt]!) === "") {
     // Only the first line lost its indentation (an answer trimmed at its start): it gets the selection's first line's.
-    if (rest.length > 0 && rest.every((l) => indent(l).length >= common.length)) body = body.map((l, i) => (i === firstAt ? indent(text[0]!) + l : l));
+    if (rest.length > 0 && rest.every((l) => indent(l).length >= common.length))
+      body = body.map((l, i) => (i === firstAt ? indent(text[0]!) + l : l));
     // Every line answered from column 0: the model dropped the selection's indentation.
     else body = body.map((l) => (isBlank(l) ? l : common + l));
   }
@@ -181,9 +235,11 @@ function join(lines: string[], sel: SelectedLines): string {
 export function cleanAnswer(answer: string, ctx: AnswerContext): CleanedAnswer {
   const lines = answer.replace(/\r\n?/g, "\n").split("\n");
   const unwrapped = unwrap(lines, ctx, false);
-  if (!("lines" in unwrapped)) return "refused" in unwrapped ? unwrapped : { refused: "The model's answer could not be read." };
+  if (!("lines" in unwrapped))
+    return "refused" in unwrapped ? unwrapped : { refused: "The model's answer could not be read." };
   const narrowed = narrow(unwrapped.lines, ctx, false);
-  if (!("lines" in narrowed)) return "refused" in narrowed ? narrowed : { refused: "The model's answer could not be read." };
+  if (!("lines" in narrowed))
+    return "refused" in narrowed ? narrowed : { refused: "The model's answer could not be read." };
   return { replacement: join(fitted(narrowed.lines, ctx.sel), ctx.sel) };
 }
 

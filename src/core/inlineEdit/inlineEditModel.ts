@@ -34,16 +34,22 @@ export class InlineEditModel extends WrappedModel {
     super();
   }
 
-
-
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const last = request.messages.at(-1);
     if (last?.role === "tool") return yield* say(outcome(last, request.messages));
     const { request: edit, backend } = this.o;
     const secret = this.o.isSecret?.(edit.path);
-    if (secret) return yield* say(`${edit.path} may hold secrets (it matches ${secret} in fathom.secretFiles), so it is not sent to the model. Edit it yourself.`);
-    const read = backend.currentText ? await backend.currentText(edit.path) : { error: "this backend cannot read a whole file" };
-    if ("error" in read || read.text === null) return yield* say(`Could not read ${edit.path}: ${"error" in read ? read.error : "it does not exist"}. Nothing was sent to the model.`);
+    if (secret)
+      return yield* say(
+        `${edit.path} may hold secrets (it matches ${secret} in fathom.secretFiles), so it is not sent to the model. Edit it yourself.`,
+      );
+    const read = backend.currentText
+      ? await backend.currentText(edit.path)
+      : { error: "this backend cannot read a whole file" };
+    if ("error" in read || read.text === null)
+      return yield* say(
+        `Could not read ${edit.path}: ${"error" in read ? read.error : "it does not exist"}. Nothing was sent to the model.`,
+      );
     const text = read.text;
     const sel = selectLines(text, edit.startLine, edit.endLine);
     if ("error" in sel) return yield* say(`${sel.error} Select the lines again and run Edit Selection.`);
@@ -51,15 +57,26 @@ export class InlineEditModel extends WrappedModel {
     if (tooLarge) return yield* say(tooLarge);
 
     const id = `inline_${Math.random().toString(36).slice(2, 10)}`;
-    const fixed: Omit<EditSelectionArgs, "answer" | "stop_reason"> = { file_path: edit.path, start_line: edit.startLine, end_line: edit.endLine, file_version: textVersion(text) };
+    const fixed: Omit<EditSelectionArgs, "answer" | "stop_reason"> = {
+      file_path: edit.path,
+      start_line: edit.startLine,
+      end_line: edit.endLine,
+      file_version: textVersion(text),
+    };
     yield { type: "tool_call_start", index: 0, id, name: EDIT_SELECTION };
     yield { type: "tool_call_delta", index: 0, argumentsDelta: `${JSON.stringify(fixed).slice(0, -1)},"answer":"` };
-    const inner: ModelRequest = { system: INLINE_EDIT_SYSTEM_PROMPT, messages: [{ role: "user", content: inlineEditUserPrompt(sel, edit) }], tools: [], ...(request.signal ? { signal: request.signal } : {}) };
+    const inner: ModelRequest = {
+      system: INLINE_EDIT_SYSTEM_PROMPT,
+      messages: [{ role: "user", content: inlineEditUserPrompt(sel, edit) }],
+      tools: [],
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
     for await (const event of this.inner.stream(inner)) {
       switch (event.type) {
         case "text_delta":
           // Escaped as inside a JSON string, so the deltas read as the call's arguments while they stream.
-          if (event.text) yield { type: "tool_call_delta", index: 0, argumentsDelta: JSON.stringify(event.text).slice(1, -1) };
+          if (event.text)
+            yield { type: "tool_call_delta", index: 0, argumentsDelta: JSON.stringify(event.text).slice(1, -1) };
           break;
         case "reasoning_delta":
         case "retry":
@@ -70,10 +87,19 @@ export class InlineEditModel extends WrappedModel {
           // The finished text is what counts (a stream's pieces may have been taken back).
           const stop = FINISHED.has(event.stopReason) ? {} : { stop_reason: event.stopReason };
           const args: EditSelectionArgs = { ...fixed, answer: event.message.content, ...stop };
-          yield { type: "tool_call_delta", index: 0, argumentsDelta: `"${"stop_reason" in stop ? `,"stop_reason":${JSON.stringify(stop.stop_reason)}` : ""}}` };
+          yield {
+            type: "tool_call_delta",
+            index: 0,
+            argumentsDelta: `"${"stop_reason" in stop ? `,"stop_reason":${JSON.stringify(stop.stop_reason)}` : ""}}`,
+          };
           yield {
             type: "done",
-            message: { role: "assistant", content: "", toolCalls: [{ id, name: EDIT_SELECTION, arguments: JSON.stringify(args) }], ...(event.message.reasoning ? { reasoning: event.message.reasoning } : {}) },
+            message: {
+              role: "assistant",
+              content: "",
+              toolCalls: [{ id, name: EDIT_SELECTION, arguments: JSON.stringify(args) }],
+              ...(event.message.reasoning ? { reasoning: event.message.reasoning } : {}),
+            },
             usage: event.usage,
             stopReason: "tool_use",
             ...(event.usageEstimated ? { usageEstimated: true } : {}),
@@ -96,11 +122,14 @@ async function* say(text: string): AsyncGenerator<ModelStreamEvent> {
 
 /** What came of the edit, for the person, from its call's result. */
 function outcome(result: Extract<ChatMessage, { role: "tool" }>, messages: readonly ChatMessage[]): string {
-  const call = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : [])).find((c) => c.id === result.toolCallId);
+  const call = messages
+    .flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []) : []))
+    .find((c) => c.id === result.toolCallId);
   let where = "the selection";
   try {
     const args = JSON.parse(call?.arguments ?? "{}") as Partial<EditSelectionArgs>;
-    if (typeof args.start_line === "number" && typeof args.end_line === "number" && typeof args.file_path === "string") where = `${linesLabel(args.start_line, args.end_line)} of ${args.file_path}`;
+    if (typeof args.start_line === "number" && typeof args.end_line === "number" && typeof args.file_path === "string")
+      where = `${linesLabel(args.start_line, args.end_line)} of ${args.file_path}`;
   } catch {
     /* the call's arguments are Fathom's own; without them the sentence is vaguer */
   }
@@ -110,6 +139,11 @@ function outcome(result: Extract<ChatMessage, { role: "tool" }>, messages: reado
     return `Replaced ${where}${rest !== undefined ? " with your changes to the proposal" : ""}.${feedback ? `\n\n${feedback}` : ""}`;
   }
   const rejected = readRejection(result.content);
-  if (rejected) return rejected.reason ? `Nothing was written: ${rejected.reason}` : `You rejected the change to ${where}; nothing was written.`;
-  return /nothing was (?:written|proposed)/i.test(result.content) ? result.content : `Nothing was written. ${result.content}`;
+  if (rejected)
+    return rejected.reason
+      ? `Nothing was written: ${rejected.reason}`
+      : `You rejected the change to ${where}; nothing was written.`;
+  return /nothing was (?:written|proposed)/i.test(result.content)
+    ? result.content
+    : `Nothing was written. ${result.content}`;
 }

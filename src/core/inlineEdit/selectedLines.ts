@@ -47,9 +47,14 @@ export function lineCount(text: string): number {
 export function selectLines(text: string, startLine: number, endLine: number): SelectedLines | { error: string } {
   const spans = lineSpans(text);
   if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || endLine < startLine) {
-    return { error: `Lines ${startLine}–${endLine} are not a range of lines (they are counted from 1, the end not before the start).` };
+    return {
+      error: `Lines ${startLine}–${endLine} are not a range of lines (they are counted from 1, the end not before the start).`,
+    };
   }
-  if (endLine > spans.length) return { error: `The file has ${spans.length} line${spans.length === 1 ? "" : "s"} now, so lines ${startLine}–${endLine} are not in it.` };
+  if (endLine > spans.length)
+    return {
+      error: `The file has ${spans.length} line${spans.length === 1 ? "" : "s"} now, so lines ${startLine}–${endLine} are not in it.`,
+    };
   const lines = spans.map((s) => text.slice(s.start, s.end));
   const last = spans[endLine - 1]!;
   const ownEol = text.slice(spans[startLine - 1]!.end, spans[startLine - 1]!.next);

@@ -56,6 +56,10 @@ export function inlineEditPreview(partialArgs: string, before: string): string |
   if ("error" in sel) return undefined;
   const ctx = { sel, path: streamedString(partialArgs, "file_path")?.value ?? "" };
   const cleaned = answer.complete ? cleanAnswer(answer.value, ctx) : undefined;
-  const replacement = cleaned ? ("replacement" in cleaned ? cleaned.replacement : undefined) : partialReplacement(answer.value, ctx);
+  const replacement = cleaned
+    ? "replacement" in cleaned
+      ? cleaned.replacement
+      : undefined
+    : partialReplacement(answer.value, ctx);
   return replacement === undefined ? undefined : replaceLines(before, start, end, replacement);
 }

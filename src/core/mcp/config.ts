@@ -1,5 +1,11 @@
 // The ES build: the UMD one loads its parts with a dynamic require that bundles cannot follow.
-import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import {
+  applyEdits,
+  modify,
+  parse as parseJsonc,
+  printParseErrorCode,
+  type ParseError,
+} from "jsonc-parser/lib/esm/main.js";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 
@@ -60,7 +66,7 @@ const TYPE_SPELLINGS: Record<string, McpTransport> = {
   http: "http",
   streamablehttp: "http",
   "streamable-http": "http",
-  "streamable_http": "http",
+  streamable_http: "http",
   sse: "sse",
 };
 
@@ -74,7 +80,9 @@ function position(text: string, offset: number): { line: number; column: number 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const stringMap = (v: unknown): Record<string, string> =>
-  isRecord(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+  isRecord(v)
+    ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"))
+    : {};
 
 /** Parses one config file's text. */
 export function parseMcpConfig(text: string, file: string): McpConfigFile {
@@ -82,10 +90,15 @@ export function parseMcpConfig(text: string, file: string): McpConfigFile {
   const data = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   const out: McpConfigFile = { servers: [], problems: [], inputs: [] };
   for (const e of errors) {
-    out.problems.push({ file, ...position(text, e.offset), message: `JSON syntax error: ${printParseErrorCode(e.error)}` });
+    out.problems.push({
+      file,
+      ...position(text, e.offset),
+      message: `JSON syntax error: ${printParseErrorCode(e.error)}`,
+    });
   }
   if (!isRecord(data)) {
-    if (errors.length === 0) out.problems.push({ file, message: "An MCP configuration must be a JSON object with mcpServers (or servers)." });
+    if (errors.length === 0)
+      out.problems.push({ file, message: "An MCP configuration must be a JSON object with mcpServers (or servers)." });
     return out;
   }
   const table = isRecord(data.mcpServers) ? data.mcpServers : isRecord(data.servers) ? data.servers : undefined;
@@ -101,7 +114,11 @@ export function parseMcpConfig(text: string, file: string): McpConfigFile {
   if (Array.isArray(data.inputs)) {
     for (const input of data.inputs) {
       if (isRecord(input) && typeof input.id === "string") {
-        out.inputs.push({ id: input.id, ...(typeof input.description === "string" ? { description: input.description } : {}), password: input.password === true });
+        out.inputs.push({
+          id: input.id,
+          ...(typeof input.description === "string" ? { description: input.description } : {}),
+          password: input.password === true,
+        });
       }
     }
   }
@@ -110,14 +127,21 @@ export function parseMcpConfig(text: string, file: string): McpConfigFile {
 
 function normalizeServer(name: string, raw: unknown, file: string): McpServerConfig | McpConfigProblem {
   if (!isRecord(raw)) return { file, server: name, message: `Server "${name}" must be an object.` };
-  const typeText = typeof raw.type === "string" ? raw.type : typeof raw.transport === "string" ? raw.transport : undefined;
+  const typeText =
+    typeof raw.type === "string" ? raw.type : typeof raw.transport === "string" ? raw.transport : undefined;
   let transport: McpTransport | undefined = typeText ? TYPE_SPELLINGS[typeText.toLowerCase()] : undefined;
   if (typeText && !transport) {
-    return { file, server: name, message: `Server "${name}" has type "${typeText}"; use stdio, http (streamableHttp) or sse.` };
+    return {
+      file,
+      server: name,
+      message: `Server "${name}" has type "${typeText}"; use stdio, http (streamableHttp) or sse.`,
+    };
   }
   transport ??= typeof raw.url === "string" ? "http" : "stdio";
-  if (transport === "stdio" && typeof raw.command !== "string") return { file, server: name, message: `Server "${name}" needs a "command" (or a "url" for HTTP).` };
-  if (transport !== "stdio" && typeof raw.url !== "string") return { file, server: name, message: `Server "${name}" needs a "url".` };
+  if (transport === "stdio" && typeof raw.command !== "string")
+    return { file, server: name, message: `Server "${name}" needs a "command" (or a "url" for HTTP).` };
+  if (transport !== "stdio" && typeof raw.url !== "string")
+    return { file, server: name, message: `Server "${name}" needs a "url".` };
   const timeout = typeof raw.timeout === "number" && raw.timeout > 0 ? raw.timeout : undefined;
   return {
     name,
@@ -158,7 +182,10 @@ export function inputIds(server: McpServerConfig): string[] {
 }
 
 /** Fills in `${input:id}` values (listed in `secrets`); reports ids without a value. */
-export function expandInputs(server: McpServerConfig, input: (id: string) => string | undefined): { server: McpServerConfig; unresolved: string[] } {
+export function expandInputs(
+  server: McpServerConfig,
+  input: (id: string) => string | undefined,
+): { server: McpServerConfig; unresolved: string[] } {
   const unresolved: string[] = [];
   const secrets = new Set(server.secrets ?? []);
   const expand = (text: string): string =>
@@ -171,7 +198,12 @@ export function expandInputs(server: McpServerConfig, input: (id: string) => str
   return { server: mapStrings(server, expand, secrets), unresolved: [...new Set(unresolved)] };
 }
 
-function mapStrings(server: McpServerConfig, expand: (text: string) => string, secrets: Set<string>, local: (p: string) => string = (p) => p): McpServerConfig {
+function mapStrings(
+  server: McpServerConfig,
+  expand: (text: string) => string,
+  secrets: Set<string>,
+  local: (p: string) => string = (p) => p,
+): McpServerConfig {
   const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, expand(v)]));
   return {
     ...server,
@@ -192,29 +224,45 @@ function mapStrings(server: McpServerConfig, expand: (text: string) => string, s
  * Returns the names it could not resolve, so the server is reported, not started with a
  * literal `${…}`. The inputs' values are listed in `secrets`, to be masked when shown.
  */
-export function expandVariables(server: McpServerConfig, ctx: VariableContext): { server: McpServerConfig; unresolved: string[] } {
+export function expandVariables(
+  server: McpServerConfig,
+  ctx: VariableContext,
+): { server: McpServerConfig; unresolved: string[] } {
   const unresolved: string[] = [];
   const secrets = new Set<string>();
   const expand = (text: string): string =>
-    text.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*)|input:([A-Za-z0-9_.-]+))\}/g, (whole, name: string, envName?: string, inputId?: string) => {
-      if (inputId !== undefined && !ctx.input) return whole;
-      const value =
-        envName !== undefined ? ctx.env[envName] : inputId !== undefined ? ctx.input?.(inputId) : name === "userHome" ? os.homedir() : ctx.workspaceFolder;
-      if (value === undefined) {
-        unresolved.push(whole);
-        return whole;
-      }
-      if (inputId !== undefined && value) secrets.add(value);
-      return value;
-    });
-  const local = (p: string) => (ctx.workspaceFolder && !nodePath.isAbsolute(p) && !p.includes("${input:") ? nodePath.resolve(ctx.workspaceFolder, p) : p);
+    text.replace(
+      /\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*)|input:([A-Za-z0-9_.-]+))\}/g,
+      (whole, name: string, envName?: string, inputId?: string) => {
+        if (inputId !== undefined && !ctx.input) return whole;
+        const value =
+          envName !== undefined
+            ? ctx.env[envName]
+            : inputId !== undefined
+              ? ctx.input?.(inputId)
+              : name === "userHome"
+                ? os.homedir()
+                : ctx.workspaceFolder;
+        if (value === undefined) {
+          unresolved.push(whole);
+          return whole;
+        }
+        if (inputId !== undefined && value) secrets.add(value);
+        return value;
+      },
+    );
+  const local = (p: string) =>
+    ctx.workspaceFolder && !nodePath.isAbsolute(p) && !p.includes("${input:")
+      ? nodePath.resolve(ctx.workspaceFolder, p)
+      : p;
   return { server: mapStrings(server, expand, secrets, local), unresolved: [...new Set(unresolved)] };
 }
 
 /** `text` with every secret value replaced by a mask (longest first, so none shows in part). */
 export function redactSecrets(text: string, secrets: readonly string[] | undefined): string {
   let out = text;
-  for (const secret of [...(secrets ?? [])].sort((a, b) => b.length - a.length)) if (secret) out = out.split(secret).join("••••••");
+  for (const secret of [...(secrets ?? [])].sort((a, b) => b.length - a.length))
+    if (secret) out = out.split(secret).join("••••••");
   return out;
 }
 
@@ -246,13 +294,16 @@ export function describeServer(server: McpServerConfig): string {
  * layout kept), or undefined when the file does not define that server.
  */
 export function withAutoApprovedTool(text: string, server: string, tool: string): string | undefined {
-  const root = parseJsonc(text, [], { allowTrailingComma: true }) as Record<string, Record<string, { autoApprove?: unknown; alwaysAllow?: unknown }> | undefined> | undefined;
+  const root = parseJsonc(text, [], { allowTrailingComma: true }) as
+    Record<string, Record<string, { autoApprove?: unknown; alwaysAllow?: unknown }> | undefined> | undefined;
   const key = ["mcpServers", "servers"].find((k) => root?.[k]?.[server] !== undefined);
   if (!key) return undefined;
   const entry = root![key]![server]!;
   const listKey = Array.isArray(entry.alwaysAllow) && !Array.isArray(entry.autoApprove) ? "alwaysAllow" : "autoApprove";
   const list = Array.isArray(entry[listKey]) ? (entry[listKey] as unknown[]) : [];
   if (list.includes(tool)) return text;
-  const edits = modify(text, [key, server, listKey], [...list, tool], { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  const edits = modify(text, [key, server, listKey], [...list, tool], {
+    formattingOptions: { insertSpaces: true, tabSize: 2 },
+  });
   return applyEdits(text, edits);
 }

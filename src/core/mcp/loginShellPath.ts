@@ -11,10 +11,15 @@ export function loginShellPath(): Promise<string | undefined> {
   if (process.platform === "win32") return Promise.resolve(process.env.PATH);
   cached ??= new Promise((resolve) => {
     const shell = process.env.SHELL || "/bin/sh";
-    execFile(shell, ["-ilc", 'printf "__FATHOM_PATH__%s__END__" "$PATH"'], { timeout: 5_000, env: process.env }, (error, stdout) => {
-      const found = /__FATHOM_PATH__(.*?)__END__/s.exec(stdout ?? "")?.[1];
-      resolve(found && !error ? found : process.env.PATH);
-    });
+    execFile(
+      shell,
+      ["-ilc", 'printf "__FATHOM_PATH__%s__END__" "$PATH"'],
+      { timeout: 5_000, env: process.env },
+      (error, stdout) => {
+        const found = /__FATHOM_PATH__(.*?)__END__/s.exec(stdout ?? "")?.[1];
+        resolve(found && !error ? found : process.env.PATH);
+      },
+    );
   });
   return cached;
 }

@@ -4,7 +4,13 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { CommandSandbox } from "../executor/sandbox";
 import { killSandboxLeftovers } from "../executor/sandboxLeftovers";
-import { expandVariables, parseMcpConfig, type McpConfigProblem, type McpServerConfig, type VariableContext } from "./config";
+import {
+  expandVariables,
+  parseMcpConfig,
+  type McpConfigProblem,
+  type McpServerConfig,
+  type VariableContext,
+} from "./config";
 import { McpServer } from "./mcpServer";
 import { MAX_MCP_TOOLS, mcpTools } from "./mcpTools";
 
@@ -44,7 +50,8 @@ export function loadMcpConfigs(
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") problems.push({ file, message: `Cannot read it: ${(error as Error).message}` });
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        problems.push({ file, message: `Cannot read it: ${(error as Error).message}` });
       continue;
     }
     const parsed = parseMcpConfig(text, file);
@@ -53,12 +60,22 @@ export function loadMcpConfigs(
     for (const raw of parsed.servers) {
       if (raw.sandbox === false && !o.mayLeaveSandbox?.includes(file)) {
         delete raw.sandbox;
-        problems.push({ file, server: raw.name, message: `Server "${raw.name}" asks to start outside the OS sandbox ("sandbox": false); only your own ${userMcpConfigPath()} may say that, so it starts inside the sandbox.` });
+        problems.push({
+          file,
+          server: raw.name,
+          message: `Server "${raw.name}" asks to start outside the OS sandbox ("sandbox": false); only your own ${userMcpConfigPath()} may say that, so it starts inside the sandbox.`,
+        });
       }
       const { server, unresolved } = expandVariables(raw, vars);
       if (unresolved.length > 0) {
-        const hint = unresolved.some((u) => u.startsWith("${input:")) ? " (an input is asked for in VS Code; elsewhere put the value in an environment variable and use ${env:NAME})" : "";
-        problems.push({ file, server: raw.name, message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here${hint}; it was not started.` });
+        const hint = unresolved.some((u) => u.startsWith("${input:"))
+          ? " (an input is asked for in VS Code; elsewhere put the value in an environment variable and use ${env:NAME})"
+          : "";
+        problems.push({
+          file,
+          server: raw.name,
+          message: `Server "${raw.name}" uses ${unresolved.join(", ")}, which has no value here${hint}; it was not started.`,
+        });
         continue;
       }
       if (o.untrusted?.includes(file) && server.autoApprove.length > 0) {
@@ -105,7 +122,10 @@ export class McpHub {
   /** The tag in the command line of each sandboxed server's processes (its latest start). */
   private readonly tags = new Map<McpServer, string>();
 
-  constructor(configs: readonly McpServerConfig[], private readonly options: McpHubOptions) {
+  constructor(
+    configs: readonly McpServerConfig[],
+    private readonly options: McpHubOptions,
+  ) {
     this.update(configs);
     process.on("exit", this.onExit);
   }
@@ -123,7 +143,10 @@ export class McpHub {
     const next = new Map(configs.map((c) => [c.name, c]));
     for (const server of [...this.servers]) {
       const config = next.get(server.name);
-      if (config && JSON.stringify({ ...config, autoApprove: [] }) === JSON.stringify({ ...server.config, autoApprove: [] })) {
+      if (
+        config &&
+        JSON.stringify({ ...config, autoApprove: [] }) === JSON.stringify({ ...server.config, autoApprove: [] })
+      ) {
         // Only which tools run unasked changed: no restart needed.
         server.config = config;
         continue;
@@ -151,7 +174,8 @@ export class McpHub {
 
   private serverFor(config: McpServerConfig): McpServer {
     const { sandbox, log, onChange, workspaceRoot } = this.options;
-    if (sandbox && config.sandbox === false && config.transport === "stdio") log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
+    if (sandbox && config.sandbox === false && config.transport === "stdio")
+      log?.(`"${config.name}" starts outside the OS sandbox, as ${config.source} says ("sandbox": false)`);
     const server: McpServer = new McpServer(config, {
       cwd: workspaceRoot,
       ...(log ? { log } : {}),
@@ -160,7 +184,10 @@ export class McpHub {
       ...(sandbox && config.sandbox !== false
         ? {
             wrapCommand: async (command: string, args: string[]) => {
-              const wrapped = await sandbox.wrap([command, ...args].map(shellQuote).join(" "), config.cwd ?? workspaceRoot);
+              const wrapped = await sandbox.wrap(
+                [command, ...args].map(shellQuote).join(" "),
+                config.cwd ?? workspaceRoot,
+              );
               this.tags.set(server, wrapped.tag);
               return { command: "/bin/sh", args: ["-c", wrapped.command] };
             },
@@ -176,20 +203,32 @@ export class McpHub {
 
   /** Starts every enabled server at once; returns the problems of those that failed (the others work). */
   async start(): Promise<string[]> {
-    const results = await Promise.allSettled(this.servers.filter((s) => this.enabled.has(s.name)).map((s) => s.start()));
+    const results = await Promise.allSettled(
+      this.servers.filter((s) => this.enabled.has(s.name)).map((s) => s.start()),
+    );
     return results.flatMap((r) => (r.status === "rejected" ? [(r.reason as Error).message] : []));
   }
 
   /** Tools of the ready, enabled servers; `dropped` counts those over the limit. */
   tools(limit = MAX_MCP_TOOLS): ReturnType<typeof mcpTools> {
-    return mcpTools(this.servers.filter((s) => s.state === "ready" && this.enabled.has(s.name)), limit);
+    return mcpTools(
+      this.servers.filter((s) => s.state === "ready" && this.enabled.has(s.name)),
+      limit,
+    );
   }
 
   /** Resources of the ready, enabled servers, for `@` mentions. */
   resources(): McpResourceRef[] {
     return this.servers
       .filter((s) => s.state === "ready" && this.enabled.has(s.name))
-      .flatMap((s) => s.resources.map((r) => ({ server: s.name, uri: r.uri, name: r.title ?? r.name, ...(r.mimeType ? { mimeType: r.mimeType } : {}) })));
+      .flatMap((s) =>
+        s.resources.map((r) => ({
+          server: s.name,
+          uri: r.uri,
+          name: r.title ?? r.name,
+          ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+        })),
+      );
   }
 
   /** Reads a resource of an enabled server (started if needed). */

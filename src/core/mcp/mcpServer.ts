@@ -2,7 +2,11 @@ import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Resource as McpResourceInfo, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  Resource as McpResourceInfo,
+  Tool as McpToolInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import { mcpLib } from "../vendor/libraries";
 import { z } from "zod";
 import { describeServer, redactSecrets, type McpServerConfig } from "./config";
@@ -74,7 +78,11 @@ export class McpServer {
     if (this.state === "ready") return Promise.resolve();
     const wait = this.retryAt - Date.now();
     if (this.state === "failed" && wait > 0 && !this.starting) {
-      return Promise.reject(new Error(`${this.problem ?? `The MCP server "${this.name}" failed.`} It is started again in ${Math.ceil(wait / 1000)} s.`));
+      return Promise.reject(
+        new Error(
+          `${this.problem ?? `The MCP server "${this.name}" failed.`} It is started again in ${Math.ceil(wait / 1000)} s.`,
+        ),
+      );
     }
     this.starting ??= this.connect().finally(() => (this.starting = undefined));
     return this.starting;
@@ -87,19 +95,29 @@ export class McpServer {
     const timeout = this.config.timeoutMs;
     let client: Client | undefined;
     try {
-      client = await withTimeout(this.connectTransport((c) => (client = c)), timeout, `did not answer within ${Math.round(timeout / 1000)} s`);
+      client = await withTimeout(
+        this.connectTransport((c) => (client = c)),
+        timeout,
+        `did not answer within ${Math.round(timeout / 1000)} s`,
+      );
       client.setNotificationHandler(mcpLib().mcpTypes.ToolListChangedNotificationSchema, async () => {
-        await this.refreshTools().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh tools: ${String(e)}`));
+        await this.refreshTools().catch((e: unknown) =>
+          this.options.log?.(`${this.name}: could not refresh tools: ${String(e)}`),
+        );
         this.options.onToolsChanged?.();
         this.options.onStateChange?.();
       });
       client.setNotificationHandler(mcpLib().mcpTypes.ResourceListChangedNotificationSchema, async () => {
-        await this.refreshResources().catch((e: unknown) => this.options.log?.(`${this.name}: could not refresh resources: ${String(e)}`));
+        await this.refreshResources().catch((e: unknown) =>
+          this.options.log?.(`${this.name}: could not refresh resources: ${String(e)}`),
+        );
       });
       this.client = client;
       await this.refreshTools();
       // Resources are a convenience for `@`: a server that fails to list them still works.
-      await this.refreshResources().catch((e: unknown) => this.options.log?.(`${this.name}: could not list resources: ${String(e)}`));
+      await this.refreshResources().catch((e: unknown) =>
+        this.options.log?.(`${this.name}: could not list resources: ${String(e)}`),
+      );
       this.state = "ready";
       this.failures = 0;
       this.options.onStateChange?.();
@@ -107,7 +125,9 @@ export class McpServer {
       this.client = undefined;
       this.markFailed();
       const tail = this.stderr.slice(-3).join(" | ");
-      this.problem = this.redact(`The MCP server "${this.name}" (${describeServer(this.config)}) could not start: ${(error as Error).message}${tail ? `. Its last output: ${tail}` : ""}`);
+      this.problem = this.redact(
+        `The MCP server "${this.name}" (${describeServer(this.config)}) could not start: ${(error as Error).message}${tail ? `. Its last output: ${tail}` : ""}`,
+      );
       this.options.log?.(this.problem);
       await this.shutdown(client);
       throw new Error(this.problem, { cause: error });
@@ -137,7 +157,11 @@ export class McpServer {
       return client;
     } catch (error) {
       // Older servers speak only the 2024 HTTP+SSE transport; a client connects only once.
-      this.options.log?.(this.redact(`${this.name}: Streamable HTTP failed (${(error as Error).message.split("\n")[0]!.slice(0, 200)}); trying SSE`));
+      this.options.log?.(
+        this.redact(
+          `${this.name}: Streamable HTTP failed (${(error as Error).message.split("\n")[0]!.slice(0, 200)}); trying SSE`,
+        ),
+      );
       await client.close().catch(() => undefined);
       const sse = this.newClient();
       using(sse);
@@ -148,12 +172,21 @@ export class McpServer {
 
   private async stdioTransport(): Promise<Transport> {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.options.baseEnv ?? (await withLoginShellPath()))) if (v !== undefined) env[k] = v;
+    for (const [k, v] of Object.entries(this.options.baseEnv ?? (await withLoginShellPath())))
+      if (v !== undefined) env[k] = v;
     if (this.config.envFile) Object.assign(env, readEnvFile(this.config.envFile));
     Object.assign(env, this.config.env);
     const command = this.config.command ?? "";
-    const spawn = this.options.wrapCommand ? await this.options.wrapCommand(command, this.config.args) : { command, args: this.config.args };
-    const transport = (this.stdio = new (mcpLib().StdioClientTransport)({ command: spawn.command, args: spawn.args, env, ...(this.config.cwd || this.options.cwd ? { cwd: this.config.cwd || this.options.cwd } : {}), stderr: "pipe" }));
+    const spawn = this.options.wrapCommand
+      ? await this.options.wrapCommand(command, this.config.args)
+      : { command, args: this.config.args };
+    const transport = (this.stdio = new (mcpLib().StdioClientTransport)({
+      command: spawn.command,
+      args: spawn.args,
+      env,
+      ...(this.config.cwd || this.options.cwd ? { cwd: this.config.cwd || this.options.cwd } : {}),
+      stderr: "pipe",
+    }));
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) this.stderr.push(this.redact(line.trimEnd()));
       this.stderr.splice(0, Math.max(0, this.stderr.length - STDERR_LINES));
@@ -186,13 +219,20 @@ export class McpServer {
     const entries: unknown[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseToolListSchema, { timeout: this.config.timeoutMs });
+      const page = await this.client.request(
+        { method: "tools/list", params: cursor ? { cursor } : {} },
+        LooseToolListSchema,
+        { timeout: this.config.timeoutMs },
+      );
       entries.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor && entries.length < 10_000);
     const { tools, schemaProblems, skipped } = readToolList(entries);
     for (const s of skipped) this.options.log?.(`${this.name}: ignored ${s} in its tool list`);
-    for (const [tool, why] of schemaProblems) this.options.log?.(`${this.name}: the input schema of ${tool} is invalid (${why}); it is offered without parameters`);
+    for (const [tool, why] of schemaProblems)
+      this.options.log?.(
+        `${this.name}: the input schema of ${tool} is invalid (${why}); it is offered without parameters`,
+      );
     const disabled = new Set(this.config.disabledTools);
     this.tools = tools.filter((t) => !disabled.has(t.name));
     this.schemaProblems = schemaProblems;
@@ -215,9 +255,16 @@ export class McpServer {
     if (this.state !== "ready") await this.start();
     const client = this.client;
     if (!client) throw new Error(this.problem ?? `The MCP server "${this.name}" is not running.`);
-    const result = await client.readResource({ uri }, { timeout: this.config.timeoutMs, ...(signal ? { signal } : {}) });
+    const result = await client.readResource(
+      { uri },
+      { timeout: this.config.timeoutMs, ...(signal ? { signal } : {}) },
+    );
     return result.contents
-      .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[binary ${c.mimeType ?? "data"}, ${Math.round(((c as { blob?: string }).blob?.length ?? 0) * 0.75 / 1024)} KB: not attached]`))
+      .map((c) =>
+        "text" in c && typeof c.text === "string"
+          ? c.text
+          : `[binary ${c.mimeType ?? "data"}, ${Math.round((((c as { blob?: string }).blob?.length ?? 0) * 0.75) / 1024)} KB: not attached]`,
+      )
       .join("\n\n");
   }
 
@@ -226,7 +273,10 @@ export class McpServer {
     if (this.state !== "ready") await this.start();
     const client = this.client;
     if (!client) throw new Error(this.problem ?? `The MCP server "${this.name}" is not running.`);
-    return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.config.timeoutMs })) as CallToolResult;
+    return (await client.callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout: this.config.timeoutMs,
+    })) as CallToolResult;
   }
 
   async stop(): Promise<void> {
@@ -278,7 +328,10 @@ function readEnvFile(file: string): Record<string, string> {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new Error(`its envFile ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it or remove "envFile" from the configuration`, { cause: error });
+    throw new Error(
+      `its envFile ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it or remove "envFile" from the configuration`,
+      { cause: error },
+    );
   }
   for (const line of text.split(/\r?\n/)) {
     const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);

@@ -37,7 +37,10 @@ export function mcpToolName(server: string, tool: string, taken: Set<string>): s
 }
 
 /** The tools of ready servers, at most `limit` of them in all (the rest are reported). */
-export function mcpTools(servers: readonly McpServer[], limit = MAX_MCP_TOOLS): { tools: Tool[]; dropped: number; origins: Map<string, McpToolOrigin> } {
+export function mcpTools(
+  servers: readonly McpServer[],
+  limit = MAX_MCP_TOOLS,
+): { tools: Tool[]; dropped: number; origins: Map<string, McpToolOrigin> } {
   const taken = new Set<string>();
   const tools: Tool[] = [];
   const origins = new Map<string, McpToolOrigin>();
@@ -69,7 +72,9 @@ function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
   // A schema that is not valid JSON Schema would make the model API refuse every request.
   const schemaProblem = server.schemaProblems.get(info.name) ?? inputSchemaProblem(info.inputSchema);
   const parameters: Record<string, unknown> = schemaProblem ? { ...EMPTY_PARAMETERS } : info.inputSchema;
-  const note = schemaProblem ? ` Its parameters are not described (the server's schema is invalid: ${schemaProblem}); the server checks the arguments.` : "";
+  const note = schemaProblem
+    ? ` Its parameters are not described (the server's schema is invalid: ${schemaProblem}); the server checks the arguments.`
+    : "";
   return defineTool({
     name,
     description: `${info.description?.trim() || info.title || info.name} (MCP server "${server.name}", tool ${info.name})${note}`,
@@ -77,7 +82,11 @@ function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
     // schema in the error, so a model that called a deferred tool unseen can correct itself.
     schema: z.record(z.string(), z.unknown()).superRefine((args, check) => {
       const wrong = schemaProblem ? undefined : argumentProblem(info.inputSchema, args);
-      if (wrong) check.addIssue({ code: "custom", message: `${wrong}. The parameters of ${name} (JSON Schema): ${JSON.stringify(info.inputSchema)}` });
+      if (wrong)
+        check.addIssue({
+          code: "custom",
+          message: `${wrong}. The parameters of ${name} (JSON Schema): ${JSON.stringify(info.inputSchema)}`,
+        });
     }),
     parameters,
     kind: readOnly ? "read" : "other",
@@ -87,7 +96,8 @@ function toTool(server: McpServer, info: McpToolInfo, name: string): Tool {
         const result = await server.call(info.name, args, ctx.signal);
         return toResult(result, server.name, info.name);
       } catch (error) {
-        if (ctx.signal.aborted) return { content: `Cancelled: the call to ${info.name} on "${server.name}" was stopped.`, isError: true };
+        if (ctx.signal.aborted)
+          return { content: `Cancelled: the call to ${info.name} on "${server.name}" was stopped.`, isError: true };
         return {
           content: `The MCP server "${server.name}" failed on ${info.name}: ${(error as Error).message}. Try again later, or do without this tool.`,
           isError: true,
@@ -109,9 +119,12 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
         break;
       case "image": {
         const kb = Math.round((item.data.length * 3) / 4 / 1024);
-        if (!IMAGE_TYPES.has(item.mimeType)) parts.push(`[image ${item.mimeType}, ${kb} KB: a type models do not read]`);
-        else if (item.data.length > MAX_IMAGE_BASE64) parts.push(`[image ${item.mimeType}, ${kb} KB: too large to send to the model]`);
-        else if (images.length >= MAX_IMAGES) parts.push(`[image ${item.mimeType}, ${kb} KB: over ${MAX_IMAGES} images in one result, not sent]`);
+        if (!IMAGE_TYPES.has(item.mimeType))
+          parts.push(`[image ${item.mimeType}, ${kb} KB: a type models do not read]`);
+        else if (item.data.length > MAX_IMAGE_BASE64)
+          parts.push(`[image ${item.mimeType}, ${kb} KB: too large to send to the model]`);
+        else if (images.length >= MAX_IMAGES)
+          parts.push(`[image ${item.mimeType}, ${kb} KB: over ${MAX_IMAGES} images in one result, not sent]`);
         else {
           images.push({ mimeType: item.mimeType, data: item.data });
           parts.push(`[image ${images.length}: ${item.mimeType}, ${kb} KB]`);
@@ -122,11 +135,17 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
         parts.push(`[audio ${item.mimeType}: not shown to the model]`);
         break;
       case "resource_link":
-        parts.push(`[resource link ${item.uri}${item.name ? ` (${item.name}${item.mimeType ? `, ${item.mimeType}` : ""})` : ""}${item.description ? `: ${item.description}` : ""}]`);
+        parts.push(
+          `[resource link ${item.uri}${item.name ? ` (${item.name}${item.mimeType ? `, ${item.mimeType}` : ""})` : ""}${item.description ? `: ${item.description}` : ""}]`,
+        );
         break;
       case "resource": {
         const r = item.resource;
-        parts.push("text" in r && typeof r.text === "string" ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}, binary ${r.mimeType ?? ""}]`);
+        parts.push(
+          "text" in r && typeof r.text === "string"
+            ? `[resource ${r.uri}]\n${r.text}`
+            : `[resource ${r.uri}, binary ${r.mimeType ?? ""}]`,
+        );
         break;
       }
       default:
@@ -134,9 +153,15 @@ export function toResult(result: CallToolResult, server: string, tool: string): 
     }
   }
   // Servers should repeat structured content as JSON text; when one does not, the model still gets it.
-  if (result.structuredContent && !repeatsAsText(result)) parts.push(`${parts.length ? "Structured content:\n" : ""}${JSON.stringify(result.structuredContent, null, 2)}`);
+  if (result.structuredContent && !repeatsAsText(result))
+    parts.push(`${parts.length ? "Structured content:\n" : ""}${JSON.stringify(result.structuredContent, null, 2)}`);
   const content = parts.join("\n\n") || "(no content)";
-  return { content, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}), details: { mcpServer: server, mcpTool: tool } };
+  return {
+    content,
+    ...(result.isError ? { isError: true } : {}),
+    ...(images.length ? { images } : {}),
+    details: { mcpServer: server, mcpTool: tool },
+  };
 }
 
 /** Whether a text part of the result already holds the structured content as JSON. */

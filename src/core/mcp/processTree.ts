@@ -61,7 +61,8 @@ export function processTree(root: number): ProcessRef[] {
   if (!self && process.platform !== "win32") return [];
   const tree: ProcessRef[] = [{ pid: root, ...(self?.started ? { started: self.started } : {}) }];
   for (let i = 0; i < tree.length && tree.length < 10_000; i++) {
-    for (const child of children.get(tree[i]!.pid) ?? []) tree.push({ pid: child.pid, ...(child.started ? { started: child.started } : {}) });
+    for (const child of children.get(tree[i]!.pid) ?? [])
+      tree.push({ pid: child.pid, ...(child.started ? { started: child.started } : {}) });
   }
   return tree;
 }

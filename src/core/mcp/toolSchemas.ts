@@ -16,7 +16,8 @@ export const EMPTY_PARAMETERS = { type: "object", properties: {} } as const;
 // (2020-12 ones included), strict enough to catch what the model APIs refuse.
 // Made when first needed: activation pays nothing for it.
 let instance: Ajv | undefined;
-const validator = (): Ajv => (instance ??= new (mcpLib().Ajv)({ strict: false, allErrors: true, validateFormats: false, logger: false }));
+const validator = (): Ajv =>
+  (instance ??= new (mcpLib().Ajv)({ strict: false, allErrors: true, validateFormats: false, logger: false }));
 
 export interface ListedTools {
   tools: McpToolInfo[];
@@ -50,7 +51,13 @@ export function readToolList(entries: readonly unknown[]): ListedTools {
       inputSchema: { ...EMPTY_PARAMETERS },
       ...(annotations.success && annotations.data ? { annotations: annotations.data } : {}),
     });
-    out.schemaProblems.set(raw.name, parsed.error.issues.map((i) => `${i.path.join(".") || "tool"}: ${i.message}`).join("; ").slice(0, 300));
+    out.schemaProblems.set(
+      raw.name,
+      parsed.error.issues
+        .map((i) => `${i.path.join(".") || "tool"}: ${i.message}`)
+        .join("; ")
+        .slice(0, 300),
+    );
   }
   return out;
 }

@@ -83,15 +83,22 @@ class CappedMemoryBackend extends FilesystemBackend {
 
   private check(change: PreparedChange): PreparedChange | { error: string } {
     const secret = secretIn(change.after);
-    if (secret) return { error: `Not written: the text holds what looks like ${secret}, and memory must never hold keys, passwords or tokens (every later task reads it). Leave the secret out.` };
+    if (secret)
+      return {
+        error: `Not written: the text holds what looks like ${secret}, and memory must never hold keys, passwords or tokens (every later task reads it). Leave the secret out.`,
+      };
     const bytes = Buffer.byteLength(change.after, "utf8");
     if (bytes > MAX_MEMORY_FILE_BYTES) {
-      return { error: `Not written: a memory file holds at most ${MAX_MEMORY_FILE_BYTES / 1024} KB (this would be ${Math.ceil(bytes / 1024)} KB). Keep memories short: one fact per line, or split it into files.` };
+      return {
+        error: `Not written: a memory file holds at most ${MAX_MEMORY_FILE_BYTES / 1024} KB (this would be ${Math.ceil(bytes / 1024)} KB). Keep memories short: one fact per line, or split it into files.`,
+      };
     }
     const others = listMemories(this.folders).filter((f) => !sameFile(f, this.dir, change.path, this.folders));
     const total = others.reduce((n, f) => n + f.size, 0) + bytes;
     if (total > MAX_MEMORY_TOTAL_BYTES) {
-      return { error: `Not written: memory holds at most ${MAX_MEMORY_TOTAL_BYTES / 1024} KB in all, and this would make ${Math.ceil(total / 1024)} KB. Shorten or merge memory files (or ask the person to delete some).` };
+      return {
+        error: `Not written: memory holds at most ${MAX_MEMORY_TOTAL_BYTES / 1024} KB in all, and this would make ${Math.ceil(total / 1024)} KB. Shorten or merge memory files (or ask the person to delete some).`,
+      };
     }
     return change;
   }
@@ -101,7 +108,12 @@ class CappedMemoryBackend extends FilesystemBackend {
     return "error" in prepared ? prepared : this.check(prepared);
   }
 
-  override async prepareEdit(path: string, oldString: string, newString: string, replaceAll = false): Promise<PreparedChange | { error: string }> {
+  override async prepareEdit(
+    path: string,
+    oldString: string,
+    newString: string,
+    replaceAll = false,
+  ): Promise<PreparedChange | { error: string }> {
     const prepared = await super.prepareEdit(path, oldString, newString, replaceAll);
     return "error" in prepared ? prepared : this.check(prepared);
   }
@@ -155,7 +167,13 @@ function walk(dir: string, prefix: string, skip?: string): MemoryFile[] {
       }
       if (st.isDirectory()) visit(full, `${rel}/${name}`);
       else if (st.isFile()) {
-        out.push({ path: `${prefix}${rel}/${name}`, size: st.size, firstLine: firstLineOf(full), overCap: st.size > MAX_MEMORY_FILE_BYTES, modifiedMs: st.mtimeMs });
+        out.push({
+          path: `${prefix}${rel}/${name}`,
+          size: st.size,
+          firstLine: firstLineOf(full),
+          overCap: st.size > MAX_MEMORY_FILE_BYTES,
+          modifiedMs: st.mtimeMs,
+        });
       }
     }
   };
@@ -170,8 +188,17 @@ function firstLineOf(file: string): string {
     fd = openSync(file, "r");
     const buf = Buffer.alloc(FIRST_LINE_BYTES);
     const n = readSync(fd, buf, 0, FIRST_LINE_BYTES, 0);
-    const line = buf.subarray(0, n).toString("utf8").split(/\r?\n/).find((l) => l.trim()) ?? "";
-    return line.replace(/^#+\s*/, "").replace(/\uFFFD+$/, "").trim().slice(0, 200);
+    const line =
+      buf
+        .subarray(0, n)
+        .toString("utf8")
+        .split(/\r?\n/)
+        .find((l) => l.trim()) ?? "";
+    return line
+      .replace(/^#+\s*/, "")
+      .replace(/\uFFFD+$/, "")
+      .trim()
+      .slice(0, 200);
   } catch {
     return "";
   } finally {
@@ -182,9 +209,15 @@ function firstLineOf(file: string): string {
 /** The real file behind a memory path, or an error that says which paths are memory. */
 export function memoryFileOf(folders: MemoryFolders, path: string): { file: string } | { error: string } {
   const p = path.replace(/\\/g, "/");
-  const [dir, rest] = p.startsWith(`${USER_MEMORY_PREFIX}/`) ? [folders.user, p.slice(USER_MEMORY_PREFIX.length + 1)] : p.startsWith(`${MEMORY_PREFIX}/`) ? [folders.project, p.slice(MEMORY_PREFIX.length + 1)] : [undefined, ""];
+  const [dir, rest] = p.startsWith(`${USER_MEMORY_PREFIX}/`)
+    ? [folders.user, p.slice(USER_MEMORY_PREFIX.length + 1)]
+    : p.startsWith(`${MEMORY_PREFIX}/`)
+      ? [folders.project, p.slice(MEMORY_PREFIX.length + 1)]
+      : [undefined, ""];
   if (!dir || !rest || rest.split("/").some((s) => s === "" || s === "." || s === "..")) {
-    return { error: `${path} is not a memory file; memory paths look like /memories/style.md or /memories/user/tone.md (see fathom memories).` };
+    return {
+      error: `${path} is not a memory file; memory paths look like /memories/style.md or /memories/user/tone.md (see fathom memories).`,
+    };
   }
   return { file: nodePath.join(dir, ...rest.split("/")) };
 }

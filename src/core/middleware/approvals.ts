@@ -23,7 +23,8 @@ export interface ApprovalsOptions {
   memory?: { isMemoryPath(path: string): boolean; allowWrites: boolean };
 }
 
-const MEMORY_WRITE = "It writes to Fathom's memory, which every later task reads: approve only what you want remembered.";
+const MEMORY_WRITE =
+  "It writes to Fathom's memory, which every later task reads: approve only what you want remembered.";
 
 const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full rights (files, keys, network).";
 
@@ -53,16 +54,23 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         }
         if (verdict.verdict === "allow") mode = "auto";
       }
-      const secret = tool.kind === "read" && typeof call.args.file_path === "string" ? options.isSecret?.(call.args.file_path) : undefined;
+      const secret =
+        tool.kind === "read" && typeof call.args.file_path === "string"
+          ? options.isSecret?.(call.args.file_path)
+          : undefined;
       if (secret) mode = "ask";
       // Leaving the OS sandbox is always the person's call: no policy, pattern or rule skips it;
       // so is every command when the sandbox should run them but cannot.
       const leavesSandbox = command !== undefined && call.args.sandbox === false;
       const filePath = typeof call.args.file_path === "string" ? call.args.file_path : undefined;
-      const memoryWrite = tool.kind === "edit" && filePath !== undefined && options.memory?.isMemoryPath(filePath) === true;
+      const memoryWrite =
+        tool.kind === "edit" && filePath !== undefined && options.memory?.isMemoryPath(filePath) === true;
       if (memoryWrite) mode = options.memory?.allowWrites ? "auto" : "ask";
       // A hook's ask always reaches the person; the person's own hook's allow skips the question.
-      const hookAsks = call.hookDecision?.decision === "ask" ? `A PreToolUse hook asks for your approval: ${call.hookDecision.reason}` : undefined;
+      const hookAsks =
+        call.hookDecision?.decision === "ask"
+          ? `A PreToolUse hook asks for your approval: ${call.hookDecision.reason}`
+          : undefined;
       if (hookAsks) mode = "ask";
       else if (call.hookDecision?.decision === "allow") mode = "auto";
       const mustAskWhy =
@@ -111,7 +119,13 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       });
       const decision = await ask(options.gate, request, ctx.signal);
       const reason = decision.type === "reject" ? decision.reason : undefined;
-      ctx.emit({ type: "approval_decided", toolCallId: call.id, toolName: call.name, decision: decision.type, ...(reason ? { reason } : {}) });
+      ctx.emit({
+        type: "approval_decided",
+        toolCallId: call.id,
+        toolName: call.name,
+        decision: decision.type,
+        ...(reason ? { reason } : {}),
+      });
 
       switch (decision.type) {
         case "reject":
@@ -138,12 +152,17 @@ async function runEdited(
     const result = await next(call);
     if (result.isError || decision.content === proposal.after) return result;
     const diff = compactDiff(proposal.path, proposal.after, decision.content);
-    return { ...result, content: `${result.content}\n\n${PERSON_CHANGED} (diff from your version to what was written):\n${diff}` };
+    return {
+      ...result,
+      content: `${result.content}\n\n${PERSON_CHANGED} (diff from your version to what was written):\n${diff}`,
+    };
   }
   if (decision.args) {
     const parsed = call.tool.schema.safeParse(decision.args);
     if (!parsed.success) {
-      return toolError(`Not run: the person edited the arguments but they were not valid for ${call.name}. Ask the person how to proceed.`);
+      return toolError(
+        `Not run: the person edited the arguments but they were not valid for ${call.name}. Ask the person how to proceed.`,
+      );
     }
     call.args = parsed.data as Record<string, unknown>;
     if (call.tool.proposeChange) {
@@ -152,7 +171,10 @@ async function runEdited(
       call.proposal = proposed;
     }
     const result = await next(call);
-    return { ...result, content: `The person changed the arguments before approving; ran with ${JSON.stringify(call.args)}.\n\n${result.content}` };
+    return {
+      ...result,
+      content: `The person changed the arguments before approving; ran with ${JSON.stringify(call.args)}.\n\n${result.content}`,
+    };
   }
   if (proposal) call.proposal = proposal;
   return next(call);
@@ -160,7 +182,8 @@ async function runEdited(
 
 /** How an approved edit's result says that the person changed the proposal first. */
 export const PERSON_CHANGED = "The person changed your proposed content before approving it";
-const REJECTED = /^The person rejected this \S+ call\. (?:Their reason: ([\s\S]*?) |No reason was given\. )Do not repeat it unchanged/;
+const REJECTED =
+  /^The person rejected this \S+ call\. (?:Their reason: ([\s\S]*?) |No reason was given\. )Do not repeat it unchanged/;
 
 /** A rejected call's result, as the model reads it. */
 function rejectionText(toolName: string, reason: string | undefined): string {

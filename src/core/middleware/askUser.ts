@@ -13,10 +13,18 @@ const MAX_ANSWER_CHARS = 10_000;
 const AskUserSchema = z
   .object({
     question: z.string().trim().min(1).max(MAX_QUESTION_CHARS).describe("One clear question"),
-    choices: z.array(z.string().trim().min(1).max(MAX_CHOICE_CHARS)).min(2).max(6).optional().describe("2 to 6 short answers to pick from"),
+    choices: z
+      .array(z.string().trim().min(1).max(MAX_CHOICE_CHARS))
+      .min(2)
+      .max(6)
+      .optional()
+      .describe("2 to 6 short answers to pick from"),
     allow_free_text: z.boolean().optional().describe("Whether the person may type their own answer (default true)"),
   })
-  .refine((a) => a.choices !== undefined || a.allow_free_text !== false, { message: "give choices, or allow free text", path: ["choices"] });
+  .refine((a) => a.choices !== undefined || a.allow_free_text !== false, {
+    message: "give choices, or allow free text",
+    path: ["choices"],
+  });
 
 /**
  * `ask_user`: the model asks the person instead of guessing. The run waits for the answer (no
@@ -34,7 +42,12 @@ export function askUserMiddleware(asker: QuestionAsker): Middleware {
     async run(args, ctx) {
       const run = runContextOf(ctx);
       if (run?.subagentType !== undefined) return { content: NO_ONE_CAN_ANSWER, details: { unanswered: true } };
-      const request = { toolCallId: ctx.toolCallId, question: args.question, choices: args.choices ?? [], allowFreeText: args.allow_free_text !== false };
+      const request = {
+        toolCallId: ctx.toolCallId,
+        question: args.question,
+        choices: args.choices ?? [],
+        allowFreeText: args.allow_free_text !== false,
+      };
       run?.emit({ type: "question_asked", ...request });
       const reply = await asker.ask(request, ctx.signal);
       if ("unanswered" in reply) {
@@ -51,7 +64,9 @@ export function askUserMiddleware(asker: QuestionAsker): Middleware {
     tools: [tool],
     systemPrompt(ctx) {
       inARow = 0; // a new run: the person has just written
-      return ctx.subagentType === undefined ? "# Asking\nWhen the request is ambiguous and the answer changes what you do, ask with ask_user (one question at a time, with choices) rather than guess." : undefined;
+      return ctx.subagentType === undefined
+        ? "# Asking\nWhen the request is ambiguous and the answer changes what you do, ask with ask_user (one question at a time, with choices) rather than guess."
+        : undefined;
     },
     async wrapToolCall(call, ctx, next) {
       if (call.name !== ASK_USER) {
@@ -59,7 +74,9 @@ export function askUserMiddleware(asker: QuestionAsker): Middleware {
         return next(call);
       }
       if (inARow >= MAX_QUESTIONS_IN_A_ROW) {
-        return toolError(`Not asked: you have asked ${inARow} questions in a row. Decide the rest yourself, go on with the task, and say what you assumed.`);
+        return toolError(
+          `Not asked: you have asked ${inARow} questions in a row. Decide the rest yourself, go on with the task, and say what you assumed.`,
+        );
       }
       inARow++;
       return next(call);

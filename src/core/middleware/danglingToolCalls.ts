@@ -57,7 +57,7 @@ function isWellFormed(messages: readonly ChatMessage[]): boolean {
       continue;
     }
     if (next < expected.length) return false;
-    expected = message.role === "assistant" ? message.toolCalls ?? [] : [];
+    expected = message.role === "assistant" ? (message.toolCalls ?? []) : [];
     next = 0;
   }
   return next === expected.length;
@@ -70,7 +70,11 @@ export function danglingToolCallsMiddleware(): Middleware {
     beforeModel(ctx) {
       const added = patchToolCalls(ctx.state.messages);
       if (added > 0) {
-        ctx.emit({ type: "warning", code: "dangling_tool_calls", message: `${added} tool call(s) had no result; marked as cancelled.` });
+        ctx.emit({
+          type: "warning",
+          code: "dangling_tool_calls",
+          message: `${added} tool call(s) had no result; marked as cancelled.`,
+        });
       }
     },
   };

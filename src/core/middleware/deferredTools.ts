@@ -57,12 +57,17 @@ export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thres
         return words.length === 0 || words.some((w) => text.includes(w));
       });
       if (matches.length === 0) {
-        return { content: `No MCP tool matches. Servers: ${[...servers].map(([s, n]) => `${s} (${n} tools)`).join(", ")}. Try other words or a server name.` };
+        return {
+          content: `No MCP tool matches. Servers: ${[...servers].map(([s, n]) => `${s} (${n} tools)`).join(", ")}. Try other words or a server name.`,
+        };
       }
       const picked = matches.slice(0, MAX_LOADED_PER_CALL);
       for (const t of picked) load(t.name);
-      const more = matches.length > picked.length ? `\n(${matches.length - picked.length} more match; narrow the query.)` : "";
-      return { content: `Loaded ${picked.length} tools; call them by name:\n${picked.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}${more}` };
+      const more =
+        matches.length > picked.length ? `\n(${matches.length - picked.length} more match; narrow the query.)` : "";
+      return {
+        content: `Loaded ${picked.length} tools; call them by name:\n${picked.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}${more}`,
+      };
     },
   });
 
@@ -70,7 +75,9 @@ export function deferredToolsMiddleware(options: { tools: readonly Tool[]; thres
     name: "deferredTools",
     tools: [findTools],
     systemPrompt: (ctx) =>
-      defers(ctx) ? `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.` : undefined,
+      defers(ctx)
+        ? `# More tools\nMCP servers offer more tools, loaded on demand with find_tools: ${[...servers].map(([s, n]) => `${s} (${n})`).join(", ")}.`
+        : undefined,
     async wrapModelCall(call, ctx, next) {
       if (!defers(ctx)) return next({ ...call, tools: call.tools.filter((t) => t.name !== findTools.name) });
       const own = call.tools.filter((t) => !deferred.has(t.name)).length;

@@ -27,14 +27,28 @@ export function evictionMiddleware(options: EvictionOptions = {}): Middleware {
       const filePath = call.args.file_path;
       if (call.name === "read_file" && typeof filePath === "string" && filePath.startsWith(LARGE_RESULTS_DIR)) {
         // A subagent reads its parent's saved results too (the parent hands it their paths).
-        return readSaved(ctx.parentFiles ? { ...ctx.parentFiles, ...ctx.state.files } : ctx.state.files, filePath, call.args.offset, call.args.limit, threshold);
+        return readSaved(
+          ctx.parentFiles ? { ...ctx.parentFiles, ...ctx.state.files } : ctx.state.files,
+          filePath,
+          call.args.offset,
+          call.args.limit,
+          threshold,
+        );
       }
       const result = await next(call);
       if (result.content.length <= threshold) return result;
       const path = `${LARGE_RESULTS_DIR}${call.id.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
       ctx.state.files[path] = result.content;
-      ctx.emit({ type: "warning", code: "tool_result_evicted", message: `${call.name} returned ${result.content.length} characters; saved to ${path}` });
-      return { ...result, content: preview(call.name, path, result.content), details: { ...result.details, evictedTo: path } };
+      ctx.emit({
+        type: "warning",
+        code: "tool_result_evicted",
+        message: `${call.name} returned ${result.content.length} characters; saved to ${path}`,
+      });
+      return {
+        ...result,
+        content: preview(call.name, path, result.content),
+        details: { ...result.details, evictedTo: path },
+      };
     },
   };
 }
@@ -43,7 +57,10 @@ function preview(toolName: string, path: string, content: string): string {
   const lines = content.split("\n");
   const cut = (line: string) => (line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line);
   const head = lines.slice(0, PREVIEW_HEAD_LINES).map(cut);
-  const tail = lines.length > PREVIEW_HEAD_LINES + PREVIEW_TAIL_LINES ? lines.slice(-PREVIEW_TAIL_LINES).map(cut) : lines.slice(PREVIEW_HEAD_LINES).map(cut);
+  const tail =
+    lines.length > PREVIEW_HEAD_LINES + PREVIEW_TAIL_LINES
+      ? lines.slice(-PREVIEW_TAIL_LINES).map(cut)
+      : lines.slice(PREVIEW_HEAD_LINES).map(cut);
   const omitted = lines.length - head.length - tail.length;
   return [
     `The ${toolName} result was too long to show (${content.length} characters, ${lines.length} lines). It is saved at ${path}; read it in pages with read_file (file_path "${path}", offset, limit).`,
@@ -54,13 +71,23 @@ function preview(toolName: string, path: string, content: string): string {
   ].join("\n");
 }
 
-function readSaved(files: Record<string, string>, path: string, offset: unknown, limit: unknown, maxChars: number): ToolResult {
+function readSaved(
+  files: Record<string, string>,
+  path: string,
+  offset: unknown,
+  limit: unknown,
+  maxChars: number,
+): ToolResult {
   const text = files[path];
   if (text === undefined) {
     const saved = Object.keys(files).filter((p) => p.startsWith(LARGE_RESULTS_DIR));
     return toolError(`Error: ${path} does not exist.${saved.length ? ` Saved results: ${saved.join(", ")}.` : ""}`);
   }
-  const window = formatTextWindow(text, typeof offset === "number" ? offset : 0, typeof limit === "number" ? limit : undefined);
+  const window = formatTextWindow(
+    text,
+    typeof offset === "number" ? offset : 0,
+    typeof limit === "number" ? limit : undefined,
+  );
   if (window.error !== undefined) return toolError(`Error: ${window.error}`);
   let content = window.content ?? "";
   if (content.length > maxChars) {

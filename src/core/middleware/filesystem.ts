@@ -22,16 +22,24 @@ const ExecuteSchema = z.object({
   sandbox: z
     .boolean()
     .optional()
-    .describe("Commands run in an OS sandbox (workspace writes only, no network). false asks the person to run this one outside it; say why first"),
+    .describe(
+      "Commands run in an OS sandbox (workspace writes only, no network). false asks the person to run this one outside it; say why first",
+    ),
 });
 
 /** `execute`: one shell command in the workspace root, through the host's Executor. */
-export function createExecuteTool(executor: Executor, workspaceRoot: string, defaultTimeoutMs = DEFAULT_EXECUTE_TIMEOUT_MS) {
+export function createExecuteTool(
+  executor: Executor,
+  workspaceRoot: string,
+  defaultTimeoutMs = DEFAULT_EXECUTE_TIMEOUT_MS,
+) {
   return defineTool({
     name: "execute",
     description:
       "Run a shell command in the workspace root (non-interactive: no stdin). Returns output (head and tail when long) and the exit code." +
-      (executor.sandboxed ? " It runs in an OS sandbox: it can write only in the workspace and $TMPDIR, cannot read secret folders, and has no network unless a domain is allowed." : ""),
+      (executor.sandboxed
+        ? " It runs in an OS sandbox: it can write only in the workspace and $TMPDIR, cannot read secret folders, and has no network unless a domain is allowed."
+        : ""),
     schema: ExecuteSchema,
     kind: "execute",
     async run({ command, timeout, sandbox }, ctx) {
@@ -45,12 +53,17 @@ export function createExecuteTool(executor: Executor, workspaceRoot: string, def
       });
       const notes: string[] = [];
       if (result.stillRunning) {
-        notes.push(`Still running after ${Math.round(timeoutMs / 1000)} s; left running in the background${result.handle ? ` as ${result.handle}` : ""}. The output so far is above.${result.handle ? ` Check on it with command_output, stop it with stop_command (handle "${result.handle}").` : ""}`);
+        notes.push(
+          `Still running after ${Math.round(timeoutMs / 1000)} s; left running in the background${result.handle ? ` as ${result.handle}` : ""}. The output so far is above.${result.handle ? ` Check on it with command_output, stop it with stop_command (handle "${result.handle}").` : ""}`,
+        );
       } else if (result.timedOut) {
-        notes.push(`Timed out after ${Math.round(timeoutMs / 1000)} s; the process tree was killed. Pass a larger timeout if it needs longer.`);
+        notes.push(
+          `Timed out after ${Math.round(timeoutMs / 1000)} s; the process tree was killed. Pass a larger timeout if it needs longer.`,
+        );
       }
       if (result.cancelled) notes.push("Cancelled by the person; the process tree was killed.");
-      if (result.truncated) notes.push("Output was long: the middle is omitted. Narrow the command (grep, head, tail) to see a part.");
+      if (result.truncated)
+        notes.push("Output was long: the middle is omitted. Narrow the command (grep, head, tail) to see a part.");
       if (!result.stillRunning) notes.push(`Exit code: ${result.exitCode ?? "unknown"}`);
       notes.push(...(result.notes ?? []));
       const output = result.output.trim() === "" ? "(no output)" : result.output.replace(/\s+$/, "");

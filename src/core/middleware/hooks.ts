@@ -42,12 +42,20 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
     return s;
   };
 
-  const fire = async (event: HookEvent, ctx: RunContext, input: Record<string, unknown>, toolName?: string): Promise<HookOutcome[]> => {
-    const matching = options.hooks.filter((h) => h.event === event && (toolName === undefined || matchesTool(h, toolName)));
+  const fire = async (
+    event: HookEvent,
+    ctx: RunContext,
+    input: Record<string, unknown>,
+    toolName?: string,
+  ): Promise<HookOutcome[]> => {
+    const matching = options.hooks.filter(
+      (h) => h.event === event && (toolName === undefined || matchesTool(h, toolName)),
+    );
     if (matching.length === 0) return [];
     const outcomes = await Promise.all(
       matching.map(async (hook) => {
-        const named = toolName !== undefined ? { tool_name: hook.dialect === "claude" ? claudeToolName(toolName) : toolName } : {};
+        const named =
+          toolName !== undefined ? { tool_name: hook.dialect === "claude" ? claudeToolName(toolName) : toolName } : {};
         const run = await runHookProcess(hook.command, {
           cwd: options.cwd,
           timeoutMs: hook.timeoutMs,
@@ -67,7 +75,9 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
         durationMs: o.durationMs,
         decision: o.decision,
         ...(toolName ? { toolName } : {}),
-        ...(o.reason || o.warning || o.stop ? { message: [o.stop, o.warning ?? o.reason].filter(Boolean).join(" ") } : {}),
+        ...(o.reason || o.warning || o.stop
+          ? { message: [o.stop, o.warning ?? o.reason].filter(Boolean).join(" ") }
+          : {}),
       });
     }
     const stopping = outcomes.find((o) => o.stop);
@@ -98,40 +108,74 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
         if (blocked || run.stop) {
           // The prompt is not sent: it leaves the conversation, and the person is told why.
           messages.pop();
-          return { stop: blocked ? `Your message was not sent: the UserPromptSubmit hook "${blocked.hook.command}" blocked it. ${blocked.reason ?? ""}`.trim() : `Your message was not sent. ${run.stop}` };
+          return {
+            stop: blocked
+              ? `Your message was not sent: the UserPromptSubmit hook "${blocked.hook.command}" blocked it. ${blocked.reason ?? ""}`.trim()
+              : `Your message was not sent. ${run.stop}`,
+          };
         }
         const context = contextOf("UserPromptSubmit", outcomes);
         if (context) added.push(context);
       }
-      if (added.length) messages.push({ role: "user", content: `<hook-context>\n${added.join("\n\n")}\n</hook-context>` });
+      if (added.length)
+        messages.push({ role: "user", content: `<hook-context>\n${added.join("\n\n")}\n</hook-context>` });
       return undefined;
     },
 
     async wrapToolCall(call, ctx, next) {
       const run = stateOf(ctx);
       if (run.stop) return toolError(`Not run: ${run.stop}`, { hookBlocked: true });
-      const pre = await fire("PreToolUse", ctx, { tool_input: hookToolInput(call.args, options.cwd), tool_use_id: call.id }, call.name);
+      const pre = await fire(
+        "PreToolUse",
+        ctx,
+        { tool_input: hookToolInput(call.args, options.cwd), tool_use_id: call.id },
+        call.name,
+      );
       if (run.stop) return toolError(`Not run: ${run.stop}`, { hookBlocked: true });
       const decided = combinedDecision(pre);
       const preContext = contextOf("PreToolUse", pre);
       if (decided?.decision === "block") {
-        return toolError(`A PreToolUse hook refused this call, so it did not run. The hook said:\n${decided.reason ?? ""}`, { hookBlocked: true });
+        return toolError(
+          `A PreToolUse hook refused this call, so it did not run. The hook said:\n${decided.reason ?? ""}`,
+          { hookBlocked: true },
+        );
       }
-      if (decided?.decision === "ask" || decided?.decision === "allow") call.hookDecision = { decision: decided.decision, reason: decided.reason ?? `the hook "${decided.hook.command}"` };
+      if (decided?.decision === "ask" || decided?.decision === "allow")
+        call.hookDecision = {
+          decision: decided.decision,
+          reason: decided.reason ?? `the hook "${decided.hook.command}"`,
+        };
       const changed = pre.find((o) => o.updatedInput);
       if (changed?.updatedInput) {
         const parsed = call.tool.schema.safeParse(fromHookToolInput(changed.updatedInput, options.cwd));
         if (!parsed.success) {
-          return toolError(`The PreToolUse hook "${changed.hook.command}" changed this call's arguments to ones ${call.name} does not take (${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}), so it did not run. Fix the hook's updatedInput.`, { hookBlocked: true });
+          return toolError(
+            `The PreToolUse hook "${changed.hook.command}" changed this call's arguments to ones ${call.name} does not take (${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}), so it did not run. Fix the hook's updatedInput.`,
+            { hookBlocked: true },
+          );
         }
         call.args = parsed.data as Record<string, unknown>;
         // A repository's hook may not slip a different call past the person: a changed call is asked.
-        if (changed.hook.origin === "workspace") call.hookDecision = { decision: "ask", reason: `the repository's hook "${changed.hook.command}" changed this call's arguments` };
+        if (changed.hook.origin === "workspace")
+          call.hookDecision = {
+            decision: "ask",
+            reason: `the repository's hook "${changed.hook.command}" changed this call's arguments`,
+          };
       }
       const result = await next(call);
       // A call the person rejected, or a deny pattern refused, did not run: nothing to follow up.
-      if (result.details?.rejected || result.details?.denied) return preContext ? withPostHooks(result, [], preContext) : result;
-      const post = await fire("PostToolUse", ctx, { tool_input: hookToolInput(call.args, options.cwd), tool_use_id: call.id, tool_response: { content: result.content, is_error: result.isError === true } }, call.name);
+      if (result.details?.rejected || result.details?.denied)
+        return preContext ? withPostHooks(result, [], preContext) : result;
+      const post = await fire(
+        "PostToolUse",
+        ctx,
+        {
+          tool_input: hookToolInput(call.args, options.cwd),
+          tool_use_id: call.id,
+          tool_response: { content: result.content, is_error: result.isError === true },
+        },
+        call.name,
+      );
       return withPostHooks(result, post, preContext);
     },
 
@@ -143,7 +187,11 @@ export function hooksMiddleware(options: HooksOptions): Middleware {
       // `continue: false` wins over a block: the task ends.
       if (!blocked || run.stop) return undefined;
       if (run.stopContinuations >= MAX_STOP_CONTINUATIONS) {
-        ctx.emit({ type: "warning", code: "continued", message: `Stop hooks sent the task back ${MAX_STOP_CONTINUATIONS} times; it ends here. Check the hook "${blocked.hook.command}".` });
+        ctx.emit({
+          type: "warning",
+          code: "continued",
+          message: `Stop hooks sent the task back ${MAX_STOP_CONTINUATIONS} times; it ends here. Check the hook "${blocked.hook.command}".`,
+        });
         return undefined;
       }
       run.stopContinuations++;
@@ -171,7 +219,8 @@ export function fromHookToolInput(input: Record<string, unknown>, cwd: string): 
   const out: Record<string, unknown> = { ...input };
   for (const key of ["file_path", "path"]) {
     const v = out[key];
-    if (typeof v === "string" && (v === cwd || v.startsWith(cwd + nodePath.sep))) out[key] = `/${nodePath.relative(cwd, v).split(nodePath.sep).join("/")}`;
+    if (typeof v === "string" && (v === cwd || v.startsWith(cwd + nodePath.sep)))
+      out[key] = `/${nodePath.relative(cwd, v).split(nodePath.sep).join("/")}`;
   }
   return out;
 }
@@ -181,8 +230,8 @@ export function hookToolInput(args: Record<string, unknown>, cwd: string): Recor
   const out: Record<string, unknown> = { ...args };
   for (const key of ["file_path", "path"]) {
     const v = out[key];
-    if (typeof v === "string" && v.startsWith("/") && !v.startsWith(cwd + nodePath.sep) && !v.startsWith("/memories/")) out[key] = nodePath.join(cwd, v);
+    if (typeof v === "string" && v.startsWith("/") && !v.startsWith(cwd + nodePath.sep) && !v.startsWith("/memories/"))
+      out[key] = nodePath.join(cwd, v);
   }
   return out;
 }
-

@@ -48,14 +48,19 @@ export function memorySection(files: readonly MemoryFile[], budgetChars: number)
   const lines: string[] = [];
   let used = 0;
   for (const f of files) {
-    const big = f.overCap ? ` (${Math.ceil(f.size / 1024)} KB, over the ${MAX_MEMORY_FILE_BYTES / 1024} KB a memory may hold: read only the part you need)` : "";
+    const big = f.overCap
+      ? ` (${Math.ceil(f.size / 1024)} KB, over the ${MAX_MEMORY_FILE_BYTES / 1024} KB a memory may hold: read only the part you need)`
+      : "";
     const line = `- ${f.path}: ${f.firstLine || "(no summary line)"}${big}`;
     if (used + line.length > budgetChars) break;
     lines.push(line);
     used += line.length + 1;
   }
   const more = files.length - lines.length;
-  const index = files.length === 0 ? "(no memories yet)" : `${lines.join("\n")}${more > 0 ? `\n(${more} more memory files not listed: ls /memories/)` : ""}`;
+  const index =
+    files.length === 0
+      ? "(no memories yet)"
+      : `${lines.join("\n")}${more > 0 ? `\n(${more} more memory files not listed: ls /memories/)` : ""}`;
   return [
     "## Memory",
     "Fathom keeps memory across tasks in plain markdown files: /memories/ for this project, /memories/user/ for the person across projects. The first line of each file is its summary. Read a memory with read_file when it matters to the task.",

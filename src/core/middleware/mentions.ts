@@ -22,7 +22,11 @@ const EXPANDED_MARK = "\n\n<mentioned_files>";
  * attached to the message. A folder gets its listing; a path that cannot be read gets the
  * backend's reason; a secret file is not attached (reading it with read_file asks the person).
  */
-export function mentionsMiddleware(backend: BackendProtocol, readResource?: McpResourceReader, isSecret?: SecretFileMatcher): Middleware {
+export function mentionsMiddleware(
+  backend: BackendProtocol,
+  readResource?: McpResourceReader,
+  isSecret?: SecretFileMatcher,
+): Middleware {
   return {
     name: "mentions",
     async beforeModel(ctx) {
@@ -31,7 +35,16 @@ export function mentionsMiddleware(backend: BackendProtocol, readResource?: McpR
       if (last?.role !== "user" || last.content.includes(EXPANDED_MARK)) return;
       const attachments = last.attachments ?? [];
       const paths = [...new Set([...last.content.matchAll(MENTION)].map((m) => m[1]!.replace(/[.,;:!?)]+$/, "")))];
-      const resources = readResource ? [...new Map([...last.content.matchAll(RESOURCE_MENTION)].map((m) => [`${m[1]}:${m[2]}`, { server: m[1]!, uri: m[2]!.replace(/[.,;!?)]+$/, "") }])).values()] : [];
+      const resources = readResource
+        ? [
+            ...new Map(
+              [...last.content.matchAll(RESOURCE_MENTION)].map((m) => [
+                `${m[1]}:${m[2]}`,
+                { server: m[1]!, uri: m[2]!.replace(/[.,;!?)]+$/, "") },
+              ]),
+            ).values(),
+          ]
+        : [];
       if (paths.length === 0 && resources.length === 0 && attachments.length === 0) return;
       const blocks: string[] = [];
       let budget = MAX_TOTAL_CHARS;
@@ -46,13 +59,17 @@ export function mentionsMiddleware(backend: BackendProtocol, readResource?: McpR
         budget -= body.length;
         blocks.push(`<file path="${path}">\n${body}\n</file>`);
       }
-      if (paths.length > MAX_MENTIONS) blocks.push(`(${paths.length - MAX_MENTIONS} more mentions not attached; read them with read_file.)`);
+      if (paths.length > MAX_MENTIONS)
+        blocks.push(`(${paths.length - MAX_MENTIONS} more mentions not attached; read them with read_file.)`);
       for (const { server, uri } of resources.slice(0, MAX_MENTIONS)) {
         const body = await describeResource(readResource!, server, uri, budget, ctx.signal);
         budget -= body.length;
         blocks.push(`<resource server="${server}" uri="${uri}">\n${body}\n</resource>`);
       }
-      messages[messages.length - 1] = { ...last, content: `${last.content}${EXPANDED_MARK}\n${blocks.join("\n")}\n</mentioned_files>` };
+      messages[messages.length - 1] = {
+        ...last,
+        content: `${last.content}${EXPANDED_MARK}\n${blocks.join("\n")}\n</mentioned_files>`,
+      };
     },
   };
 }
@@ -69,26 +86,40 @@ function secretNote(path: string, pattern: string): string {
 const escapeAttr = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** One attachment as the block the model reads. */
-async function describeAttachment(backend: BackendProtocol, a: Attachment, budget: number, isSecret: SecretFileMatcher | undefined): Promise<string> {
+async function describeAttachment(
+  backend: BackendProtocol,
+  a: Attachment,
+  budget: number,
+  isSecret: SecretFileMatcher | undefined,
+): Promise<string> {
   if (a.kind === "terminal" || a.kind === "problems") {
     const tag = a.kind === "terminal" ? "terminal_output" : "problems";
-    const text = a.text.length > Math.min(MAX_ATTACHMENT_CHARS, Math.max(0, budget)) ? `${a.text.slice(0, Math.max(0, Math.min(MAX_ATTACHMENT_CHARS, budget)))}\n(cut here: the message's attachments are already long)` : a.text;
+    const text =
+      a.text.length > Math.min(MAX_ATTACHMENT_CHARS, Math.max(0, budget))
+        ? `${a.text.slice(0, Math.max(0, Math.min(MAX_ATTACHMENT_CHARS, budget)))}\n(cut here: the message's attachments are already long)`
+        : a.text;
     return `<${tag} label="${escapeAttr(a.label)}">\n${text}\n</${tag}>`;
   }
   const lines = a.startLine !== undefined ? ` lines="${a.startLine}-${a.endLine ?? a.startLine}"` : "";
   const open = `<file path="${escapeAttr(a.path)}"${lines}>`;
   const secret = secretMatch(a.path, isSecret);
   if (secret) return `${open}\n${secretNote(a.path, secret)}\n</file>`;
-  if (a.startLine === undefined) return `${open}\n${await describePath(backend, a.path, Math.min(budget, MAX_ATTACHMENT_CHARS))}\n</file>`;
-  if (budget <= 0) return `${open}\n(not attached: the message's attachments are already long; read it with read_file)\n</file>`;
+  if (a.startLine === undefined)
+    return `${open}\n${await describePath(backend, a.path, Math.min(budget, MAX_ATTACHMENT_CHARS))}\n</file>`;
+  if (budget <= 0)
+    return `${open}\n(not attached: the message's attachments are already long; read it with read_file)\n</file>`;
   const start = Math.max(1, a.startLine);
   const wanted = Math.max(1, (a.endLine ?? start) - start + 1);
   const count = Math.min(wanted, MAX_ATTACHED_LINES);
   const read = await backend.read(a.path, start - 1, count);
   if (read.content === undefined) return `${open}\n(could not attach: ${read.error ?? "unknown error"})\n</file>`;
   const max = Math.min(budget, MAX_ATTACHMENT_CHARS);
-  let body = read.content.length <= max ? read.content : `${read.content.slice(0, max)}\n(cut here; read the rest with read_file and an offset)`;
-  if (count < wanted && read.content.length <= max) body += `\n(the range has ${wanted} lines; the first ${count} are attached. Read the rest with read_file, offset=${start - 1 + count})`;
+  let body =
+    read.content.length <= max
+      ? read.content
+      : `${read.content.slice(0, max)}\n(cut here; read the rest with read_file and an offset)`;
+  if (count < wanted && read.content.length <= max)
+    body += `\n(the range has ${wanted} lines; the first ${count} are attached. Read the rest with read_file, offset=${start - 1 + count})`;
   return `${open}\n${body}\n</file>`;
 }
 
@@ -108,7 +139,13 @@ async function describePath(backend: BackendProtocol, path: string, budget: numb
   return `(could not attach: ${read.error ?? listing.error ?? "unknown error"})`;
 }
 
-async function describeResource(read: McpResourceReader, server: string, uri: string, budget: number, signal?: AbortSignal): Promise<string> {
+async function describeResource(
+  read: McpResourceReader,
+  server: string,
+  uri: string,
+  budget: number,
+  signal?: AbortSignal,
+): Promise<string> {
   if (budget <= 0) return "(not attached: the mentioned files are already long)";
   try {
     const text = await read(server, uri, signal);

@@ -31,16 +31,25 @@ export function changesNothing(tool: Pick<Tool, "name" | "kind">): boolean {
 export function planModeMiddleware(tools: () => ReadonlyMap<string, Tool>): Middleware {
   return {
     name: "planMode",
-    systemPrompt: (ctx) => (ctx.state.mode === "plan" ? (ctx.subagentType === undefined ? PLAN_PROMPT : SUBAGENT_PROMPT) : undefined),
+    systemPrompt: (ctx) =>
+      ctx.state.mode === "plan" ? (ctx.subagentType === undefined ? PLAN_PROMPT : SUBAGENT_PROMPT) : undefined,
     wrapModelCall(call, ctx, next) {
       if (ctx.state.mode !== "plan") return next(call);
       const all = tools();
-      return next({ ...call, tools: call.tools.filter((spec) => { const tool = all.get(spec.name); return tool !== undefined && changesNothing(tool); }) });
+      return next({
+        ...call,
+        tools: call.tools.filter((spec) => {
+          const tool = all.get(spec.name);
+          return tool !== undefined && changesNothing(tool);
+        }),
+      });
     },
     wrapToolCall(call, ctx, next) {
       if (ctx.state.mode !== "plan" || changesNothing(call.tool)) return next(call);
       return Promise.resolve(
-        toolError(`Not run: the task is in Plan mode, where nothing may be changed (${call.name} is not available). Finish the plan as your final answer; the person starts it when they approve it.`),
+        toolError(
+          `Not run: the task is in Plan mode, where nothing may be changed (${call.name} is not available). Finish the plan as your final answer; the person starts it when they approve it.`,
+        ),
       );
     },
     beforeFinish(ctx) {
@@ -49,7 +58,9 @@ export function planModeMiddleware(tools: () => ReadonlyMap<string, Tool>): Midd
       const written = last?.role === "assistant" ? last.content.trim() : "";
       if (!written) return undefined;
       const capped = written.length > MAX_PLAN_CHARS;
-      const text = capped ? `${written.slice(0, MAX_PLAN_CHARS)}\n\n[The plan was cut at ${MAX_PLAN_CHARS.toLocaleString("en")} characters.]` : written;
+      const text = capped
+        ? `${written.slice(0, MAX_PLAN_CHARS)}\n\n[The plan was cut at ${MAX_PLAN_CHARS.toLocaleString("en")} characters.]`
+        : written;
       ctx.state.plan = { text, status: "proposed" };
       ctx.emit({ type: "plan_proposed", text, capped });
       return undefined;
@@ -65,7 +76,9 @@ export function planTodos(plan: string): Todo[] {
   const numbered = section.map((l) => /^\s{0,3}\d+[.)]\s+(.+)$/.exec(l)?.[1]).filter((s): s is string => !!s);
   const bullets = section.map((l) => /^\s{0,3}[-*+]\s+(.+)$/.exec(l)?.[1]).filter((s): s is string => !!s);
   const items = numbered.length > 0 ? numbered : bullets;
-  return items.slice(0, MAX_PLAN_TODOS).map((content) => ({ content: content.trim().slice(0, 500), status: "pending" as const }));
+  return items
+    .slice(0, MAX_PLAN_TODOS)
+    .map((content) => ({ content: content.trim().slice(0, 500), status: "pending" as const }));
 }
 
 function nextHeading(lines: readonly string[], from: number): number {
@@ -79,10 +92,16 @@ function nextHeading(lines: readonly string[], from: number): number {
  */
 export function startPlan(state: RunState, text?: string): { state: RunState; input: string } | { error: string } {
   const plan = (text ?? state.plan?.text ?? "").trim();
-  if (!plan) return { error: "This task has no plan to start. Ask for one in Plan mode first (/plan or fathom run --plan)." };
+  if (!plan)
+    return { error: "This task has no plan to start. Ask for one in Plan mode first (/plan or fathom run --plan)." };
   const capped = plan.length > MAX_PLAN_CHARS ? plan.slice(0, MAX_PLAN_CHARS) : plan;
   const todos = planTodos(capped);
-  const next: RunState = { ...state, mode: "act", plan: { text: capped, status: "started" }, todos: todos.length > 0 ? todos : state.todos };
+  const next: RunState = {
+    ...state,
+    mode: "act",
+    plan: { text: capped, status: "started" },
+    todos: todos.length > 0 ? todos : state.todos,
+  };
   const edited = state.plan !== undefined && capped !== state.plan.text;
   const input = `The person ${edited ? "edited and " : ""}approved this plan. Carry it out now, step by step, keeping the todo list current (it holds the plan's steps):\n\n${capped}`;
   return { state: next, input };

@@ -60,7 +60,9 @@ export function rulesMiddleware(options: RulesOptions): Middleware {
     const rules = (await catalog()).rules;
     const entry = ledger(ctx.state, rules);
     const fresh: RuleFile[] = [];
-    for (const p of paths) for (const rule of applying(rules, p)) if (!entry.paths.has(rule.file.label) && !fresh.includes(rule)) fresh.push(rule);
+    for (const p of paths)
+      for (const rule of applying(rules, p))
+        if (!entry.paths.has(rule.file.label) && !fresh.includes(rule)) fresh.push(rule);
     if (fresh.length === 0) return undefined;
     const blocks: string[] = [];
     for (const rule of fresh) {
@@ -69,10 +71,16 @@ export function rulesMiddleware(options: RulesOptions): Middleware {
       let text = rule.text;
       if (text.length > room) {
         text = `${text.slice(0, Math.max(0, room))}\n[... cut: the rules budget (${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters for all rules of a task) is spent; read ${rule.file.label} with read_file if you need the rest ...]`;
-        ctx.emit({ type: "warning", code: "rules", message: `${rule.file.label} was cut: all rules of a task share ${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters.` });
+        ctx.emit({
+          type: "warning",
+          code: "rules",
+          message: `${rule.file.label} was cut: all rules of a task share ${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters.`,
+        });
       }
       entry.used += text.length;
-      blocks.push(`<rules path="${rule.file.label}" applies="${describeScope(rule.scope).replace(/"/g, "'")}">\n${text}\n</rules>`);
+      blocks.push(
+        `<rules path="${rule.file.label}" applies="${describeScope(rule.scope).replace(/"/g, "'")}">\n${text}\n</rules>`,
+      );
     }
     ctx.emit({ type: "rules_loaded", files: fresh.map((r) => r.file.label) });
     return `\n\nRules from the repository that apply to this file (nearer folders first; nearer rules take precedence):\n${blocks.join("\n")}`;
@@ -83,7 +91,8 @@ export function rulesMiddleware(options: RulesOptions): Middleware {
     async systemPrompt(ctx) {
       found = undefined;
       const { rules, problems } = await catalog();
-      for (const p of problems) if (p.kind === "rules") ctx.emit({ type: "warning", code: "rules", message: problemText(p) });
+      for (const p of problems)
+        if (p.kind === "rules") ctx.emit({ type: "warning", code: "rules", message: problemText(p) });
       const sections: string[] = [];
       let room = RULES_BUDGET_CHARS;
       const loaded: string[] = [];
@@ -92,15 +101,23 @@ export function rulesMiddleware(options: RulesOptions): Middleware {
         let text = rule.text;
         if (text.length > room) {
           text = `${text.slice(0, Math.max(0, room))}\n[... cut: the rules budget (${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters for all rules) is spent; the rest of ${rule.file.label} is not shown ...]`;
-          ctx.emit({ type: "warning", code: "rules", message: `${rule.file.label} was cut: all rules share ${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters.` });
+          ctx.emit({
+            type: "warning",
+            code: "rules",
+            message: `${rule.file.label} was cut: all rules share ${RULES_BUDGET_CHARS.toLocaleString("en-US")} characters.`,
+          });
         }
         room -= text.length;
         loaded.push(rule.file.label);
-        sections.push(`# ${rule.file.origin === "user" ? "Your rules" : "Project rules"} (from ${rule.file.label})\n${text}`);
+        sections.push(
+          `# ${rule.file.origin === "user" ? "Your rules" : "Project rules"} (from ${rule.file.label})\n${text}`,
+        );
       }
       const offered = rules.filter((r) => r.scope.kind === "requested" && r.file.path);
       if (offered.length) {
-        sections.push(`# More project rules\nRead one with read_file when its description fits the task:\n${offered.map((r) => `- ${r.file.path}: ${r.scope.kind === "requested" ? r.scope.description : ""}`).join("\n")}`);
+        sections.push(
+          `# More project rules\nRead one with read_file when its description fits the task:\n${offered.map((r) => `- ${r.file.path}: ${r.scope.kind === "requested" ? r.scope.description : ""}`).join("\n")}`,
+        );
       }
       if (loaded.length) ctx.emit({ type: "rules_loaded", files: loaded });
       return sections.length ? sections.join("\n\n") : undefined;
@@ -108,9 +125,15 @@ export function rulesMiddleware(options: RulesOptions): Middleware {
     async beforeModel(ctx) {
       const last = ctx.state.messages.at(-1);
       if (last?.role !== "user") return;
-      const paths = [...(last.attachments ?? []).flatMap((a) => (a.kind === "file" ? [a.path] : [])), ...[...last.content.matchAll(MENTION)].map((m) => m[1]!.replace(/[.,;:!?)]+$/, ""))];
+      const paths = [
+        ...(last.attachments ?? []).flatMap((a) => (a.kind === "file" ? [a.path] : [])),
+        ...[...last.content.matchAll(MENTION)].map((m) => m[1]!.replace(/[.,;:!?)]+$/, "")),
+      ];
       if (paths.length === 0 || (await catalog()).rules.every((r) => r.scope.kind === "always")) return;
-      const block = await newRulesFor(paths.flatMap((p) => normal(p) ?? []), ctx);
+      const block = await newRulesFor(
+        paths.flatMap((p) => normal(p) ?? []),
+        ctx,
+      );
       if (block) ctx.state.messages[ctx.state.messages.length - 1] = { ...last, content: `${last.content}${block}` };
     },
     async wrapToolCall(call, ctx, next) {
@@ -129,7 +152,10 @@ function normal(p: unknown): string | undefined {
 }
 
 function alwaysChars(rules: readonly RuleFile[]): number {
-  return Math.min(RULES_BUDGET_CHARS, rules.reduce((n, r) => n + (r.scope.kind === "always" ? r.text.length : 0), 0));
+  return Math.min(
+    RULES_BUDGET_CHARS,
+    rules.reduce((n, r) => n + (r.scope.kind === "always" ? r.text.length : 0), 0),
+  );
 }
 
 const matchers = new Map<string, Minimatch>();
@@ -137,7 +163,10 @@ const matchers = new Map<string, Minimatch>();
 /** The rules that apply to a file at `path` besides the always ones: its folders' (nearest first), then those whose globs match. */
 export function applying(rules: readonly RuleFile[], path: string): RuleFile[] {
   const folders = rules
-    .filter((r): r is RuleFile & { scope: { kind: "folder" } } => r.scope.kind === "folder" && (r.scope.folder === "/" || path.startsWith(`${r.scope.folder}/`)))
+    .filter(
+      (r): r is RuleFile & { scope: { kind: "folder" } } =>
+        r.scope.kind === "folder" && (r.scope.folder === "/" || path.startsWith(`${r.scope.folder}/`)),
+    )
     .sort((a, b) => b.scope.folder.length - a.scope.folder.length);
   const globbed = rules.filter((r) => {
     if (r.scope.kind !== "globs") return false;

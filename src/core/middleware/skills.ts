@@ -13,7 +13,8 @@ const MAX_SKILL_BYTES = 256 * 1024;
 const MAX_SKILL_BODY = 30_000;
 const MAX_LISTED_FILES = 40;
 
-const HEADER = "# Skills\nInstructions for particular kinds of work. When one fits the task, call load_skill with its name first, then follow it.";
+const HEADER =
+  "# Skills\nInstructions for particular kinds of work. When one fits the task, call load_skill with its name first, then follow it.";
 
 /**
  * Agent Skills (progressive disclosure): only each skill's name and description are in the
@@ -32,16 +33,20 @@ export function skillsMiddleware(options: { skills: readonly Skill[]; backend: B
     kind: "read",
     async run({ name }) {
       const skill = byName.get(name.trim());
-      if (!skill?.file.path) return toolError(`No skill is named "${name}". The skills are: ${[...byName.keys()].join(", ")}.`);
+      if (!skill?.file.path)
+        return toolError(`No skill is named "${name}". The skills are: ${[...byName.keys()].join(", ")}.`);
       const read = await options.backend.readText(skill.file.path, MAX_SKILL_BYTES);
-      if (read.text === undefined) return toolError(`Could not load the skill ${name}: ${read.error ?? "it could not be read"}.`);
+      if (read.text === undefined)
+        return toolError(`Could not load the skill ${name}: ${read.error ?? "it could not be read"}.`);
       const fm = parseFrontMatter(read.text);
       let body = (fm.problem ? read.text : fm.body).trim();
       if (read.truncated || body.length > MAX_SKILL_BODY) {
         body = `${body.slice(0, MAX_SKILL_BODY)}\n[... the rest of ${skill.file.path} is not shown here; read it with read_file and an offset ...]`;
       }
       const files = await bundled(options.backend, skill.folder);
-      const run = skill.realFolder ? ` Its scripts are in ${skill.realFolder} on disk: run them from there with execute (asked and sandboxed like any command).` : " Its scripts run only with execute, asked and sandboxed like any command.";
+      const run = skill.realFolder
+        ? ` Its scripts are in ${skill.realFolder} on disk: run them from there with execute (asked and sandboxed like any command).`
+        : " Its scripts run only with execute, asked and sandboxed like any command.";
       return {
         content: `# Skill: ${skill.name} (from ${skill.file.path})\n\n${body}\n\nFiles of this skill (read them with read_file):\n${files.join("\n") || "(none besides SKILL.md)"}\n${run}`,
         details: { skill: skill.name, path: skill.file.path },
@@ -69,8 +74,13 @@ export function skillsSection(skills: readonly Skill[], budget = SKILLS_PROMPT_B
     const rest = skills.slice(i + 1).map((s) => s.name);
     const tail = rest.length ? `- also: ${rest.join(", ")}` : "";
     if (size([...kept, l]) + tail.length + 1 > budget && kept.length > 0) {
-      const others = skills.slice(i).map((s) => s.name).join(", ");
-      kept.push(`- also (load_skill tells what they do): ${others.length > budget - size(kept) - 60 ? `${others.slice(0, Math.max(0, budget - size(kept) - 60))}…` : others}`);
+      const others = skills
+        .slice(i)
+        .map((s) => s.name)
+        .join(", ");
+      kept.push(
+        `- also (load_skill tells what they do): ${others.length > budget - size(kept) - 60 ? `${others.slice(0, Math.max(0, budget - size(kept) - 60))}…` : others}`,
+      );
       break;
     }
     kept.push(l);

@@ -31,7 +31,14 @@ export const GENERAL_PURPOSE_SUBAGENT: SubagentSpec = {
  * Runs a subagent with a fresh history and todo list, spending from `budget`; yields its events
  * (ending with `done`).
  */
-export type SubagentRunner = (spec: SubagentSpec, description: string, signal: AbortSignal, budget: TaskBudget, parentFiles: Readonly<Record<string, string>>, mode?: TaskMode) => AsyncIterable<AgentEvent>;
+export type SubagentRunner = (
+  spec: SubagentSpec,
+  description: string,
+  signal: AbortSignal,
+  budget: TaskBudget,
+  parentFiles: Readonly<Record<string, string>>,
+  mode?: TaskMode,
+) => AsyncIterable<AgentEvent>;
 
 export interface SubagentsOptions {
   subagents: readonly SubagentSpec[];
@@ -77,7 +84,10 @@ async function runTask(
   signal: AbortSignal,
 ): Promise<ToolResult> {
   const spent = parent.budget.exhausted();
-  if (spent) return toolError(`Not started: the task's budget is spent (${spent.message}). Do not start more subagents; finish with what you have.`);
+  if (spent)
+    return toolError(
+      `Not started: the task's budget is spent (${spent.message}). Do not start more subagents; finish with what you have.`,
+    );
   const release = await parent.budget.subagentSlot(signal);
   if (!release) {
     return toolError(
@@ -88,7 +98,14 @@ async function runTask(
   let done: Extract<AgentEvent, { type: "done" }> | undefined;
   try {
     // A subagent of a plan-mode run plans too: it may only read.
-    for await (const event of runSubagent(spec, description, signal, parent.budget, parent.state.files, parent.state.mode)) {
+    for await (const event of runSubagent(
+      spec,
+      description,
+      signal,
+      parent.budget,
+      parent.state.files,
+      parent.state.mode,
+    )) {
       if (event.type === "done") {
         done = event;
         continue;

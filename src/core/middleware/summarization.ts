@@ -25,14 +25,19 @@ export function estimateMessageTokens(message: ChatMessage): number {
   let size = sizes.get(message);
   if (size === undefined) {
     let chars = message.content.length;
-    if (message.role === "assistant") for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + 16;
+    if (message.role === "assistant")
+      for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + 16;
     size = Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS;
     sizes.set(message, size);
   }
   return size;
 }
 
-export function estimatePromptTokens(system: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
+export function estimatePromptTokens(
+  system: string,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSpec[],
+): number {
   let total = Math.ceil(system.length / CHARS_PER_TOKEN);
   for (const tool of tools) total += toolTokens(tool);
   for (const message of messages) total += estimateMessageTokens(message);
@@ -43,7 +48,9 @@ const toolSizes = new WeakMap<ToolSpec, number>();
 function toolTokens(tool: ToolSpec): number {
   let size = toolSizes.get(tool);
   if (size === undefined) {
-    size = Math.ceil((tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length) / CHARS_PER_TOKEN);
+    size = Math.ceil(
+      (tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length) / CHARS_PER_TOKEN,
+    );
     toolSizes.set(tool, size);
   }
   return size;
@@ -65,7 +72,8 @@ export function summarizationMiddleware(options: SummarizationOptions = {}): Mid
       if (estimatePromptTokens(call.system, messages, call.tools) <= window * triggerFraction) return next(call);
       const cut = findCut(messages, Math.max(1, Math.floor(window * keepFraction)));
       // Too little to gain: summarizing would only repeat on every call.
-      if (cut <= 0 || estimatePromptTokens("", messages.slice(0, cut), []) < window * MIN_GAIN_FRACTION) return next(call);
+      if (cut <= 0 || estimatePromptTokens("", messages.slice(0, cut), []) < window * MIN_GAIN_FRACTION)
+        return next(call);
       await compactBefore(cut, ctx, window, "to fit the context window");
       return next({ ...call, messages });
     },
@@ -86,10 +94,17 @@ async function compactBefore(cut: number, ctx: RunContext, window: number, why: 
   ctx.emit(
     summary
       ? { type: "warning", code: "summarized", message: `Summarized ${old.length} earlier messages ${why}.` }
-      : { type: "warning", code: "context_trimmed", message: `Dropped ${old.length} earlier messages ${why} (the summary failed).` },
+      : {
+          type: "warning",
+          code: "context_trimmed",
+          message: `Dropped ${old.length} earlier messages ${why} (the summary failed).`,
+        },
   );
   const first = messages[cut]!;
-  const replacement: ChatMessage[] = first.role === "user" ? [{ role: "user", content: `${note}\n\n${first.content}` }] : [{ role: "user", content: note }, first];
+  const replacement: ChatMessage[] =
+    first.role === "user"
+      ? [{ role: "user", content: `${note}\n\n${first.content}` }]
+      : [{ role: "user", content: note }, first];
   messages.splice(0, cut + 1, ...replacement);
   return summary !== undefined;
 }
@@ -99,7 +114,10 @@ async function compactBefore(cut: number, ctx: RunContext, window: number, why: 
  * window (the latest turn is kept as it is). Changes `ctx.state`; says how many tokens it freed
  * (estimated as the middleware estimates them), or why there was nothing to do.
  */
-export async function compactNow(ctx: RunContext, contextWindow?: number): Promise<{ freedTokens: number; summarized: boolean } | { nothing: string }> {
+export async function compactNow(
+  ctx: RunContext,
+  contextWindow?: number,
+): Promise<{ freedTokens: number; summarized: boolean } | { nothing: string }> {
   const window = contextWindow ?? ctx.model.contextWindow;
   const messages = ctx.state.messages;
   const cut = findCut(messages, 1);
@@ -156,10 +174,12 @@ async function collect(model: ChatModel, transcript: string, ctx: RunContext): P
 
 /** The old turns as plain text, long tool results cut, the middle dropped if still too long. */
 function render(messages: readonly ChatMessage[], maxChars: number): string {
-  const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)} [... ${text.length - max} more characters]` : text);
+  const cut = (text: string, max: number) =>
+    text.length > max ? `${text.slice(0, max)} [... ${text.length - max} more characters]` : text;
   const lines = messages.map((m) => {
     if (m.role === "user") return `Person: ${m.content}`;
-    if (m.role === "tool") return `Result of ${m.toolName}${m.isError ? " (error)" : ""}: ${cut(m.content, RESULT_CHARS_IN_SUMMARY_INPUT)}`;
+    if (m.role === "tool")
+      return `Result of ${m.toolName}${m.isError ? " (error)" : ""}: ${cut(m.content, RESULT_CHARS_IN_SUMMARY_INPUT)}`;
     const calls = (m.toolCalls ?? []).map((c) => `[called ${c.name} ${cut(c.arguments, 500)}]`).join(" ");
     return `Agent: ${m.content} ${calls}`.trim();
   });

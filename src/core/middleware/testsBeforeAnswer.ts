@@ -3,9 +3,12 @@ import type { Tool } from "../tools/tool";
 import type { Middleware } from "./types";
 
 /** A command that names tests (`pytest`, `npm test`, `go test ./...`, `python test_x.py`) and does not merely show a file. */
-const runsTests = (command: string) => /test|spec\b|tox|nox/i.test(command) && !/^\s*(cat|ls|head|tail|grep|rg|find|sed|less|more|wc|echo|stat|file)\b/.test(command);
+const runsTests = (command: string) =>
+  /test|spec\b|tox|nox/i.test(command) &&
+  !/^\s*(cat|ls|head|tail|grep|rg|find|sed|less|more|wc|echo|stat|file)\b/.test(command);
 /** The person asks for tests to be run or to pass. */
-const ASKS_FOR_TESTS = /\b(tests?|pytest|jest|vitest|spec)\b[^.\n]{0,60}\b(pass|passes|passing|green|run|succeed)\b|\b(run|make|get)\b[^.\n]{0,40}\btests?\b|`[^`\n]*\b(pytest|jest|vitest|mocha|(go|cargo|npm|pnpm|yarn)\s+(run\s+)?test)\b[^`\n]*`/i;
+const ASKS_FOR_TESTS =
+  /\b(tests?|pytest|jest|vitest|spec)\b[^.\n]{0,60}\b(pass|passes|passing|green|run|succeed)\b|\b(run|make|get)\b[^.\n]{0,40}\btests?\b|`[^`\n]*\b(pytest|jest|vitest|mocha|(go|cargo|npm|pnpm|yarn)\s+(run\s+)?test)\b[^`\n]*`/i;
 
 /**
  * An answer that comes before any test ran, when the person asked for tests to run or pass, is
@@ -21,10 +24,20 @@ export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Too
   return {
     name: "testsBeforeAnswer",
     beforeModel(ctx) {
-      if (!request.has(ctx.state)) request.set(ctx.state, ctx.state.messages.findLast((m) => m.role === "user"));
+      if (!request.has(ctx.state))
+        request.set(
+          ctx.state,
+          ctx.state.messages.findLast((m) => m.role === "user"),
+        );
     },
     beforeFinish(ctx) {
-      if (ctx.state.mode === "plan" || ctx.subagentType !== undefined || !tools().has("execute") || reminded.has(ctx.state)) return undefined;
+      if (
+        ctx.state.mode === "plan" ||
+        ctx.subagentType !== undefined ||
+        !tools().has("execute") ||
+        reminded.has(ctx.state)
+      )
+        return undefined;
       const messages = ctx.state.messages;
       const asked = request.get(ctx.state);
       // Gone from the history (summarized away): nothing to hold the answer to.
@@ -32,7 +45,11 @@ export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Too
       if (askedAt < 0 || asked?.role !== "user" || !ASKS_FOR_TESTS.test(asked.content)) return undefined;
       const ranTests = messages
         .slice(askedAt + 1)
-        .some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.name === "execute" && runsTests(commandOf(c.arguments))));
+        .some(
+          (m) =>
+            m.role === "assistant" &&
+            m.toolCalls?.some((c) => c.name === "execute" && runsTests(commandOf(c.arguments))),
+        );
       if (ranTests) return undefined;
       reminded.add(ctx.state);
       const command = namedTestCommand(asked.content);
@@ -46,14 +63,19 @@ export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Too
 
 /** The test command the person wrote in backticks, if any. */
 function namedTestCommand(text: string): string | undefined {
-  for (const [, inner] of text.matchAll(/`([^`\n]{1,200})`/g)) if (inner && runsTests(inner) && /\s/.test(inner.trim())) return inner.trim();
+  for (const [, inner] of text.matchAll(/`([^`\n]{1,200})`/g))
+    if (inner && runsTests(inner) && /\s/.test(inner.trim())) return inner.trim();
   return undefined;
 }
 
 function commandOf(rawArguments: string): string {
   try {
     const parsed: unknown = JSON.parse(rawArguments);
-    return typeof parsed === "object" && parsed !== null && typeof (parsed as { command?: unknown }).command === "string" ? (parsed as { command: string }).command : "";
+    return typeof parsed === "object" &&
+      parsed !== null &&
+      typeof (parsed as { command?: unknown }).command === "string"
+      ? (parsed as { command: string }).command
+      : "";
   } catch {
     return "";
   }

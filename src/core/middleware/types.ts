@@ -20,7 +20,11 @@ export interface Middleware {
    */
   beforeModel?(ctx: RunContext): void | { stop: string } | Promise<void | { stop: string }>;
   wrapModelCall?(call: ModelCall, ctx: RunContext, next: (call: ModelCall) => Promise<ModelTurn>): Promise<ModelTurn>;
-  wrapToolCall?(call: ToolCallRequest, ctx: RunContext, next: (call: ToolCallRequest) => Promise<ToolResult>): Promise<ToolResult>;
+  wrapToolCall?(
+    call: ToolCallRequest,
+    ctx: RunContext,
+    next: (call: ToolCallRequest) => Promise<ToolResult>,
+  ): Promise<ToolResult>;
   /**
    * The model answered without calling a tool. Return `text` to go on: it is added as a message
    * to the model (say in it what it comes from), `note` tells the person why, and the loop
@@ -28,7 +32,9 @@ export interface Middleware {
    * finds something to fix after the model's last step (errors a late language server reports)
    * uses it.
    */
-  beforeFinish?(ctx: RunContext): Promise<{ text: string; note: string } | undefined> | { text: string; note: string } | undefined;
+  beforeFinish?(
+    ctx: RunContext,
+  ): Promise<{ text: string; note: string } | undefined> | { text: string; note: string } | undefined;
 }
 
 /** What middleware can see and do during a run. */

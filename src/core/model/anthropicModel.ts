@@ -22,7 +22,17 @@ import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelT
 import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { TurnAccumulator } from "./turnAccumulator";
-import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ReasoningBlock, type ToolSpec, type Usage } from "./types";
+import {
+  ModelError,
+  type ChatMessage,
+  type ChatModel,
+  type ImagePart,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ReasoningBlock,
+  type ToolSpec,
+  type Usage,
+} from "./types";
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 const CACHE = { type: "ephemeral" } as const;
@@ -57,7 +67,10 @@ function parseInput(args: string): Record<string, unknown> {
 type Turn = { role: "user" | "assistant"; content: ContentBlockParam[] };
 
 /** Our messages in messages-API shape: same-role neighbours merged, empty turns dropped, cache breakpoints on the two latest user turns. */
-export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: boolean; thinking?: boolean } = {}): MessageParam[] {
+export function toAnthropicMessages(
+  messages: ChatMessage[],
+  opts: { images?: boolean; thinking?: boolean } = {},
+): MessageParam[] {
   const turns: Turn[] = [];
   const sent = imagesToSend(messages, opts.images === true);
   const push = (role: Turn["role"], blocks: ContentBlockParam[]) => {
@@ -86,7 +99,8 @@ export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: bo
       const blocks: ContentBlockParam[] = opts.thinking ? thinkingBlocks(msg.reasoning) : [];
       // The API refuses empty or whitespace-only text blocks.
       if (msg.content.trim() !== "") blocks.push({ type: "text", text: msg.content });
-      for (const c of msg.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
+      for (const c of msg.toolCalls ?? [])
+        blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
       push("assistant", blocks);
     }
   }
@@ -104,17 +118,21 @@ export function toAnthropicMessages(messages: ChatMessage[], opts: { images?: bo
 }
 
 /** A tool result's text, and its images when the model takes them (tool results may hold image blocks). */
-function toolResultContent(msg: Extract<ChatMessage, { role: "tool" }>, images: ImagePart[] | undefined, modelTakesImages: boolean): string | Array<TextBlockParam | ImageBlockParam> {
+function toolResultContent(
+  msg: Extract<ChatMessage, { role: "tool" }>,
+  images: ImagePart[] | undefined,
+  modelTakesImages: boolean,
+): string | Array<TextBlockParam | ImageBlockParam> {
   const text = withImageNote(msg, images, modelTakesImages);
   if (!images?.length) return text;
-  return [
-    { type: "text", text },
-    ...images.map(imageBlock),
-  ];
+  return [{ type: "text", text }, ...images.map(imageBlock)];
 }
 
 function imageBlock(image: ImagePart): ImageBlockParam {
-  return { type: "image", source: { type: "base64", media_type: image.mimeType as Base64ImageSource["media_type"], data: image.data } };
+  return {
+    type: "image",
+    source: { type: "base64", media_type: image.mimeType as Base64ImageSource["media_type"], data: image.data },
+  };
 }
 
 function thinkingBlocks(reasoning: readonly ReasoningBlock[] | undefined): ContentBlockParam[] {
@@ -158,13 +176,20 @@ export class AnthropicModel implements ChatModel {
     this.model = opts.model;
     this.acceptsImages = opts.acceptsImages ?? acceptsImages(opts.model);
     this.price = opts.price;
-    this.thinkingBudget = opts.thinkingBudget && opts.thinkingBudget >= 1024 ? Math.floor(opts.thinkingBudget) : undefined;
+    this.thinkingBudget =
+      opts.thinkingBudget && opts.thinkingBudget >= 1024 ? Math.floor(opts.thinkingBudget) : undefined;
     this.contextWindow = opts.contextWindow;
     // The SDK appends /v1/messages; accept a base URL given with /v1 too.
     this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
     this.retry = opts.retry ?? {};
     this.hasKey = !!opts.apiKey;
-    this.ctx = { provider: "anthropic", model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
+    this.ctx = {
+      provider: "anthropic",
+      model: opts.model,
+      baseUrl: this.baseUrl,
+      apiKey: opts.apiKey,
+      surface: opts.surface,
+    };
     this.clientOptions = {
       // Always explicit, so the SDK never goes looking for credentials on disk.
       apiKey: opts.apiKey || "no-key",
@@ -189,9 +214,7 @@ export class AnthropicModel implements ChatModel {
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (!this.hasKey && this.baseUrl === ANTHROPIC_BASE_URL) {
-      return failWith(
-        new ModelError("auth", `No Anthropic API key is set. ${knobs(this.ctx).setKey}.`),
-      );
+      return failWith(new ModelError("auth", `No Anthropic API key is set. ${knobs(this.ctx).setKey}.`));
     }
     return withRetries((scope) => this.attempt(request, scope), this.ctx, request.signal, this.retry);
   }
@@ -236,8 +259,13 @@ export class AnthropicModel implements ChatModel {
         case "content_block_start": {
           const block = ev.content_block;
           if (block.type === "text") yield* turn.addText(block.text);
-          else if (block.type === "thinking") yield* turn.addReasoning(block.thinking, { newBlock: true, ...(block.signature ? { signature: block.signature } : {}) });
-          else if (block.type === "redacted_thinking") yield* turn.addReasoning("", { newBlock: true, redacted: block.data });
+          else if (block.type === "thinking")
+            yield* turn.addReasoning(block.thinking, {
+              newBlock: true,
+              ...(block.signature ? { signature: block.signature } : {}),
+            });
+          else if (block.type === "redacted_thinking")
+            yield* turn.addReasoning("", { newBlock: true, redacted: block.data });
           else if (block.type === "tool_use") callOfBlock.set(ev.index, yield* turn.startCall(block.id, block.name));
           break;
         }

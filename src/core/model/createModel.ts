@@ -62,7 +62,10 @@ export function createModel(opts: CreateModelOptions): ToolCallModeModel {
   const o = opts.override ?? {};
   const contextWindow = opts.contextWindow ?? o.contextWindow;
   const baseUrl = opts.baseUrl || (opts.provider === "openai-compatible" ? OPENAI_COMPATIBLE_DEFAULT_BASE_URL : "");
-  const sampling = { ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) };
+  const sampling = {
+    ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+  };
   // A recording or replay (a fetch of its own) decides by name only, so both decide alike.
   const probe = opts.provider === "openai-compatible" && !opts.fetch ? probeFor(baseUrl, adapter.model) : undefined;
   return withToolCallMode(adapter, {
@@ -91,14 +94,26 @@ function createAdapter(opts: CreateModelOptions): ChatModel {
     fetch: opts.fetch,
     defaultHeaders: opts.defaultHeaders,
     surface: opts.surface,
-    ...(opts.acceptsImages !== undefined || o.images !== undefined ? { acceptsImages: opts.acceptsImages ?? o.images } : {}),
+    ...(opts.acceptsImages !== undefined || o.images !== undefined
+      ? { acceptsImages: opts.acceptsImages ?? o.images }
+      : {}),
     ...(o.price ? { price: o.price } : {}),
   };
   switch (opts.provider) {
     case "anthropic":
-      return new AnthropicModel({ ...common, baseUrl: opts.baseUrl || undefined, contextWindow: contextWindow ?? contextWindowOf(model), ...(o.thinkingBudget ? { thinkingBudget: o.thinkingBudget } : {}) });
+      return new AnthropicModel({
+        ...common,
+        baseUrl: opts.baseUrl || undefined,
+        contextWindow: contextWindow ?? contextWindowOf(model),
+        ...(o.thinkingBudget ? { thinkingBudget: o.thinkingBudget } : {}),
+      });
     case "openai":
-      return new OpenAIModel({ ...common, provider: "openai", baseUrl: opts.baseUrl || undefined, contextWindow: contextWindow ?? contextWindowOf(model) });
+      return new OpenAIModel({
+        ...common,
+        provider: "openai",
+        baseUrl: opts.baseUrl || undefined,
+        contextWindow: contextWindow ?? contextWindowOf(model),
+      });
     case "openai-compatible":
       return new OpenAIModel({
         ...common,
@@ -108,7 +123,9 @@ function createAdapter(opts: CreateModelOptions): ChatModel {
       });
     default: {
       const never: never = opts.provider;
-      throw new Error(`Unknown provider "${String(never)}". Set fathom.provider to openai, anthropic or openai-compatible.`);
+      throw new Error(
+        `Unknown provider "${String(never)}". Set fathom.provider to openai, anthropic or openai-compatible.`,
+      );
     }
   }
 }

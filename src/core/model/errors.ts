@@ -19,7 +19,11 @@ export interface ErrorContext {
 export type Surface = "vscode" | "cli";
 
 /** The names a hint uses for model, base URL and key, on each surface. */
-export function knobs(ctx: { provider: ErrorContext["provider"]; surface?: Surface }): { model: string; baseUrl: string; setKey: string } {
+export function knobs(ctx: { provider: ErrorContext["provider"]; surface?: Surface }): {
+  model: string;
+  baseUrl: string;
+  setKey: string;
+} {
   const env = ctx.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   return ctx.surface === "cli"
     ? { model: "--model", baseUrl: "--base-url", setKey: `Set ${env}` }
@@ -64,7 +68,8 @@ export function isContextOverflow(c: Pick<Classified, "kind" | "detail" | "reaso
   return c.kind === "bad_request" && (c.reason === "context overflow" || CONTEXT_OVERFLOW.test(c.detail));
 }
 
-const NETWORK_WORDS = /socket hang up|terminated|other side closed|fetch failed|network|connection (error|reset|refused)|ECONN|premature close|stream ended/i;
+const NETWORK_WORDS =
+  /socket hang up|terminated|other side closed|fetch failed|network|connection (error|reset|refused)|ECONN|premature close|stream ended/i;
 
 function get(obj: unknown, key: string): unknown {
   return obj !== null && typeof obj === "object" ? (obj as Record<string, unknown>)[key] : undefined;
@@ -152,29 +157,56 @@ export function classify(err: unknown, apiKey?: string): Classified {
 
   if (typeof status === "number") {
     const forbidRetry = shouldRetry === "false";
-    if (status === 401 || status === 403) return { kind: "auth", status, retryable: false, reason: `refused (${status})`, detail };
+    if (status === 401 || status === 403)
+      return { kind: "auth", status, retryable: false, reason: `refused (${status})`, detail };
     if (status === 404) return { kind: "not_found", status, retryable: false, reason: "not found (404)", detail };
     if (status === 429)
-      return { kind: "rate_limited", status, retryable: !forbidRetry, retryAfterMs, reason: "rate limited (429)", detail };
+      return {
+        kind: "rate_limited",
+        status,
+        retryable: !forbidRetry,
+        retryAfterMs,
+        reason: "rate limited (429)",
+        detail,
+      };
     if (status === 408 || status === 409)
-      return { kind: "network", status, retryable: !forbidRetry, retryAfterMs, reason: `request timed out (${status})`, detail };
+      return {
+        kind: "network",
+        status,
+        retryable: !forbidRetry,
+        retryAfterMs,
+        reason: `request timed out (${status})`,
+        detail,
+      };
     if (status >= 500)
       return {
         kind: "overloaded",
         status,
         retryable: !forbidRetry,
         retryAfterMs,
-        reason: status === 529 || srvType === "overloaded_error" ? `overloaded (${status})` : `server error (${status})`,
+        reason:
+          status === 529 || srvType === "overloaded_error" ? `overloaded (${status})` : `server error (${status})`,
         detail,
       };
     if (status >= 400) {
       const overflow = CONTEXT_OVERFLOW.test(`${srvType ?? ""} ${detail}`);
-      return { kind: "bad_request", status, retryable: false, reason: overflow ? "context overflow" : `refused (${status})`, detail };
+      return {
+        kind: "bad_request",
+        status,
+        retryable: false,
+        reason: overflow ? "context overflow" : `refused (${status})`,
+        detail,
+      };
     }
   }
   // An error event inside an Anthropic stream carries a type but no status.
   if (srvType === "overloaded_error" || srvType === "api_error")
-    return { kind: "overloaded", retryable: true, reason: srvType === "api_error" ? "server error" : "overloaded", detail };
+    return {
+      kind: "overloaded",
+      retryable: true,
+      reason: srvType === "api_error" ? "server error" : "overloaded",
+      detail,
+    };
   if (srvType === "rate_limit_error") return { kind: "rate_limited", retryable: true, reason: "rate limited", detail };
 
   const { codes, messages } = causeChain(err);
@@ -182,7 +214,12 @@ export function classify(err: unknown, apiKey?: string): Classified {
   const name = get(err, "name");
   if (netCode || name === "APIConnectionError" || messages.some((m) => NETWORK_WORDS.test(m))) {
     const words = netCode ?? messages.find((m) => NETWORK_WORDS.test(m)) ?? "connection error";
-    return { kind: "network", retryable: true, reason: `network error (${short(words, 60)})`, detail: short(scrub(words, apiKey)) };
+    return {
+      kind: "network",
+      retryable: true,
+      reason: `network error (${short(words, 60)})`,
+      detail: short(scrub(words, apiKey)),
+    };
   }
   return { kind: "unknown", retryable: false, reason: "error", detail };
 }

@@ -10,7 +10,10 @@ export const MAX_IMAGES_PER_REQUEST = 3;
  * Which images one request sends (tools' and the person's): the latest MAX_IMAGES_PER_REQUEST
  * when the model takes images, none otherwise.
  */
-export function imagesToSend(messages: readonly ChatMessage[], modelTakesImages: boolean): Map<ChatMessage, ImagePart[]> {
+export function imagesToSend(
+  messages: readonly ChatMessage[],
+  modelTakesImages: boolean,
+): Map<ChatMessage, ImagePart[]> {
   const sent = new Map<ChatMessage, ImagePart[]>();
   if (!modelTakesImages) return sent;
   let budget = MAX_IMAGES_PER_REQUEST;
@@ -28,11 +31,20 @@ export function imagesToSend(messages: readonly ChatMessage[], modelTakesImages:
  * A message's text, telling the model about images it will not see (it takes text only, or
  * newer images were sent instead), so it does not act as if it had seen them.
  */
-export function withImageNote(msg: WithImages, sent: readonly ImagePart[] | undefined, modelTakesImages: boolean): string {
+export function withImageNote(
+  msg: WithImages,
+  sent: readonly ImagePart[] | undefined,
+  modelTakesImages: boolean,
+): string {
   const withheld = (msg.images?.length ?? 0) - (sent?.length ?? 0);
   const text = msg.content === "" && msg.role === "tool" ? "(no output)" : msg.content;
   if (withheld <= 0) return text;
-  const why = modelTakesImages ? `only the latest ${MAX_IMAGES_PER_REQUEST} images are sent` : "the model in use takes text only";
-  const what = msg.role === "user" ? `The person attached ${withheld} image${withheld > 1 ? "s" : ""} that ${withheld > 1 ? "are" : "is"} not shown` : `${withheld} image${withheld > 1 ? "s" : ""} not shown`;
+  const why = modelTakesImages
+    ? `only the latest ${MAX_IMAGES_PER_REQUEST} images are sent`
+    : "the model in use takes text only";
+  const what =
+    msg.role === "user"
+      ? `The person attached ${withheld} image${withheld > 1 ? "s" : ""} that ${withheld > 1 ? "are" : "is"} not shown`
+      : `${withheld} image${withheld > 1 ? "s" : ""} not shown`;
   return `${text}\n\n[${what}: ${why}]`;
 }

@@ -45,7 +45,8 @@ export interface ListModelsOptions {
 }
 
 /** OpenAI's list also has embedding, audio, image and moderation models: not for chat. */
-const NOT_CHAT = /embed|whisper|tts|dall-e|moderation|davinci|babbage|realtime|audio|transcribe|image|search|sora|computer-use/i;
+const NOT_CHAT =
+  /embed|whisper|tts|dall-e|moderation|davinci|babbage|realtime|audio|transcribe|image|search|sora|computer-use/i;
 
 export async function listModels(opts: ListModelsOptions): Promise<ModelList> {
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 10_000);
@@ -84,11 +85,22 @@ function enrich(models: ListedModel[], overrides: ModelOverrides | undefined): L
 }
 
 async function openaiModels(opts: ListModelsOptions, baseUrl: string, signal: AbortSignal): Promise<ListedModel[]> {
-  const client = new (openaiLib().OpenAI)({ apiKey: opts.apiKey || "no-key", baseURL: baseUrl.replace(/\/+$/, ""), maxRetries: 0, fetch: opts.fetch, logLevel: "off", dangerouslyAllowBrowser: true });
+  const client = new (openaiLib().OpenAI)({
+    apiKey: opts.apiKey || "no-key",
+    baseURL: baseUrl.replace(/\/+$/, ""),
+    maxRetries: 0,
+    fetch: opts.fetch,
+    logLevel: "off",
+    dangerouslyAllowBrowser: true,
+  });
   const out: ListedModel[] = [];
   for await (const model of client.models.list({ signal })) {
     // OpenRouter adds context_length and per-token prices; LM Studio and others may add a context length.
-    const extra = model as unknown as { context_length?: unknown; max_context_length?: unknown; pricing?: { prompt?: unknown; completion?: unknown } };
+    const extra = model as unknown as {
+      context_length?: unknown;
+      max_context_length?: unknown;
+      pricing?: { prompt?: unknown; completion?: unknown };
+    };
     const context = numberOf(extra.context_length) ?? numberOf(extra.max_context_length);
     const input = numberOf(extra.pricing?.prompt);
     const output = numberOf(extra.pricing?.completion);
@@ -103,7 +115,15 @@ async function openaiModels(opts: ListModelsOptions, baseUrl: string, signal: Ab
 
 async function anthropicModels(opts: ListModelsOptions, signal: AbortSignal): Promise<ModelList> {
   const baseURL = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
-  const client = new (anthropicLib().Anthropic)({ apiKey: opts.apiKey || "no-key", baseURL, maxRetries: 0, fetch: opts.fetch, logLevel: "off", openTelemetry: false, dangerouslyAllowBrowser: true });
+  const client = new (anthropicLib().Anthropic)({
+    apiKey: opts.apiKey || "no-key",
+    baseURL,
+    maxRetries: 0,
+    fetch: opts.fetch,
+    logLevel: "off",
+    openTelemetry: false,
+    dangerouslyAllowBrowser: true,
+  });
   const models: ListedModel[] = [];
   for await (const info of client.models.list({ limit: 100 }, { signal })) {
     const extra = info as Partial<Anthropic.ModelInfo>;
@@ -125,7 +145,10 @@ async function anthropicModels(opts: ListModelsOptions, signal: AbortSignal): Pr
  */
 async function compatibleModels(opts: ListModelsOptions, signal: AbortSignal): Promise<ModelList> {
   const baseUrl = (opts.baseUrl || OPENAI_COMPATIBLE_DEFAULT_BASE_URL).replace(/\/+$/, "");
-  const [openai, ollama] = await Promise.allSettled([openaiModels(opts, baseUrl, signal), ollamaModels(opts, baseUrl, signal)]);
+  const [openai, ollama] = await Promise.allSettled([
+    openaiModels(opts, baseUrl, signal),
+    ollamaModels(opts, baseUrl, signal),
+  ]);
   // Ollama's /v1/models lists the same models with less said about them.
   if (ollama.status === "fulfilled") return { models: ollama.value };
   if (openai.status === "fulfilled") return { models: openai.value };
@@ -139,20 +162,36 @@ async function ollamaModels(opts: ListModelsOptions, baseUrl: string, signal: Ab
   if (!res.ok) throw new Error(`/api/tags answered ${res.status}`);
   const body = (await res.json()) as { models?: { name?: unknown; model?: unknown }[] };
   if (!Array.isArray(body.models)) throw new Error("/api/tags gave no model list");
-  const names = body.models.map((m) => (typeof m.model === "string" ? m.model : typeof m.name === "string" ? m.name : "")).filter(Boolean);
+  const names = body.models
+    .map((m) => (typeof m.model === "string" ? m.model : typeof m.name === "string" ? m.name : ""))
+    .filter(Boolean);
   // /api/show per model says its context length and what it can do; a few at a time.
-  const shown = await mapLimited(names.slice(0, 50), 4, (name) => ollamaShow(doFetch, root, name, signal).catch(() => undefined));
+  const shown = await mapLimited(names.slice(0, 50), 4, (name) =>
+    ollamaShow(doFetch, root, name, signal).catch(() => undefined),
+  );
   return names.map((id, i) => ({ id, ...(shown[i] ?? {}) }));
 }
 
-async function ollamaShow(doFetch: typeof fetch, root: string, model: string, signal: AbortSignal): Promise<Partial<ListedModel>> {
-  const res = await doFetch(`${root}/api/show`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model }), signal });
+async function ollamaShow(
+  doFetch: typeof fetch,
+  root: string,
+  model: string,
+  signal: AbortSignal,
+): Promise<Partial<ListedModel>> {
+  const res = await doFetch(`${root}/api/show`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model }),
+    signal,
+  });
   if (!res.ok) return {};
   const body = (await res.json()) as { model_info?: Record<string, unknown>; capabilities?: unknown };
   const info = body.model_info ?? {};
   const arch = typeof info["general.architecture"] === "string" ? info["general.architecture"] : "";
   const context = numberOf(info[`${arch}.context_length`]);
-  const caps = Array.isArray(body.capabilities) ? body.capabilities.filter((c): c is string => typeof c === "string") : undefined;
+  const caps = Array.isArray(body.capabilities)
+    ? body.capabilities.filter((c): c is string => typeof c === "string")
+    : undefined;
   return {
     ...(context ? { contextWindow: context } : {}),
     ...(caps ? { tools: caps.includes("tools"), images: caps.includes("vision") } : {}),
@@ -178,10 +217,21 @@ function numberOf(value: unknown): number | undefined {
 }
 
 function describe(error: unknown, opts: ListModelsOptions, timedOut: boolean): string {
-  const where = opts.baseUrl || (opts.provider === "anthropic" ? ANTHROPIC_BASE_URL : opts.provider === "openai" ? OPENAI_BASE_URL : OPENAI_COMPATIBLE_DEFAULT_BASE_URL);
+  const where =
+    opts.baseUrl ||
+    (opts.provider === "anthropic"
+      ? ANTHROPIC_BASE_URL
+      : opts.provider === "openai"
+        ? OPENAI_BASE_URL
+        : OPENAI_COMPATIBLE_DEFAULT_BASE_URL);
   if (timedOut) return `${where} did not list its models within the time allowed. Type a model id instead.`;
   const c = classify(error, opts.apiKey);
   const status = c.status !== undefined ? ` (${c.status})` : "";
-  const why = c.kind === "auth" ? "the API key was refused" : c.kind === "network" ? "it could not be reached" : c.detail || "it gave no list";
+  const why =
+    c.kind === "auth"
+      ? "the API key was refused"
+      : c.kind === "network"
+        ? "it could not be reached"
+        : c.detail || "it gave no list";
   return `Could not list the models of ${where}${status}: ${why}. Type a model id instead.`;
 }

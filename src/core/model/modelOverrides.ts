@@ -49,7 +49,12 @@ export function parseModelOverrides(value: unknown): { overrides: ModelOverrides
   const problems: string[] = [];
   if (value === undefined || value === null) return { overrides, problems };
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { overrides, problems: ['fathom.modelOverrides must be an object keyed by model id, for example {"qwen2.5-coder:14b": {"contextWindow": 32768, "tools": "text"}}.'] };
+    return {
+      overrides,
+      problems: [
+        'fathom.modelOverrides must be an object keyed by model id, for example {"qwen2.5-coder:14b": {"contextWindow": 32768, "tools": "text"}}.',
+      ],
+    };
   }
   for (const [id, entry] of Object.entries(value as Record<string, unknown>)) {
     const parsed = ModelOverrideSchema.safeParse(entry);
@@ -57,7 +62,9 @@ export function parseModelOverrides(value: unknown): { overrides: ModelOverrides
     else {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? `.${issue.path.join(".")}` : "";
-      problems.push(`fathom.modelOverrides["${id}"]${where}: ${issue?.message ?? "invalid"}. This override is ignored.`);
+      problems.push(
+        `fathom.modelOverrides["${id}"]${where}: ${issue?.message ?? "invalid"}. This override is ignored.`,
+      );
     }
   }
   return { overrides, problems };

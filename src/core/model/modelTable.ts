@@ -136,7 +136,10 @@ export function costOf(model: string, usage: Usage): number | undefined {
 }
 
 /** Dollars for `usage` at `price` ($ per million tokens; cache prices default to the input price). */
-export function priceOf(price: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, usage: Usage): number {
+export function priceOf(
+  price: { input: number; output: number; cacheRead?: number; cacheWrite?: number },
+  usage: Usage,
+): number {
   const p = { cacheRead: price.input, cacheWrite: price.input, ...price };
   return (
     (usage.inputTokens * p.input +

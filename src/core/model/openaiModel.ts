@@ -17,7 +17,16 @@ import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
 import { requestChars, TurnAccumulator } from "./turnAccumulator";
 import { openaiLib } from "../vendor/libraries";
-import { ModelError, type ChatMessage, type ChatModel, type ImagePart, type ModelRequest, type ModelStreamEvent, type ToolSpec, type Usage } from "./types";
+import {
+  ModelError,
+  type ChatMessage,
+  type ChatModel,
+  type ImagePart,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ToolSpec,
+  type Usage,
+} from "./types";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -42,7 +51,11 @@ export interface OpenAIModelOptions {
  * Our messages in chat-completions shape. Tool messages carry text only, so images a tool
  * returned follow the run of tool results as one user message (when the model takes images).
  */
-export function toOpenAIMessages(system: string, messages: ChatMessage[], opts: { images?: boolean } = {}): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  system: string,
+  messages: ChatMessage[],
+  opts: { images?: boolean } = {},
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
   const sent = imagesToSend(messages, opts.images === true);
@@ -58,12 +71,18 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[], opts: 
       const images = sent.get(msg);
       const text = withImageNote(msg, images, opts.images === true);
       out.push({ role: "user", content: images?.length ? [{ type: "text", text }, ...images.map(imagePart)] : text });
-    }
-    else if (msg.role === "tool") {
+    } else if (msg.role === "tool") {
       const images = sent.get(msg);
-      out.push({ role: "tool", tool_call_id: msg.toolCallId, content: withImageNote(msg, images, opts.images === true) });
+      out.push({
+        role: "tool",
+        tool_call_id: msg.toolCallId,
+        content: withImageNote(msg, images, opts.images === true),
+      });
       if (images?.length) {
-        pendingImages.push({ type: "text", text: `The image${images.length > 1 ? "s" : ""} ${msg.toolName} returned:` });
+        pendingImages.push({
+          type: "text",
+          text: `The image${images.length > 1 ? "s" : ""} ${msg.toolName} returned:`,
+        });
         for (const image of images) pendingImages.push(imagePart(image));
       }
     } else {
@@ -129,7 +148,13 @@ export class OpenAIModel implements ChatModel {
     this.contextWindow = opts.contextWindow;
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
-    this.ctx = { provider: opts.provider, model: opts.model, baseUrl: this.baseUrl, apiKey: opts.apiKey, surface: opts.surface };
+    this.ctx = {
+      provider: opts.provider,
+      model: opts.model,
+      baseUrl: this.baseUrl,
+      apiKey: opts.apiKey,
+      surface: opts.surface,
+    };
     this.clientOptions = {
       // Local servers need no key, but the client insists on one.
       apiKey: opts.apiKey || "no-key",
@@ -153,9 +178,7 @@ export class OpenAIModel implements ChatModel {
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     if (this.provider === "openai" && !this.ctx.apiKey && this.baseUrl === OPENAI_BASE_URL) {
-      return failWith(
-        new ModelError("auth", `No OpenAI API key is set. ${knobs(this.ctx).setKey}.`),
-      );
+      return failWith(new ModelError("auth", `No OpenAI API key is set. ${knobs(this.ctx).setKey}.`));
     }
     return this.streamWithUsageFallback(request);
   }
@@ -166,15 +189,25 @@ export class OpenAIModel implements ChatModel {
     try {
       yield* run();
     } catch (error) {
-      if (!(error instanceof ModelError && error.kind === "bad_request" && /stream_options|include_usage/i.test(error.message))) throw error;
+      if (!(
+        error instanceof ModelError &&
+        error.kind === "bad_request" &&
+        /stream_options|include_usage/i.test(error.message)
+      ))
+        throw error;
       this.includeUsage = false;
-      yield { type: "notice", code: "no_stream_options", message: `${this.baseUrl} refused stream_options.include_usage; asking without it from now on (token counts are estimated).` };
+      yield {
+        type: "notice",
+        code: "no_stream_options",
+        message: `${this.baseUrl} refused stream_options.include_usage; asking without it from now on (token counts are estimated).`,
+      };
       yield* run();
     }
   }
 
   private body(request: ModelRequest): ChatCompletionCreateParamsStreaming {
-    const maxTokens = request.maxOutputTokens ?? (this.provider === "openai" ? defaultMaxOutputTokens(this.model) : undefined);
+    const maxTokens =
+      request.maxOutputTokens ?? (this.provider === "openai" ? defaultMaxOutputTokens(this.model) : undefined);
     return {
       model: this.model,
       messages: toOpenAIMessages(request.system, request.messages, { images: this.acceptsImages }),
@@ -182,11 +215,22 @@ export class OpenAIModel implements ChatModel {
       stream: true,
       ...(this.includeUsage ? { stream_options: { include_usage: true } } : {}),
       // OpenAI's reasoning models accept only max_completion_tokens; other servers know max_tokens.
-      ...(maxTokens === undefined ? {} : this.provider === "openai" ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
+      ...(maxTokens === undefined
+        ? {}
+        : this.provider === "openai"
+          ? { max_completion_tokens: maxTokens }
+          : { max_tokens: maxTokens }),
       ...(request.sampling?.temperature !== undefined ? { temperature: request.sampling.temperature } : {}),
       ...(request.sampling?.seed !== undefined ? { seed: request.sampling.seed } : {}),
       // llama.cpp, Ollama, LM Studio and vLLM turn the schema into a grammar enforced from the first token.
-      ...(request.responseFormat ? { response_format: { type: "json_schema", json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema } } } : {}),
+      ...(request.responseFormat
+        ? {
+            response_format: {
+              type: "json_schema",
+              json_schema: { name: request.responseFormat.name, strict: true, schema: request.responseFormat.schema },
+            },
+          }
+        : {}),
     };
   }
 
@@ -205,16 +249,25 @@ export class OpenAIModel implements ChatModel {
       if (chunk.usage) usage = toUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
-      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & {
+        reasoning_content?: unknown;
+        reasoning?: unknown;
+      };
       // DeepSeek, vLLM and LM Studio stream reasoning as `reasoning_content`; OpenRouter and Ollama as `reasoning`.
-      const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : typeof delta.reasoning === "string" ? delta.reasoning : "";
+      const reasoning =
+        typeof delta.reasoning_content === "string"
+          ? delta.reasoning_content
+          : typeof delta.reasoning === "string"
+            ? delta.reasoning
+            : "";
       if (reasoning) yield* turn.addReasoning(reasoning);
       if (typeof delta.content === "string") yield* turn.addText(delta.content);
       for (const [pos, tc] of (delta.tool_calls ?? []).entries()) {
         const wire = typeof tc.index === "number" ? tc.index : pos;
         let ours = byWire.get(wire);
         // A server that reuses index 0 for every call: a new id means a new call.
-        if (ours !== undefined && ours >= 0 && tc.id && turn.callAt(ours)?.id !== tc.id && turn.callAt(ours)?.name) ours = undefined;
+        if (ours !== undefined && ours >= 0 && tc.id && turn.callAt(ours)?.id !== tc.id && turn.callAt(ours)?.name)
+          ours = undefined;
         if (ours === undefined || ours < 0) {
           const pend = pendingArgs.get(wire) ?? { args: "" };
           pend.id ||= tc.id;

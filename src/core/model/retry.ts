@@ -47,7 +47,13 @@ export interface AttemptScope {
 
 export type Attempt = (scope: AttemptScope) => AsyncIterable<ModelStreamEvent>;
 
-const OUTPUT = new Set<ModelStreamEvent["type"]>(["text_delta", "reasoning_delta", "text_reset", "tool_call_start", "tool_call_delta"]);
+const OUTPUT = new Set<ModelStreamEvent["type"]>([
+  "text_delta",
+  "reasoning_delta",
+  "text_reset",
+  "tool_call_start",
+  "tool_call_delta",
+]);
 
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -94,7 +100,8 @@ export async function* withRetries(
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let yieldedOutput = false;
-    const waitMs = () => (yieldedOutput ? opts.streamIdleTimeoutMs : Math.max(opts.firstOutputTimeoutMs, opts.streamIdleTimeoutMs));
+    const waitMs = () =>
+      yieldedOutput ? opts.streamIdleTimeoutMs : Math.max(opts.firstOutputTimeoutMs, opts.streamIdleTimeoutMs);
     const touch = () => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {

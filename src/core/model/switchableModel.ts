@@ -24,7 +24,6 @@ export class SwitchableModel extends WrappedModel {
     return this.current;
   }
 
-
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     return this.current.stream(request);
   }

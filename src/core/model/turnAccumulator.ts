@@ -57,7 +57,10 @@ export class TurnAccumulator {
   }
 
   /** Reasoning text; `signature` and `redacted` come from Anthropic and are needed to send it back there. */
-  *addReasoning(delta: string, block: { signature?: string; redacted?: string; newBlock?: boolean } = {}): Generator<ModelStreamEvent> {
+  *addReasoning(
+    delta: string,
+    block: { signature?: string; redacted?: string; newBlock?: boolean } = {},
+  ): Generator<ModelStreamEvent> {
     let last = this.reasoning[this.reasoning.length - 1];
     if (!last || block.newBlock) {
       last = { text: "" };
@@ -110,11 +113,19 @@ export class TurnAccumulator {
       ...(this.reasoning.some((r) => r.text || r.redacted) ? { reasoning: this.reasoning } : {}),
     };
     if (usage) return { type: "done", message, usage, stopReason };
-    const produced = this.text.length + this.reasoning.reduce((n, r) => n + r.text.length, 0) + this.calls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
+    const produced =
+      this.text.length +
+      this.reasoning.reduce((n, r) => n + r.text.length, 0) +
+      this.calls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
     return {
       type: "done",
       message,
-      usage: { inputTokens: Math.ceil(estimate.requestChars / 4), outputTokens: Math.ceil(produced / 4), cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: {
+        inputTokens: Math.ceil(estimate.requestChars / 4),
+        outputTokens: Math.ceil(produced / 4),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      },
       stopReason,
       usageEstimated: true,
     };
@@ -162,8 +173,14 @@ export class TurnAccumulator {
 }
 
 /** Characters of a request (system, messages, tools), for estimating tokens when a server reports none. */
-export function requestChars(request: { system: string; messages: readonly { content: string }[]; tools: readonly unknown[] }): number {
+export function requestChars(request: {
+  system: string;
+  messages: readonly { content: string }[];
+  tools: readonly unknown[];
+}): number {
   let n = request.system.length + JSON.stringify(request.tools).length;
-  for (const m of request.messages) n += m.content.length + ("toolCalls" in m ? JSON.stringify((m as { toolCalls?: unknown }).toolCalls ?? "").length : 0);
+  for (const m of request.messages)
+    n +=
+      m.content.length + ("toolCalls" in m ? JSON.stringify((m as { toolCalls?: unknown }).toolCalls ?? "").length : 0);
   return n;
 }

@@ -36,5 +36,11 @@ export abstract class WrappedModel implements ChatModel {
 
 /** A model's fit; one that does not say is driven as before: its adapter's tool calls, the full profile. */
 export function fitOf(model: ChatModel, signal?: AbortSignal): Promise<ModelFit> {
-  return model.fit ? model.fit(signal) : Promise.resolve({ toolCallMode: "native", profile: "full", reason: `${model.model}: as its adapter sends tools, full profile` });
+  return model.fit
+    ? model.fit(signal)
+    : Promise.resolve({
+        toolCallMode: "native",
+        profile: "full",
+        reason: `${model.model}: as its adapter sends tools, full profile`,
+      });
 }

@@ -81,7 +81,10 @@ export const RESPONSE_HEADERS = new Set([
   "request-id",
 ]);
 
-export function keepHeaders(headers: Headers | Record<string, string> | undefined, keep: Set<string>): Record<string, string> {
+export function keepHeaders(
+  headers: Headers | Record<string, string> | undefined,
+  keep: Set<string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   const take = (value: string, name: string) => {
@@ -106,7 +109,9 @@ export function replaceInJson<T>(value: T, replace: (text: string) => string): T
 
 /** A function replacing each of `needles` (longest first, empty ones ignored) with `by`. */
 export function replacer(needles: readonly (string | undefined)[], by: string): (text: string) => string {
-  const list = [...new Set(needles.filter((n): n is string => Boolean(n && n.length >= 2)))].sort((a, b) => b.length - a.length);
+  const list = [...new Set(needles.filter((n): n is string => Boolean(n && n.length >= 2)))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text) => list.reduce((t, n) => (t.includes(n) ? t.split(n).join(by) : t), text);
 }
 
@@ -121,18 +126,25 @@ function fragmentsOf(json: unknown): { stream: string; fragment: Fragment }[] {
   // Anthropic: content_block_delta with text_delta / input_json_delta, by block index.
   const delta = o(e.delta);
   if (e.type === "content_block_delta" && delta) {
-    if (typeof delta.text === "string") out.push({ stream: `block ${String(e.index)}`, fragment: { holder: delta, key: "text" } });
-    if (typeof delta.partial_json === "string") out.push({ stream: `block ${String(e.index)}`, fragment: { holder: delta, key: "partial_json" } });
+    if (typeof delta.text === "string")
+      out.push({ stream: `block ${String(e.index)}`, fragment: { holder: delta, key: "text" } });
+    if (typeof delta.partial_json === "string")
+      out.push({ stream: `block ${String(e.index)}`, fragment: { holder: delta, key: "partial_json" } });
   }
   // OpenAI: choices[].delta.content and .tool_calls[].function.arguments.
   for (const choice of Array.isArray(e.choices) ? e.choices : []) {
     const d = o(o(choice)?.delta);
     if (!d) continue;
     const c = String(o(choice)?.index ?? 0);
-    if (typeof d.content === "string") out.push({ stream: `choice ${c} text`, fragment: { holder: d, key: "content" } });
+    if (typeof d.content === "string")
+      out.push({ stream: `choice ${c} text`, fragment: { holder: d, key: "content" } });
     for (const call of Array.isArray(d.tool_calls) ? d.tool_calls : []) {
       const fn = o(o(call)?.function);
-      if (fn && typeof fn.arguments === "string") out.push({ stream: `choice ${c} call ${String(o(call)?.index ?? 0)}`, fragment: { holder: fn, key: "arguments" } });
+      if (fn && typeof fn.arguments === "string")
+        out.push({
+          stream: `choice ${c} call ${String(o(call)?.index ?? 0)}`,
+          fragment: { holder: fn, key: "arguments" },
+        });
     }
   }
   return out;
@@ -149,7 +161,8 @@ export function replaceInEvents(events: readonly RecordedEvent[], replace: (text
   const copy = events.map((e) => (e.json !== undefined ? { ...e, json: structuredClone(e.json) } : { ...e }));
   const streams = new Map<string, Fragment[]>();
   for (const e of copy) {
-    for (const { stream, fragment } of fragmentsOf(e.json)) streams.set(stream, [...(streams.get(stream) ?? []), fragment]);
+    for (const { stream, fragment } of fragmentsOf(e.json))
+      streams.set(stream, [...(streams.get(stream) ?? []), fragment]);
   }
   for (const fragments of streams.values()) {
     const joined = fragments.map((f) => f.holder[f.key] as string).join("");
@@ -157,7 +170,13 @@ export function replaceInEvents(events: readonly RecordedEvent[], replace: (text
     if (replaced === joined) continue;
     fragments.forEach((f, i) => (f.holder[f.key] = i === 0 ? replaced : ""));
   }
-  return copy.map((e) => (e.json !== undefined ? { ...e, json: replaceInJson(e.json, replace) } : e.data !== undefined ? { ...e, data: replace(e.data) } : e));
+  return copy.map((e) =>
+    e.json !== undefined
+      ? { ...e, json: replaceInJson(e.json, replace) }
+      : e.data !== undefined
+        ? { ...e, data: replace(e.data) }
+        : e,
+  );
 }
 
 export class CassetteError extends Error {}
@@ -170,7 +189,9 @@ export function readCassette(file: string): Cassette {
   let text: string;
   try {
     const bytes = readFileSync(file);
-    text = (file.endsWith(".gz") ? gunzipSync(bytes) : file.endsWith(".br") ? brotliDecompressSync(bytes) : bytes).toString("utf8");
+    text = (
+      file.endsWith(".gz") ? gunzipSync(bytes) : file.endsWith(".br") ? brotliDecompressSync(bytes) : bytes
+    ).toString("utf8");
   } catch (error) {
     throw new CassetteError(`cannot read the recording ${file}: ${(error as Error).message}`);
   }
@@ -187,21 +208,40 @@ export function parseCassette(text: string, file = "recording"): Cassette {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new CassetteError(`${file}:${i + 1}: not JSON (${(error as Error).message}). A recording has one JSON object per line.`);
+      throw new CassetteError(
+        `${file}:${i + 1}: not JSON (${(error as Error).message}). A recording has one JSON object per line.`,
+      );
     }
     const type = (value as { type?: unknown } | null)?.type;
     if (!header) {
       const h = value as Partial<CassetteHeader>;
-      if (type !== "cassette") throw new CassetteError(`${file}:${i + 1}: the first line must be the header ({"type":"cassette",…}); is this a recording made with --record?`);
-      if (h.version !== CASSETTE_VERSION) throw new CassetteError(`${file}: recording version ${String(h.version)}; this Fathom reads version ${CASSETTE_VERSION}.`);
-      if (h.provider !== "openai" && h.provider !== "anthropic" && h.provider !== "openai-compatible") throw new CassetteError(`${file}: the header's provider ${JSON.stringify(h.provider)} is not openai, anthropic or openai-compatible.`);
+      if (type !== "cassette")
+        throw new CassetteError(
+          `${file}:${i + 1}: the first line must be the header ({"type":"cassette",…}); is this a recording made with --record?`,
+        );
+      if (h.version !== CASSETTE_VERSION)
+        throw new CassetteError(
+          `${file}: recording version ${String(h.version)}; this Fathom reads version ${CASSETTE_VERSION}.`,
+        );
+      if (h.provider !== "openai" && h.provider !== "anthropic" && h.provider !== "openai-compatible")
+        throw new CassetteError(
+          `${file}: the header's provider ${JSON.stringify(h.provider)} is not openai, anthropic or openai-compatible.`,
+        );
       if (typeof h.model !== "string") throw new CassetteError(`${file}: the header has no model.`);
       header = h as CassetteHeader;
       continue;
     }
     const x = value as Partial<RecordedExchange>;
-    if (type !== "exchange" || typeof x.seq !== "number" || !x.request || typeof x.request.path !== "string" || (!x.response && !x.error)) {
-      throw new CassetteError(`${file}:${i + 1}: not an exchange (needs type "exchange", seq, request and response or error).`);
+    if (
+      type !== "exchange" ||
+      typeof x.seq !== "number" ||
+      !x.request ||
+      typeof x.request.path !== "string" ||
+      (!x.response && !x.error)
+    ) {
+      throw new CassetteError(
+        `${file}:${i + 1}: not an exchange (needs type "exchange", seq, request and response or error).`,
+      );
     }
     exchanges.push(x as RecordedExchange);
   }
@@ -212,7 +252,11 @@ export function parseCassette(text: string, file = "recording"): Cassette {
 
 /** The text of a cassette: header, then the exchanges in `seq` order. */
 export function formatCassette(cassette: Pick<Cassette, "header" | "exchanges">): string {
-  return [cassette.header, ...[...cassette.exchanges].sort((a, b) => a.seq - b.seq)].map((v) => JSON.stringify(v)).join("\n") + "\n";
+  return (
+    [cassette.header, ...[...cassette.exchanges].sort((a, b) => a.seq - b.seq)]
+      .map((v) => JSON.stringify(v))
+      .join("\n") + "\n"
+  );
 }
 
 /** The SSE text of one recorded event (with its blank-line terminator). */

@@ -12,7 +12,15 @@
  * plays `offRecord` when given (the demo, ./demoPlayer.ts).
  */
 import { realpathSync } from "node:fs";
-import { WORKSPACE_PLACEHOLDER, eventText, replaceInEvents, replaceInJson, replacer, type Cassette, type RecordedExchange } from "./cassette";
+import {
+  WORKSPACE_PLACEHOLDER,
+  eventText,
+  replaceInEvents,
+  replaceInJson,
+  replacer,
+  type Cassette,
+  type RecordedExchange,
+} from "./cassette";
 import { conversationOf, type Conversation } from "./conversation";
 import { EXACT, firstDifference, setupNotes, sharedPrefix, type Difference, type MatchRules } from "./divergence";
 
@@ -73,7 +81,11 @@ export class CassettePlayer {
     private readonly options: CassettePlayerOptions = {},
   ) {
     this.rules = options.rules ?? EXACT;
-    this.entries = cassette.exchanges.map((exchange) => ({ exchange, conversation: conversationOf(exchange.request.path, exchange.request.body), played: false }));
+    this.entries = cassette.exchanges.map((exchange) => ({
+      exchange,
+      conversation: conversationOf(exchange.request.path, exchange.request.body),
+      played: false,
+    }));
     const root = options.workspaceRoot;
     this.toPlaceholder = replacer(root ? [root, realPath(root)] : [], WORKSPACE_PLACEHOLDER);
     this.fromPlaceholder = root ? replacer([WORKSPACE_PLACEHOLDER], root) : (t) => t;
@@ -107,7 +119,9 @@ export class CassettePlayer {
     const request = ++this.requests;
     const now = conversationOf(path, replaceInJson(body, this.toPlaceholder));
     const fits = (e: Entry) => firstDifference(e.conversation, now, this.rules) === undefined;
-    const entry = this.entries.find((e) => !e.played && fits(e)) ?? (this.options.reuse ? this.entries.findLast((e) => fits(e)) : undefined);
+    const entry =
+      this.entries.find((e) => !e.played && fits(e)) ??
+      (this.options.reuse ? this.entries.findLast((e) => fits(e)) : undefined);
     if (entry) {
       entry.played = true;
       return { exchange: entry.exchange };
@@ -141,19 +155,30 @@ export class CassettePlayer {
       ...(options && Object.keys(options).length ? [`  The recording was made with ${JSON.stringify(options)}.`] : []),
       "The recorded answers no longer fit this conversation, so the run stopped. If the agent or the task changed on purpose, record it again (--record).",
     ];
-    return { request, ...(closest ? { recordedSeq: closest.exchange.seq } : {}), what: difference.what, detail: difference.detail, report: lines.join("\n") };
+    return {
+      request,
+      ...(closest ? { recordedSeq: closest.exchange.seq } : {}),
+      what: difference.what,
+      detail: difference.detail,
+      report: lines.join("\n"),
+    };
   }
 
   /** The response's SSE text in timed chunks, with `{{workspace}}` put back (for a server that plays it). */
   chunks(exchange: RecordedExchange): TimedChunk[] {
-    return replaceInEvents(exchange.response?.events ?? [], this.fromPlaceholder).map((e) => ({ at: e.at, text: eventText(e) }));
+    return replaceInEvents(exchange.response?.events ?? [], this.fromPlaceholder).map((e) => ({
+      at: e.at,
+      text: eventText(e),
+    }));
   }
 
   /** The response's non-streamed body text, with `{{workspace}}` put back. */
   bodyText(exchange: RecordedExchange): string {
     const body = exchange.response?.body;
     if (body === undefined || body === null) return "";
-    return typeof body === "string" ? this.fromPlaceholder(body) : JSON.stringify(replaceInJson(body, this.fromPlaceholder));
+    return typeof body === "string"
+      ? this.fromPlaceholder(body)
+      : JSON.stringify(replaceInJson(body, this.fromPlaceholder));
   }
 
   private async serve(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
@@ -171,10 +196,13 @@ export class CassettePlayer {
     if ("divergence" in found && !offRecord) return divergenceResponse(path, found.divergence);
     const exchange = "exchange" in found ? found.exchange : offRecord!;
     if (exchange.error || !exchange.response) {
-      throw Object.assign(new TypeError(`fetch failed (as recorded: ${exchange.error?.message ?? "no response"})`), { cause: { code: exchange.error?.code } });
+      throw Object.assign(new TypeError(`fetch failed (as recorded: ${exchange.error?.message ?? "no response"})`), {
+        cause: { code: exchange.error?.code },
+      });
     }
     const { status, headers } = exchange.response;
-    if (!exchange.response.events) return new Response(status === 204 ? null : this.bodyText(exchange), { status, headers });
+    if (!exchange.response.events)
+      return new Response(status === 204 ? null : this.bodyText(exchange), { status, headers });
     const chunks = this.chunks(exchange);
     const paced = this.options.pace === "recorded";
     const signal = init?.signal ?? undefined;
@@ -196,8 +224,13 @@ export class CassettePlayer {
 
 function divergenceResponse(path: string, divergence: Divergence): Response {
   const message = `Replay: the run left the recording at model request ${divergence.request}: ${divergence.what}`;
-  const body = path.endsWith("/messages") ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error", code: "replay_diverged" } };
-  return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json", "x-should-retry": "false" } });
+  const body = path.endsWith("/messages")
+    ? { type: "error", error: { type: "invalid_request_error", message } }
+    : { error: { message, type: "invalid_request_error", code: "replay_diverged" } };
+  return new Response(JSON.stringify(body), {
+    status: 400,
+    headers: { "content-type": "application/json", "x-should-retry": "false" },
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

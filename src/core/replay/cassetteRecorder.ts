@@ -51,7 +51,12 @@ export class CassetteRecorder {
     const workspace = replacer(roots, WORKSPACE_PLACEHOLDER);
     this.scrub = (text) => workspace(secrets(text));
     mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
-    const header: CassetteHeader = { type: "cassette", version: CASSETTE_VERSION, createdAt: new Date().toISOString(), ...options.header };
+    const header: CassetteHeader = {
+      type: "cassette",
+      version: CASSETTE_VERSION,
+      createdAt: new Date().toISOString(),
+      ...options.header,
+    };
     writeFileSync(options.file, `${JSON.stringify(replaceInJson(header, this.scrub))}\n`);
     const inner = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.fetch = (input, init) => this.record(inner, input, init);
@@ -67,7 +72,11 @@ export class CassetteRecorder {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async record(inner: typeof fetch, input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
+  private async record(
+    inner: typeof fetch,
+    input: Parameters<typeof fetch>[0],
+    init: Parameters<typeof fetch>[1],
+  ): Promise<Response> {
     const seq = ++this.seq;
     const request = new Request(input, init);
     // The SDKs send JSON text; any other body is read from a copy and the copy's original sent.
@@ -83,14 +92,22 @@ export class CassetteRecorder {
       type: "exchange",
       seq,
       ...(this.options.session ? { session: this.options.session } : {}),
-      request: { method: request.method, path: new URL(request.url).pathname, headers: keepHeaders(request.headers, REQUEST_HEADERS), body },
+      request: {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: keepHeaders(request.headers, REQUEST_HEADERS),
+        body,
+      },
     };
     let response: Response;
     try {
       response = plain ? await inner(input, init) : await inner(request);
     } catch (error) {
       const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      this.write({ ...exchange, error: { message: (error as Error).message, ...(typeof code === "string" ? { code } : {}) } });
+      this.write({
+        ...exchange,
+        error: { message: (error as Error).message, ...(typeof code === "string" ? { code } : {}) },
+      });
       throw error;
     }
     const headers = keepHeaders(response.headers, RESPONSE_HEADERS);
@@ -122,7 +139,10 @@ export class CassetteRecorder {
       let recorded: RecordedExchange;
       if (streamed) {
         takeEvents(true);
-        recorded = { ...exchange, response: { status: response.status, headers, events, ...(incomplete ? { incomplete: true } : {}) } };
+        recorded = {
+          ...exchange,
+          response: { status: response.status, headers, events, ...(incomplete ? { incomplete: true } : {}) },
+        };
       } else {
         let parsed: unknown = text;
         try {
@@ -130,7 +150,10 @@ export class CassetteRecorder {
         } catch {
           // An error page, say: kept as text.
         }
-        recorded = { ...exchange, response: { status: response.status, headers, body: parsed, ...(incomplete ? { incomplete: true } : {}) } };
+        recorded = {
+          ...exchange,
+          response: { status: response.status, headers, body: parsed, ...(incomplete ? { incomplete: true } : {}) },
+        };
       }
       this.write(recorded);
       this.pending.delete(written);
@@ -171,7 +194,14 @@ export class CassetteRecorder {
     const { response, ...rest } = exchange;
     const scrubbed: RecordedExchange = {
       ...replaceInJson(rest, this.scrub),
-      ...(response ? { response: { ...replaceInJson({ ...response, events: undefined }, this.scrub), ...(events ? { events: replaceInEvents(events, this.scrub) } : {}) } } : {}),
+      ...(response
+        ? {
+            response: {
+              ...replaceInJson({ ...response, events: undefined }, this.scrub),
+              ...(events ? { events: replaceInEvents(events, this.scrub) } : {}),
+            },
+          }
+        : {}),
     };
     appendFileSync(this.options.file, `${JSON.stringify(scrubbed)}\n`);
     this.written++;

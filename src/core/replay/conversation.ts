@@ -68,7 +68,11 @@ function contentText(content: unknown): string {
 
 export function conversationOf(path: string, body: unknown): Conversation {
   const b = obj(body);
-  const endpoint = path.endsWith("/messages") ? "messages" : path.endsWith("/chat/completions") ? "chat/completions" : path;
+  const endpoint = path.endsWith("/messages")
+    ? "messages"
+    : path.endsWith("/chat/completions")
+      ? "chat/completions"
+      : path;
   return endpoint === "messages" ? anthropicConversation(b) : openaiConversation(b, endpoint);
 }
 
@@ -115,7 +119,13 @@ function anthropicConversation(b: Json): Conversation {
         items.push({ kind: "call", id: str(block.id), name: str(block.name), args: canonicalArgs(block.input ?? {}) });
       } else if (block.type === "tool_result") {
         const id = str(block.tool_use_id);
-        items.push({ kind: "result", id, name: names.get(id) ?? "", text: contentText(block.content), ...(block.is_error === true ? { isError: true } : {}) });
+        items.push({
+          kind: "result",
+          id,
+          name: names.get(id) ?? "",
+          text: contentText(block.content),
+          ...(block.is_error === true ? { isError: true } : {}),
+        });
       }
     }
   }

@@ -22,7 +22,10 @@ export const AFTER_END_SESSION = "after-end";
 /** The recording's closing note. Throws a CassetteError when the recording has none. */
 export function afterEndExchange(cassette: Cassette): RecordedExchange {
   const found = cassette.exchanges.find((x) => x.session === AFTER_END_SESSION && x.response?.events);
-  if (!found) throw new CassetteError(`${cassette.file ?? "The demo's recording"} has no "${AFTER_END_SESSION}" exchange (the closing note); record it again with test/fixtures/demo/record.ts.`);
+  if (!found)
+    throw new CassetteError(
+      `${cassette.file ?? "The demo's recording"} has no "${AFTER_END_SESSION}" exchange (the closing note); record it again with test/fixtures/demo/record.ts.`,
+    );
   return found;
 }
 
@@ -30,5 +33,10 @@ export type DemoPlayerOptions = Pick<CassettePlayerOptions, "pace" | "workspaceR
 
 /** A player of the demo's recording under the demo's rules; its `fetch` never fails a request. */
 export function createDemoPlayer(cassette: Cassette, options: DemoPlayerOptions = {}): CassettePlayer {
-  return new CassettePlayer(cassette, { ...options, rules: DEMO_RULES, reuse: true, offRecord: afterEndExchange(cassette) });
+  return new CassettePlayer(cassette, {
+    ...options,
+    rules: DEMO_RULES,
+    reuse: true,
+    offRecord: afterEndExchange(cassette),
+  });
 }

@@ -24,7 +24,8 @@ const EDIT_TOOLS = new Set(["edit_file", "write_file"]);
 
 /** How a tool call ended, when that (not the exact text) is what to compare; else undefined. */
 export function resultOutcome(name: string, text: string, rules: MatchRules): string | undefined {
-  if (text.startsWith("The person rejected this ")) return rules.results === "outcome" ? "rejected by the person" : undefined;
+  if (text.startsWith("The person rejected this "))
+    return rules.results === "outcome" ? "rejected by the person" : undefined;
   if (COMMAND_TOOLS.has(name)) {
     if (/\[Timed out after /.test(text)) return "timed out";
     if (/\[Cancelled by the person/.test(text)) return "cancelled";
@@ -33,7 +34,8 @@ export function resultOutcome(name: string, text: string, rules: MatchRules): st
     if (exit) return `exit code ${exit[1]}`;
     return undefined;
   }
-  if (rules.results === "outcome" && EDIT_TOOLS.has(name)) return /^(Edited|Wrote|Created) /.test(text) ? "applied" : "not applied";
+  if (rules.results === "outcome" && EDIT_TOOLS.has(name))
+    return /^(Edited|Wrote|Created) /.test(text) ? "applied" : "not applied";
   return undefined;
 }
 
@@ -87,9 +89,17 @@ export function lineDiff(recorded: string, now: string, max = 16): string[] {
 }
 
 /** Where `now` first leaves `recorded`, or undefined when it follows it. */
-export function firstDifference(recorded: Conversation, now: Conversation, rules: MatchRules = EXACT): Difference | undefined {
+export function firstDifference(
+  recorded: Conversation,
+  now: Conversation,
+  rules: MatchRules = EXACT,
+): Difference | undefined {
   if (recorded.endpoint !== now.endpoint) {
-    return { index: 0, what: `the request went to ${now.endpoint}, the recording's to ${recorded.endpoint} (a different provider?)`, detail: [] };
+    return {
+      index: 0,
+      what: `the request went to ${now.endpoint}, the recording's to ${recorded.endpoint} (a different provider?)`,
+      detail: [],
+    };
   }
   const n = Math.max(recorded.items.length, now.items.length);
   for (let i = 0; i < n; i++) {
@@ -97,21 +107,35 @@ export function firstDifference(recorded: Conversation, now: Conversation, rules
     const c = now.items[i];
     if (!r) return { index: i, what: `the agent sent more than the recording has: ${describe(c!)}`, detail: [] };
     if (!c) return { index: i, what: `the agent sent less than the recording: it has ${describe(r)} here`, detail: [] };
-    if (r.kind !== c.kind) return { index: i, what: `the agent sent ${describe(c)} where the recording has ${describe(r)}`, detail: [] };
+    if (r.kind !== c.kind)
+      return { index: i, what: `the agent sent ${describe(c)} where the recording has ${describe(r)}`, detail: [] };
     if (r.kind === "user" && c.kind === "user") {
-      if (rules.userText === "exact" && r.text !== c.text) return { index: i, what: "the person's message differs", detail: lineDiff(r.text, c.text) };
+      if (rules.userText === "exact" && r.text !== c.text)
+        return { index: i, what: "the person's message differs", detail: lineDiff(r.text, c.text) };
     } else if (r.kind === "assistant" && c.kind === "assistant") {
       if (r.text !== c.text) return { index: i, what: "the model's text differs", detail: lineDiff(r.text, c.text) };
     } else if (r.kind === "call" && c.kind === "call") {
-      if (r.name !== c.name) return { index: i, what: `a different tool was called: ${c.name} where the recording calls ${r.name}`, detail: [] };
-      if (r.args !== c.args) return { index: i, what: `${c.name} was called with different arguments`, detail: lineDiff(r.args, c.args) };
-      if (r.id !== c.id) return { index: i, what: `${c.name}'s call id differs (${c.id}, recorded ${r.id})`, detail: [] };
+      if (r.name !== c.name)
+        return {
+          index: i,
+          what: `a different tool was called: ${c.name} where the recording calls ${r.name}`,
+          detail: [],
+        };
+      if (r.args !== c.args)
+        return { index: i, what: `${c.name} was called with different arguments`, detail: lineDiff(r.args, c.args) };
+      if (r.id !== c.id)
+        return { index: i, what: `${c.name}'s call id differs (${c.id}, recorded ${r.id})`, detail: [] };
     } else if (r.kind === "result" && c.kind === "result") {
       const name = c.name || r.name;
       const ro = resultOutcome(name, r.text, rules);
       const co = resultOutcome(name, c.text, rules);
       if (ro !== undefined || co !== undefined) {
-        if (ro !== co) return { index: i, what: `${name} ended differently: ${co ?? "another result"}, recorded ${ro ?? "another result"}`, detail: lineDiff(r.text, c.text) };
+        if (ro !== co)
+          return {
+            index: i,
+            what: `${name} ended differently: ${co ?? "another result"}, recorded ${ro ?? "another result"}`,
+            detail: lineDiff(r.text, c.text),
+          };
       } else if (r.text !== c.text) {
         return { index: i, what: `${name}'s result differs`, detail: lineDiff(r.text, c.text) };
       }
@@ -129,11 +153,17 @@ export function sharedPrefix(recorded: Conversation, now: Conversation, rules: M
 /** Differences that do not stop a replay but may explain one: the system prompt, the tools offered. */
 export function setupNotes(recorded: Conversation, now: Conversation): string[] {
   const notes: string[] = [];
-  if (recorded.system !== now.system) notes.push("The system prompt differs from the recording's (machine, date or a newer Fathom).");
+  if (recorded.system !== now.system)
+    notes.push("The system prompt differs from the recording's (machine, date or a newer Fathom).");
   const added = now.tools.filter((t) => !recorded.tools.includes(t));
   const missing = recorded.tools.filter((t) => !now.tools.includes(t));
   if (added.length || missing.length) {
-    notes.push(`The tools offered differ from the recording's:${added.length ? ` new ${added.join(", ")};` : ""}${missing.length ? ` gone ${missing.join(", ")};` : ""}`.replace(/;$/, "."));
+    notes.push(
+      `The tools offered differ from the recording's:${added.length ? ` new ${added.join(", ")};` : ""}${missing.length ? ` gone ${missing.join(", ")};` : ""}`.replace(
+        /;$/,
+        ".",
+      ),
+    );
   }
   return notes;
 }

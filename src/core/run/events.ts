@@ -10,13 +10,7 @@ import type { ApprovalDecision } from "../approval";
 
 /** Why a run ended. Only `completed` means the model gave its final answer. */
 export type DoneReason =
-  | "completed"
-  | "cancelled"
-  | "max_steps"
-  | "repetition"
-  | "tool_failures"
-  | "spend_cap"
-  | "error";
+  "completed" | "cancelled" | "max_steps" | "repetition" | "tool_failures" | "spend_cap" | "error";
 
 export type AgentEvent =
   | { type: "step_started"; step: number }
@@ -51,7 +45,13 @@ export type AgentEvent =
       /** A write to Fathom's memory: shown as memory, its text in full. */
       memory?: boolean;
     }
-  | { type: "approval_decided"; toolCallId: string; toolName: string; decision: ApprovalDecision["type"]; reason?: string }
+  | {
+      type: "approval_decided";
+      toolCallId: string;
+      toolName: string;
+      decision: ApprovalDecision["type"];
+      reason?: string;
+    }
   | { type: "todos_changed"; todos: Todo[] }
   /** `ask_user`: the run waits for the person's answer (no step is taken meanwhile). */
   | { type: "question_asked"; toolCallId: string; question: string; choices: string[]; allowFreeText: boolean }

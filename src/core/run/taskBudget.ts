@@ -34,7 +34,10 @@ export class TaskBudget {
   /** Why no more model requests may be made, or undefined. Call before each request. */
   exhausted(): BudgetStop | undefined {
     if (this.steps >= this.maxSteps) {
-      return { reason: "max_steps", message: `Stopped after ${this.steps} model calls (the step limit, subagents included). Send a message to continue.` };
+      return {
+        reason: "max_steps",
+        message: `Stopped after ${this.steps} model calls (the step limit, subagents included). Send a message to continue.`,
+      };
     }
     if (this.spendCapUsd !== undefined && this.spentUsd >= this.spendCapUsd) {
       return {

@@ -51,9 +51,15 @@ export function mapToolNames(names: readonly string[]): { tools: string[]; unkno
   const tools = new Set<string>();
   const unknown: string[] = [];
   for (const raw of names) {
-    const name = raw.trim().replace(/\(.*\)$/, "").trim(); // Claude's `Bash(git diff:*)`: the tool, not the pattern
+    const name = raw
+      .trim()
+      .replace(/\(.*\)$/, "")
+      .trim(); // Claude's `Bash(git diff:*)`: the tool, not the pattern
     if (!name) continue;
-    const mapped = FATHOM_TOOLS.has(name) || name.startsWith("mcp__") ? [name] : TOOL_NAMES[name.toLowerCase().replace(/[^a-z]/g, "")];
+    const mapped =
+      FATHOM_TOOLS.has(name) || name.startsWith("mcp__")
+        ? [name]
+        : TOOL_NAMES[name.toLowerCase().replace(/[^a-z]/g, "")];
     if (mapped) for (const t of mapped) tools.add(t);
     else unknown.push(name);
   }
@@ -63,7 +69,23 @@ export function mapToolNames(names: readonly string[]): { tools: string[]; unkno
 }
 
 /** Fathom's own tool names (a list may use them directly). */
-const FATHOM_TOOLS = new Set(["ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "command_output", "stop_command", "write_todos", "task", "load_skill", "find_tools", "web_fetch", "ask_user"]);
+const FATHOM_TOOLS = new Set([
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "glob",
+  "grep",
+  "execute",
+  "command_output",
+  "stop_command",
+  "write_todos",
+  "task",
+  "load_skill",
+  "find_tools",
+  "web_fetch",
+  "ask_user",
+]);
 
 type Parsed = { agent: AgentDefinition; problems: TeamFileProblem[] } | { problems: TeamFileProblem[] };
 
@@ -73,11 +95,14 @@ type Parsed = { agent: AgentDefinition; problems: TeamFileProblem[] } | { proble
  * as a comma-separated list, `model`), or the person's own. The body is its instructions.
  */
 export function parseAgentFile(text: string, file: TeamFileRef, format: AgentFormat, fileName: string): Parsed {
-  const skip = (message: string, line?: number): Parsed => ({ problems: [{ kind: "agents", file: file.label, ...(line ? { line } : {}), message: `skipped: ${message}` }] });
+  const skip = (message: string, line?: number): Parsed => ({
+    problems: [{ kind: "agents", file: file.label, ...(line ? { line } : {}), message: `skipped: ${message}` }],
+  });
   const fm = parseFrontMatter(text);
   if (fm.problem) return skip(fm.problem.message, fm.problem.line);
   const d = fm.data;
-  const name = (typeof d.name === "string" ? d.name.trim() : "") || fileName.replace(/\.agent\.md$/i, "").replace(/\.md$/i, "");
+  const name =
+    (typeof d.name === "string" ? d.name.trim() : "") || fileName.replace(/\.agent\.md$/i, "").replace(/\.md$/i, "");
   const why = badName(name, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
   if (why) return skip(why);
   if (RESERVED.has(name.toLowerCase())) return skip(`"${name}" is the name of Fathom's own agent`);
@@ -87,14 +112,34 @@ export function parseAgentFile(text: string, file: TeamFileRef, format: AgentFor
   const problems: TeamFileProblem[] = [];
   if (instructions.length > MAX_INSTRUCTIONS) {
     instructions = `${instructions.slice(0, MAX_INSTRUCTIONS)}\n[... the rest of ${file.label} is not used ...]`;
-    problems.push({ kind: "agents", file: file.label, message: `its instructions are cut at ${MAX_INSTRUCTIONS.toLocaleString("en-US")} characters`, note: true });
+    problems.push({
+      kind: "agents",
+      file: file.label,
+      message: `its instructions are cut at ${MAX_INSTRUCTIONS.toLocaleString("en-US")} characters`,
+      note: true,
+    });
   }
   const listed = listValue(d.tools);
   const mapped = listed ? mapToolNames(listed) : undefined;
-  if (mapped?.unknown.length) problems.push({ kind: "agents", file: file.label, message: `Fathom has no tool for ${mapped.unknown.join(", ")}; the agent works without ${mapped.unknown.length > 1 ? "them" : "it"}`, note: true });
+  if (mapped?.unknown.length)
+    problems.push({
+      kind: "agents",
+      file: file.label,
+      message: `Fathom has no tool for ${mapped.unknown.join(", ")}; the agent works without ${mapped.unknown.length > 1 ? "them" : "it"}`,
+      note: true,
+    });
   const model = textValue(d.model, 200) ?? listValue(d.model)?.[0];
   return {
-    agent: { name, description, file, format, instructions, ...(mapped ? { tools: mapped.tools } : {}), unknownTools: mapped?.unknown ?? [], ...(model ? { model } : {}) },
+    agent: {
+      name,
+      description,
+      file,
+      format,
+      instructions,
+      ...(mapped ? { tools: mapped.tools } : {}),
+      unknownTools: mapped?.unknown ?? [],
+      ...(model ? { model } : {}),
+    },
     problems,
   };
 }

@@ -19,10 +19,22 @@ export interface ToolNarrowing {
 export function modelForName(name: string | undefined, provider: string): { model?: string; note?: string } {
   const raw = name?.trim();
   if (!raw || /^inherit$/i.test(raw)) return {};
-  const id = raw.toLowerCase().replace(/\s*\([^)]*\)\s*/g, "").trim().replace(/\s+/g, "-");
-  const family = id.startsWith("claude") || /^(sonnet|opus|haiku)$/.test(id) ? "anthropic" : /^(gpt|o\d|chatgpt|codex)/.test(id) ? "openai" : undefined;
-  const not = (why: string) => ({ note: `the model "${raw}" it asks for is not used (${why}); the task's model answers` });
-  if (provider !== "anthropic" && provider !== "openai") return not(`only with the openai and anthropic providers does Fathom know the models by name`);
+  const id = raw
+    .toLowerCase()
+    .replace(/\s*\([^)]*\)\s*/g, "")
+    .trim()
+    .replace(/\s+/g, "-");
+  const family =
+    id.startsWith("claude") || /^(sonnet|opus|haiku)$/.test(id)
+      ? "anthropic"
+      : /^(gpt|o\d|chatgpt|codex)/.test(id)
+        ? "openai"
+        : undefined;
+  const not = (why: string) => ({
+    note: `the model "${raw}" it asks for is not used (${why}); the task's model answers`,
+  });
+  if (provider !== "anthropic" && provider !== "openai")
+    return not(`only with the openai and anthropic providers does Fathom know the models by name`);
   if (family !== provider) return not(`not a model of ${provider}`);
   if (/^(sonnet|opus|haiku)$/.test(id)) {
     // The newest of that line in Fathom's table.
@@ -47,7 +59,11 @@ const MODES: Record<string, ToolNarrowing> = {
 };
 
 /** What running a prompt file's message means: the agent it names, the tools it narrows to, its model, and notes on what is not honoured. */
-export function commandRun(command: PromptCommand, catalog: TeamCatalog, provider: string): { agent?: string; narrowing?: ToolNarrowing; model?: string; notes: string[] } {
+export function commandRun(
+  command: PromptCommand,
+  catalog: TeamCatalog,
+  provider: string,
+): { agent?: string; narrowing?: ToolNarrowing; model?: string; notes: string[] } {
   const notes: string[] = [];
   let agent: string | undefined;
   let narrowing: ToolNarrowing | undefined;
@@ -56,7 +72,10 @@ export function commandRun(command: PromptCommand, catalog: TeamCatalog, provide
     const mode = MODES[wanted.toLowerCase()];
     if (mode) narrowing = mode.kinds ? { kinds: mode.kinds } : undefined;
     else if (catalog.agents.some((a) => a.name === wanted)) agent = wanted;
-    else notes.push(`the agent "${wanted}" it asks for is not one Fathom has (no such custom agent); Fathom's own agent answers`);
+    else
+      notes.push(
+        `the agent "${wanted}" it asks for is not one Fathom has (no such custom agent); Fathom's own agent answers`,
+      );
   }
   if (command.tools?.length) {
     const mapped = mapToolNames(command.tools);
@@ -65,7 +84,12 @@ export function commandRun(command: PromptCommand, catalog: TeamCatalog, provide
   }
   const model = modelForName(command.model, provider);
   if (model.note) notes.push(model.note);
-  return { ...(agent ? { agent } : {}), ...(narrowing ? { narrowing } : {}), ...(model.model ? { model: model.model } : {}), notes };
+  return {
+    ...(agent ? { agent } : {}),
+    ...(narrowing ? { narrowing } : {}),
+    ...(model.model ? { model: model.model } : {}),
+    notes,
+  };
 }
 
 /** A tool passes when every narrowing lets it (none given: all pass). */

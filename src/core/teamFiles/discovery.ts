@@ -29,7 +29,8 @@ export async function discoverTeamFiles(o: DiscoverOptions): Promise<TeamCatalog
   const run = new DiscoveryRun(o.cache ?? new TeamFileCache());
   const want = (k: TeamFileKind) => !o.kinds || o.kinds.includes(k);
   // One source at a time, so the first definition of a name is always the same one.
-  if (o.workspace) for (const root of o.roots ?? ["/"]) await run.settle(workspaceTeamFiles(run, o.workspace, root, want));
+  if (o.workspace)
+    for (const root of o.roots ?? ["/"]) await run.settle(workspaceTeamFiles(run, o.workspace, root, want));
   for (const folder of o.user ?? []) await run.settle(userTeamFiles(run, folder, want));
   return run.finish();
 }

@@ -4,7 +4,18 @@ import { expandIncludes } from "./includes";
 import { commandName, parsePromptFile } from "./promptFiles";
 import { parseRuleFile } from "./ruleFiles";
 import { parseSkillFile } from "./skillFiles";
-import { badName, emptyCatalog, plainText, type AgentFormat, type CommandFormat, type RuleFormat, type TeamCatalog, type TeamFileKind, type TeamFileProblem, type TeamFileRef } from "./types";
+import {
+  badName,
+  emptyCatalog,
+  plainText,
+  type AgentFormat,
+  type CommandFormat,
+  type RuleFormat,
+  type TeamCatalog,
+  type TeamFileKind,
+  type TeamFileProblem,
+  type TeamFileRef,
+} from "./types";
 
 /** Bytes read of a rules, prompt or agent file; of a SKILL.md only its front matter is needed here. */
 const MAX_FILE_BYTES = 64 * 1024;
@@ -44,9 +55,13 @@ export interface FoundFile {
 }
 
 /** Where a skill's SKILL.md is shown and which folder the agent reads it from. */
-export type SkillPlace = (vpath: string, skillFolder: string) => { ref: TeamFileRef; folder: string; realFolder?: string };
+export type SkillPlace = (
+  vpath: string,
+  skillFolder: string,
+) => { ref: TeamFileRef; folder: string; realFolder?: string };
 
-const stampOf = (info?: FileInfo) => (info?.size !== undefined && info.modified_at ? `${info.size}:${info.modified_at}` : undefined);
+const stampOf = (info?: FileInfo) =>
+  info?.size !== undefined && info.modified_at ? `${info.size}:${info.modified_at}` : undefined;
 export const joinPath = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
 export const baseName = (p: string) => p.replace(/\/$/, "").slice(p.replace(/\/$/, "").lastIndexOf("/") + 1);
 
@@ -84,10 +99,21 @@ export class DiscoveryRun {
   }
 
   /** A folder's entries, at most `MAX_PER_FOLDER` (more are a problem in `out`). */
-  async listing(backend: BackendProtocol, dir: string, kind: TeamFileKind, label: (p: string) => string, out: TeamFileProblem[]): Promise<FileInfo[]> {
+  async listing(
+    backend: BackendProtocol,
+    dir: string,
+    kind: TeamFileKind,
+    label: (p: string) => string,
+    out: TeamFileProblem[],
+  ): Promise<FileInfo[]> {
     const r = await backend.ls(dir);
     if (!r.files) return [];
-    if (r.files.length > MAX_PER_FOLDER) out.push({ kind, file: label(dir), message: `holds ${r.files.length} entries; only the first ${MAX_PER_FOLDER} are read` });
+    if (r.files.length > MAX_PER_FOLDER)
+      out.push({
+        kind,
+        file: label(dir),
+        message: `holds ${r.files.length} entries; only the first ${MAX_PER_FOLDER} are read`,
+      });
     return r.files.slice(0, MAX_PER_FOLDER);
   }
 
@@ -97,21 +123,38 @@ export class DiscoveryRun {
     this.jobs.push(
       this.cache
         // CLAUDE.md's imports may change without it: read it each time.
-        .get(`rule:${format}:${f.ref.label}:${where.folder ?? ""}`, format === "CLAUDE.md" ? undefined : stampOf(f.info), async () => {
-          const read = await readFound(f, "rules", MAX_FILE_BYTES);
-          if ("problem" in read) return { problems: [read.problem] };
-          let text = read.text;
-          if (format === "CLAUDE.md") {
-            const inc = await expandIncludes(text, f.vpath, async (p) => {
-              const got = await f.backend.readText(p, MAX_FILE_BYTES);
-              return got.text !== undefined ? { text: got.text } : { error: got.error ?? "unreadable" };
-            });
-            text = inc.text;
-            if (inc.notes.length) return withNotes(parseRuleFile(text, f.ref, format, where), inc.notes.map((message) => ({ kind: "rules" as const, file: f.ref.label, message, note: true })));
-          }
-          const parsed = parseRuleFile(text, f.ref, format, where);
-          return read.truncated && "rule" in parsed ? withNotes(parsed, [{ kind: "rules", file: f.ref.label, message: `only its first ${MAX_FILE_BYTES / 1024} KB are read`, note: true }]) : parsed;
-        })
+        .get(
+          `rule:${format}:${f.ref.label}:${where.folder ?? ""}`,
+          format === "CLAUDE.md" ? undefined : stampOf(f.info),
+          async () => {
+            const read = await readFound(f, "rules", MAX_FILE_BYTES);
+            if ("problem" in read) return { problems: [read.problem] };
+            let text = read.text;
+            if (format === "CLAUDE.md") {
+              const inc = await expandIncludes(text, f.vpath, async (p) => {
+                const got = await f.backend.readText(p, MAX_FILE_BYTES);
+                return got.text !== undefined ? { text: got.text } : { error: got.error ?? "unreadable" };
+              });
+              text = inc.text;
+              if (inc.notes.length)
+                return withNotes(
+                  parseRuleFile(text, f.ref, format, where),
+                  inc.notes.map((message) => ({ kind: "rules" as const, file: f.ref.label, message, note: true })),
+                );
+            }
+            const parsed = parseRuleFile(text, f.ref, format, where);
+            return read.truncated && "rule" in parsed
+              ? withNotes(parsed, [
+                  {
+                    kind: "rules",
+                    file: f.ref.label,
+                    message: `only its first ${MAX_FILE_BYTES / 1024} KB are read`,
+                    note: true,
+                  },
+                ])
+              : parsed;
+          },
+        )
         .then((p) => {
           if ("rule" in p) out.push(p.rule);
           bad.push(...p.problems);
@@ -166,14 +209,31 @@ export class DiscoveryRun {
           const files = await backend.ls(skillDir);
           const info = files.files?.find((x) => baseName(x.path) === "SKILL.md" && !x.is_dir);
           if (!info) {
-            bad.push({ kind: "skills", file: label(skillDir), message: `skipped: no SKILL.md in it${files.error ? ` (${files.error})` : ""}` });
+            bad.push({
+              kind: "skills",
+              file: label(skillDir),
+              message: `skipped: no SKILL.md in it${files.error ? ` (${files.error})` : ""}`,
+            });
             continue;
           }
           const at = place(joinPath(skillDir, "SKILL.md"), folderName);
           const parsed = await this.cache.get(`skill:${at.ref.label}`, stampOf(info), async () => {
             const r = await backend.readText(joinPath(skillDir, "SKILL.md"), MAX_SKILL_HEAD_BYTES);
-            if (r.text === undefined) return { problems: [{ kind: "skills" as const, file: at.ref.label, message: `not read: ${r.error ?? "it could not be read"}` }] };
-            return parseSkillFile(r.text, at.ref, { folder: at.folder, folderName, ...(at.realFolder ? { realFolder: at.realFolder } : {}) });
+            if (r.text === undefined)
+              return {
+                problems: [
+                  {
+                    kind: "skills" as const,
+                    file: at.ref.label,
+                    message: `not read: ${r.error ?? "it could not be read"}`,
+                  },
+                ],
+              };
+            return parseSkillFile(r.text, at.ref, {
+              folder: at.folder,
+              folderName,
+              ...(at.realFolder ? { realFolder: at.realFolder } : {}),
+            });
           });
           if ("skill" in parsed) out.push(parsed.skill);
           bad.push(...parsed.problems);
@@ -188,7 +248,9 @@ export class DiscoveryRun {
     const catalog = emptyCatalog();
     catalog.problems = this.problems.flat();
     catalog.rules = this.ordered.rules.flat();
-    catalog.commands = firstByName(this.ordered.commands.flat(), "commands", catalog.problems, (c) => c.name.toLowerCase());
+    catalog.commands = firstByName(this.ordered.commands.flat(), "commands", catalog.problems, (c) =>
+      c.name.toLowerCase(),
+    );
     catalog.skills = firstByName(this.ordered.skills.flat(), "skills", catalog.problems, (s) => s.name);
     catalog.agents = firstByName(this.ordered.agents.flat(), "agents", catalog.problems, (a) => a.name.toLowerCase());
     return catalog;
@@ -201,18 +263,33 @@ export class DiscoveryRun {
   }
 }
 
-async function readFound(f: FoundFile, kind: TeamFileKind, bytes: number): Promise<{ text: string; truncated: boolean } | { problem: TeamFileProblem }> {
+async function readFound(
+  f: FoundFile,
+  kind: TeamFileKind,
+  bytes: number,
+): Promise<{ text: string; truncated: boolean } | { problem: TeamFileProblem }> {
   const r = await f.backend.readText(f.vpath, bytes);
-  if (r.text === undefined) return { problem: { kind, file: f.ref.label, message: `not read: ${r.error ?? "it could not be read"}` } };
+  if (r.text === undefined)
+    return { problem: { kind, file: f.ref.label, message: `not read: ${r.error ?? "it could not be read"}` } };
   return { text: r.text, truncated: r.truncated === true };
 }
 
 /** The first definition of each name wins (the workspace's before the person's); the others are listed. */
-function firstByName<T extends { name: string; file: TeamFileRef }>(items: T[], kind: TeamFileKind, problems: TeamFileProblem[], key: (t: T) => string): T[] {
+function firstByName<T extends { name: string; file: TeamFileRef }>(
+  items: T[],
+  kind: TeamFileKind,
+  problems: TeamFileProblem[],
+  key: (t: T) => string,
+): T[] {
   const seen = new Map<string, T>();
   for (const item of items) {
     const first = seen.get(key(item));
-    if (first) problems.push({ kind, file: item.file.label, message: `skipped: ${first.file.label} already defines "${item.name}"` });
+    if (first)
+      problems.push({
+        kind,
+        file: item.file.label,
+        message: `skipped: ${first.file.label} already defines "${item.name}"`,
+      });
     else seen.set(key(item), item);
   }
   return [...seen.values()];

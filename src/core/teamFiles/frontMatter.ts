@@ -46,7 +46,15 @@ export function splitFrontMatter(text: string): { yaml?: string; body: string; u
 export function parseFrontMatter(text: string, options: { lenient?: boolean } = {}): FrontMatter {
   const split = splitFrontMatter(text);
   if (split.unclosed) {
-    return { data: {}, body: split.body, present: true, problem: { message: `the front matter has no closing --- line in its first ${MAX_FRONT_MATTER_CHARS.toLocaleString("en-US")} characters`, line: 1 } };
+    return {
+      data: {},
+      body: split.body,
+      present: true,
+      problem: {
+        message: `the front matter has no closing --- line in its first ${MAX_FRONT_MATTER_CHARS.toLocaleString("en-US")} characters`,
+        line: 1,
+      },
+    };
   }
   if (split.yaml === undefined) return { data: {}, body: split.body, present: false };
   if (split.yaml.trim() === "") return { data: {}, body: split.body, present: true };
@@ -56,17 +64,38 @@ export function parseFrontMatter(text: string, options: { lenient?: boolean } = 
   if (error) {
     const lines = options.lenient ? plainLines(split.yaml) : undefined;
     if (lines) return { data: lines, body: split.body, present: true };
-    return { data: {}, body: split.body, present: true, problem: { message: `invalid YAML front matter: ${firstLine(error.message)}`, line: (error.linePos?.[0].line ?? 0) + 1 } };
+    return {
+      data: {},
+      body: split.body,
+      present: true,
+      problem: {
+        message: `invalid YAML front matter: ${firstLine(error.message)}`,
+        line: (error.linePos?.[0].line ?? 0) + 1,
+      },
+    };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (e) {
-    return { data: {}, body: split.body, present: true, problem: { message: `front matter refused: ${firstLine((e as Error).message)} (at most ${MAX_ALIASES} aliases)`, line: 2 } };
+    return {
+      data: {},
+      body: split.body,
+      present: true,
+      problem: {
+        message: `front matter refused: ${firstLine((e as Error).message)} (at most ${MAX_ALIASES} aliases)`,
+        line: 2,
+      },
+    };
   }
   if (value === null || value === undefined) return { data: {}, body: split.body, present: true };
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { data: {}, body: split.body, present: true, problem: { message: "the front matter must be key: value pairs", line: 2 } };
+    return {
+      data: {},
+      body: split.body,
+      present: true,
+      problem: { message: "the front matter must be key: value pairs", line: 2 },
+    };
   }
   return { data: value as Record<string, unknown>, body: split.body, present: true };
 }

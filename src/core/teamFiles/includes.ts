@@ -19,7 +19,12 @@ export type ReadInclude = (virtualPath: string) => Promise<{ text: string } | { 
  * references, as Claude Code reads them); a file that includes itself, directly or by a loop, is not included again, and
  * depth, count and size are capped. Each refusal is left in the text as a note the model reads.
  */
-export async function expandIncludes(text: string, from: string, read: ReadInclude, options: { budget?: number; stack?: readonly string[]; fromRoot?: boolean } = {}): Promise<{ text: string; notes: string[] }> {
+export async function expandIncludes(
+  text: string,
+  from: string,
+  read: ReadInclude,
+  options: { budget?: number; stack?: readonly string[]; fromRoot?: boolean } = {},
+): Promise<{ text: string; notes: string[] }> {
   const stack = options.stack ?? [from];
   const notes: string[] = [];
   let budget = options.budget ?? MAX_INCLUDED_CHARS;
@@ -64,9 +69,16 @@ export async function expandIncludes(text: string, from: string, read: ReadInclu
         else out += `@${raw} [not included: ${got.error}]`;
         continue;
       }
-      const inner = await expandIncludes(got.text, target, read, { budget, stack: [...stack, target], ...(options.fromRoot ? { fromRoot: true } : {}) });
+      const inner = await expandIncludes(got.text, target, read, {
+        budget,
+        stack: [...stack, target],
+        ...(options.fromRoot ? { fromRoot: true } : {}),
+      });
       notes.push(...inner.notes);
-      const body = inner.text.length > budget ? `${inner.text.slice(0, budget)}\n[... ${target} cut here: imports are capped at ${MAX_INCLUDED_CHARS.toLocaleString("en-US")} characters ...]` : inner.text;
+      const body =
+        inner.text.length > budget
+          ? `${inner.text.slice(0, budget)}\n[... ${target} cut here: imports are capped at ${MAX_INCLUDED_CHARS.toLocaleString("en-US")} characters ...]`
+          : inner.text;
       budget -= body.length;
       out += `\n<included path="${target}">\n${body.trim()}\n</included>\n`;
     }

@@ -18,17 +18,33 @@ export function parsePromptFile(text: string, file: TeamFileRef, format: Command
   const why = badName(name);
   if (why) return { problems: [{ kind: "commands", file: file.label, message: `skipped: ${why}` }] };
   const fm = parseFrontMatter(text, { lenient: true });
-  if (fm.problem) return { problems: [{ kind: "commands", file: file.label, line: fm.problem.line, message: `skipped: ${fm.problem.message}` }] };
+  if (fm.problem)
+    return {
+      problems: [
+        { kind: "commands", file: file.label, line: fm.problem.line, message: `skipped: ${fm.problem.message}` },
+      ],
+    };
   const d = fm.data;
   const problems: TeamFileProblem[] = [];
   let body = fm.body.trim();
   if (!body) return { problems: [{ kind: "commands", file: file.label, message: "skipped: it has no prompt text" }] };
   if (body.length > MAX_PROMPT_CHARS) {
     body = `${body.slice(0, MAX_PROMPT_CHARS)}\n[... the rest of ${file.label} is not sent (${MAX_PROMPT_CHARS.toLocaleString("en-US")} characters per prompt file) ...]`;
-    problems.push({ kind: "commands", file: file.label, message: `is too long; only its first ${MAX_PROMPT_CHARS.toLocaleString("en-US")} characters are sent`, note: true });
+    problems.push({
+      kind: "commands",
+      file: file.label,
+      message: `is too long; only its first ${MAX_PROMPT_CHARS.toLocaleString("en-US")} characters are sent`,
+      note: true,
+    });
   }
   if (format === "claude-command" && /(^|\s)!`[^`]+`/.test(body)) {
-    problems.push({ kind: "commands", file: file.label, message: "its !`command` lines are not run (a prompt file cannot run programs in Fathom); the model reads them as text", note: true });
+    problems.push({
+      kind: "commands",
+      file: file.label,
+      message:
+        "its !`command` lines are not run (a prompt file cannot run programs in Fathom); the model reads them as text",
+      note: true,
+    });
   }
   const description = textValue(d.description, 300) ?? firstLine(body);
   const tools = listValue(d.tools ?? d["allowed-tools"]);
@@ -39,7 +55,9 @@ export function parsePromptFile(text: string, file: TeamFileRef, format: Command
     format,
     body,
     ...(textValue(d["argument-hint"], 200) ? { argumentHint: textValue(d["argument-hint"], 200)! } : {}),
-    ...(textValue(d.model, 200) ?? listValue(d.model)?.[0] ? { model: textValue(d.model, 200) ?? listValue(d.model)![0]! } : {}),
+    ...((textValue(d.model, 200) ?? listValue(d.model)?.[0])
+      ? { model: textValue(d.model, 200) ?? listValue(d.model)![0]! }
+      : {}),
     ...(textValue(d.agent ?? d.mode, 100) ? { agent: textValue(d.agent ?? d.mode, 100)! } : {}),
     ...(tools?.length ? { tools } : {}),
   };
@@ -111,24 +129,32 @@ export async function expandCommand(
     workspaceFolderBasename: editor.workspaceFolder?.split(/[\\/]/).filter(Boolean).pop(),
   };
   let usedArgs = false;
-  let text = command.body.replace(/\$\{(input:([A-Za-z_][\w-]*)(?::[^}]*)?|[A-Za-z]+)\}/g, (whole, inner: string, inputName: string | undefined) => {
-    if (inputName !== undefined) {
-      const value = inputs[inputName];
-      if (value === undefined) notes.push(`nothing was given for \${input:${inputName}}`);
+  let text = command.body.replace(
+    /\$\{(input:([A-Za-z_][\w-]*)(?::[^}]*)?|[A-Za-z]+)\}/g,
+    (whole, inner: string, inputName: string | undefined) => {
+      if (inputName !== undefined) {
+        const value = inputs[inputName];
+        if (value === undefined) notes.push(`nothing was given for \${input:${inputName}}`);
+        return value ?? "";
+      }
+      if (!(inner in variables)) return whole;
+      const value = variables[inner];
+      if (value === undefined)
+        notes.push(`\${${inner}}: ${inner.startsWith("select") ? "nothing is selected" : "no file is open"}`);
       return value ?? "";
-    }
-    if (!(inner in variables)) return whole;
-    const value = variables[inner];
-    if (value === undefined) notes.push(`\${${inner}}: ${inner.startsWith("select") ? "nothing is selected" : "no file is open"}`);
-    return value ?? "";
-  });
+    },
+  );
   const positional = splitArgs(restLine);
   text = text.replace(/\$ARGUMENTS\b|\$([1-9])\b/g, (whole, n: string | undefined) => {
     usedArgs = true;
     return n === undefined ? restLine : (positional[Number(n) - 1] ?? "");
   });
   if (!usedArgs && restLine) text = `${text}\n\n${restLine}`;
-  if (o.readInclude && command.file.path && (command.format === "claude-command" || command.format === "fathom-prompt")) {
+  if (
+    o.readInclude &&
+    command.file.path &&
+    (command.format === "claude-command" || command.format === "fathom-prompt")
+  ) {
     const included = await expandIncludes(text, command.file.path, o.readInclude, { fromRoot: true });
     text = included.text;
     notes.push(...included.notes);

@@ -14,16 +14,31 @@ type Parsed = { rule: RuleFile; problems: TeamFileProblem[] } | { problems: Team
  *   offered by its `description`, else only when mentioned;
  * - `.cursor/rules/*.mdc`: `alwaysApply`, else `globs`, else offered by `description`, else manual.
  */
-export function parseRuleFile(text: string, file: TeamFileRef, format: RuleFormat, where: { folder?: string; root: string }): Parsed {
+export function parseRuleFile(
+  text: string,
+  file: TeamFileRef,
+  format: RuleFormat,
+  where: { folder?: string; root: string },
+): Parsed {
   const problems: TeamFileProblem[] = [];
   let body = text.replace(/^\uFEFF/, "");
   let scope: RuleScope = where.folder !== undefined ? { kind: "folder", folder: where.folder } : { kind: "always" };
   if (format === "instructions.md" || format === "cursor-mdc") {
     const fm = parseFrontMatter(body, { lenient: true });
-    if (fm.problem) return { problems: [{ kind: "rules", file: file.label, line: fm.problem.line, message: `skipped: ${fm.problem.message}` }] };
+    if (fm.problem)
+      return {
+        problems: [
+          { kind: "rules", file: file.label, line: fm.problem.line, message: `skipped: ${fm.problem.message}` },
+        ],
+      };
     body = fm.body;
     scope = format === "cursor-mdc" ? cursorScope(fm.data, where.root) : copilotScope(fm.data, where.root);
-  } else if (format === "AGENTS.md" || format === "CLAUDE.md" || format === "copilot-instructions" || format === "clinerules") {
+  } else if (
+    format === "AGENTS.md" ||
+    format === "CLAUDE.md" ||
+    format === "copilot-instructions" ||
+    format === "clinerules"
+  ) {
     // Plain Markdown; a front matter block some tools add is not rules text.
     const fm = parseFrontMatter(body, { lenient: true });
     if (fm.present && !fm.problem) body = fm.body;
@@ -33,7 +48,12 @@ export function parseRuleFile(text: string, file: TeamFileRef, format: RuleForma
   const truncated = body.length > MAX_RULE_FILE_CHARS;
   if (truncated) {
     body = `${body.slice(0, MAX_RULE_FILE_CHARS)}\n[... cut: the rest of ${file.label} is not shown (${MAX_RULE_FILE_CHARS.toLocaleString("en-US")} characters per rules file) ...]`;
-    problems.push({ kind: "rules", file: file.label, message: `is too long; only its first ${MAX_RULE_FILE_CHARS.toLocaleString("en-US")} characters are used`, note: true });
+    problems.push({
+      kind: "rules",
+      file: file.label,
+      message: `is too long; only its first ${MAX_RULE_FILE_CHARS.toLocaleString("en-US")} characters are used`,
+      note: true,
+    });
   }
   return { rule: { file, format, scope, text: body, truncated }, problems };
 }

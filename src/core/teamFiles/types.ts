@@ -29,7 +29,8 @@ export type RuleScope =
   /** Only when the person mentions it (`@/.cursor/rules/x.mdc`): never added by itself. */
   | { kind: "manual" };
 
-export type RuleFormat = "AGENTS.md" | "CLAUDE.md" | "copilot-instructions" | "instructions.md" | "cursor-mdc" | "clinerules";
+export type RuleFormat =
+  "AGENTS.md" | "CLAUDE.md" | "copilot-instructions" | "instructions.md" | "cursor-mdc" | "clinerules";
 
 export interface RuleFile {
   file: TeamFileRef;
@@ -121,7 +122,8 @@ export const MAX_NAME_CHARS = 64;
  */
 export function badName(name: string, allowed: RegExp = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/): string | undefined {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(name)) return "its name has control or invisible characters";
+  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
+    return "its name has control or invisible characters";
   if (name.length === 0) return "it has no name";
   if (name.length > MAX_NAME_CHARS) return `its name is longer than ${MAX_NAME_CHARS} characters`;
   if (!allowed.test(name)) return `its name "${name}" has characters other than letters, digits, -, _, . and :`;

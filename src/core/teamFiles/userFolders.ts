@@ -34,7 +34,8 @@ export interface UserTeamFolder {
  */
 export function userTeamFolders(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): UserTeamFolder[] {
   const config = env.XDG_CONFIG_HOME || nodePath.join(home, ".config");
-  const shown = (dir: string) => (dir.startsWith(home + nodePath.sep) ? `~/${nodePath.relative(home, dir).split(nodePath.sep).join("/")}` : dir);
+  const shown = (dir: string) =>
+    dir.startsWith(home + nodePath.sep) ? `~/${nodePath.relative(home, dir).split(nodePath.sep).join("/")}` : dir;
   const folder = (dir: string, o: Omit<UserTeamFolder, "label" | "dir" | "backend">): UserTeamFolder => ({
     label: shown(dir),
     dir,
@@ -42,8 +43,18 @@ export function userTeamFolders(env: NodeJS.ProcessEnv = process.env, home: stri
     ...o,
   });
   return [
-    folder(nodePath.join(config, "fathom"), { rules: ["AGENTS.md"], prompts: "prompts", promptFormat: "fathom-prompt", agentFormat: "fathom-agent" }),
-    folder(nodePath.join(home, ".claude"), { rules: ["CLAUDE.md"], prompts: "commands", promptFormat: "claude-command", agentFormat: "claude-agent" }),
+    folder(nodePath.join(config, "fathom"), {
+      rules: ["AGENTS.md"],
+      prompts: "prompts",
+      promptFormat: "fathom-prompt",
+      agentFormat: "fathom-agent",
+    }),
+    folder(nodePath.join(home, ".claude"), {
+      rules: ["CLAUDE.md"],
+      prompts: "commands",
+      promptFormat: "claude-command",
+      agentFormat: "claude-agent",
+    }),
     folder(nodePath.join(home, ".agents"), {}),
   ];
 }

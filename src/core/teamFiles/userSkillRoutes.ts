@@ -15,7 +15,10 @@ export function withUserSkills(backend: BackendProtocol, skills: readonly Skill[
   if (own.length === 0) return backend;
   const routes: Record<string, BackendProtocol> = {};
   for (const s of own) {
-    routes[s.folder] = new ReadOnlyBackend(new FilesystemBackend({ rootDir: s.realFolder!, ripgrepPath: null }), `${s.folder} is one of your own skills' folders: the agent may read it, not change it.`);
+    routes[s.folder] = new ReadOnlyBackend(
+      new FilesystemBackend({ rootDir: s.realFolder!, ripgrepPath: null }),
+      `${s.folder} is one of your own skills' folders: the agent may read it, not change it.`,
+    );
   }
   return new CompositeBackend(backend, routes, { unlisted: [USER_SKILLS_ROUTE] });
 }

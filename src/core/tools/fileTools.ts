@@ -40,18 +40,24 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
 
   const ls = defineTool({
     name: "ls",
-    description: "List the direct children of a folder (folders end with '/'), sorted. Paths start at the workspace root '/'.",
+    description:
+      "List the direct children of a folder (folders end with '/'), sorted. Paths start at the workspace root '/'.",
     schema: z.object({ path: z.string().default("/").describe("Folder to list, e.g. / or /src") }),
     kind: "read",
-    run: (args) => guard(async () => {
-      const r = await backend.ls(args.path);
-      if (r.error !== undefined) return err(r.error);
-      const files = r.files ?? [];
-      if (files.length === 0) return { content: `${args.path} is empty.` };
-      const lines = files.slice(0, maxListed).map((f) => f.path);
-      if (files.length > maxListed) lines.push(`(${files.length - maxListed} more entries not shown; use glob to narrow.)`);
-      return { content: capOutput(lines.join("\n"), maxChars, "Use glob to narrow."), details: { count: files.length } };
-    }),
+    run: (args) =>
+      guard(async () => {
+        const r = await backend.ls(args.path);
+        if (r.error !== undefined) return err(r.error);
+        const files = r.files ?? [];
+        if (files.length === 0) return { content: `${args.path} is empty.` };
+        const lines = files.slice(0, maxListed).map((f) => f.path);
+        if (files.length > maxListed)
+          lines.push(`(${files.length - maxListed} more entries not shown; use glob to narrow.)`);
+        return {
+          content: capOutput(lines.join("\n"), maxChars, "Use glob to narrow."),
+          details: { count: files.length },
+        };
+      }),
   });
 
   const readFile = defineTool({
@@ -64,20 +70,30 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
       limit: z.number().int().min(1).optional().describe("Most lines to return (default 2000)"),
     }),
     kind: "read",
-    run: (args) => guard(async () => {
-      let r = await backend.read(args.file_path, args.offset, args.limit);
-      let resolved = "";
-      if (r.error !== undefined && isFileNotFound(r.error)) {
-        // A unique near miss is read as meant (said first), unless it is a secret file, which the person is asked about by name.
-        const near = await nearMissPath(backend, args.file_path);
-        if (!near || !("path" in near) || options.isSecret?.(near.path)) return err(r.error + nearMissHint(near, "read_file"));
-        r = await backend.read(near.path, args.offset, args.limit);
-        resolved = `(${args.file_path} does not exist; this is ${near.path}.)\n`;
-      }
-      if (r.error !== undefined) return err(r.error);
-      const next = (args.offset ?? 0) + (args.limit ?? 2000);
-      return { content: resolved + capOutput(r.content ?? "", maxChars, `Read fewer lines with a smaller limit, or continue with a larger offset (e.g. offset=${next}).`) };
-    }),
+    run: (args) =>
+      guard(async () => {
+        let r = await backend.read(args.file_path, args.offset, args.limit);
+        let resolved = "";
+        if (r.error !== undefined && isFileNotFound(r.error)) {
+          // A unique near miss is read as meant (said first), unless it is a secret file, which the person is asked about by name.
+          const near = await nearMissPath(backend, args.file_path);
+          if (!near || !("path" in near) || options.isSecret?.(near.path))
+            return err(r.error + nearMissHint(near, "read_file"));
+          r = await backend.read(near.path, args.offset, args.limit);
+          resolved = `(${args.file_path} does not exist; this is ${near.path}.)\n`;
+        }
+        if (r.error !== undefined) return err(r.error);
+        const next = (args.offset ?? 0) + (args.limit ?? 2000);
+        return {
+          content:
+            resolved +
+            capOutput(
+              r.content ?? "",
+              maxChars,
+              `Read fewer lines with a smaller limit, or continue with a larger offset (e.g. offset=${next}).`,
+            ),
+        };
+      }),
   });
 
   const writeSchema = z.object({
@@ -98,20 +114,25 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
         return { error: `The change could not be prepared: ${String(e)}` };
       }
     },
-    applyChange: (proposal) => applyProposal(backend, proposal, (p) => (proposal.before === null ? `Created ${p}.` : `Wrote ${p}.`)),
-    run: (args, ctx) => guard(async () => {
-      const p = await writeFile.proposeChange?.(args, ctx);
-      if (!p) return err("write_file is unavailable.");
-      if ("error" in p) return err(p.error);
-      return (await writeFile.applyChange?.(p, ctx)) ?? err("write_file is unavailable.");
-    }),
+    applyChange: (proposal) =>
+      applyProposal(backend, proposal, (p) => (proposal.before === null ? `Created ${p}.` : `Wrote ${p}.`)),
+    run: (args, ctx) =>
+      guard(async () => {
+        const p = await writeFile.proposeChange?.(args, ctx);
+        if (!p) return err("write_file is unavailable.");
+        if ("error" in p) return err(p.error);
+        return (await writeFile.applyChange?.(p, ctx)) ?? err("write_file is unavailable.");
+      }),
   });
 
   const editSchema = z.object({
     file_path: z.string().describe("File to edit"),
     old_string: z.string().describe("Exact text to replace (copied from read_file output, without line numbers)"),
     new_string: z.string().describe("Replacement text"),
-    replace_all: z.boolean().default(false).describe("Replace every occurrence (default false: old_string must be unique)"),
+    replace_all: z
+      .boolean()
+      .default(false)
+      .describe("Replace every occurrence (default false: old_string must be unique)"),
   });
   const editFile: Tool<typeof editSchema> = defineTool({
     name: "edit_file",
@@ -122,20 +143,31 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     proposeChange: async (args) => {
       try {
         const p = await backend.prepareEdit(args.file_path, args.old_string, args.new_string, args.replace_all);
-        if ("error" in p && isFileNotFound(p.error)) return { error: p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file") };
+        if ("error" in p && isFileNotFound(p.error))
+          return { error: p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file") };
         return "error" in p ? p : { path: p.path, before: p.before, after: p.after };
       } catch (e) {
         return { error: `The change could not be prepared: ${String(e)}` };
       }
     },
     applyChange: (proposal) => applyProposal(backend, proposal, (p) => `Edited ${p}.`),
-    run: (args) => guard(async () => {
-      const p = await backend.prepareEdit(args.file_path, args.old_string, args.new_string, args.replace_all);
-      if ("error" in p) return err(isFileNotFound(p.error) ? p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file") : p.error);
-      const r = await applyProposal(backend, p, (path) => `Edited ${path}: replaced ${p.occurrences ?? 1} occurrence${p.occurrences === 1 ? "" : "s"}.`);
-      if (!r.isError) r.details = { ...r.details, occurrences: p.occurrences };
-      return r;
-    }),
+    run: (args) =>
+      guard(async () => {
+        const p = await backend.prepareEdit(args.file_path, args.old_string, args.new_string, args.replace_all);
+        if ("error" in p)
+          return err(
+            isFileNotFound(p.error)
+              ? p.error + nearMissHint(await nearMissPath(backend, args.file_path), "edit_file")
+              : p.error,
+          );
+        const r = await applyProposal(
+          backend,
+          p,
+          (path) => `Edited ${path}: replaced ${p.occurrences ?? 1} occurrence${p.occurrences === 1 ? "" : "s"}.`,
+        );
+        if (!r.isError) r.details = { ...r.details, occurrences: p.occurrences };
+        return r;
+      }),
   });
 
   const glob = defineTool({
@@ -147,15 +179,19 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
       path: z.string().default("/").describe("Folder to search from (default /)"),
     }),
     kind: "read",
-    run: (args) => guard(async () => {
-      const r = await backend.glob(args.pattern, args.path);
-      if (r.error !== undefined) return err(r.error);
-      const files = r.files ?? [];
-      if (files.length === 0) return { content: `No files match ${args.pattern} under ${args.path}.` };
-      const lines = files.slice(0, maxListed).map((f) => f.path);
-      if (r.truncated || files.length > maxListed) lines.push(`(Results truncated; narrow the pattern or path.)`);
-      return { content: capOutput(lines.join("\n"), maxChars, "Narrow the pattern or path."), details: { count: files.length } };
-    }),
+    run: (args) =>
+      guard(async () => {
+        const r = await backend.glob(args.pattern, args.path);
+        if (r.error !== undefined) return err(r.error);
+        const files = r.files ?? [];
+        if (files.length === 0) return { content: `No files match ${args.pattern} under ${args.path}.` };
+        const lines = files.slice(0, maxListed).map((f) => f.path);
+        if (r.truncated || files.length > maxListed) lines.push(`(Results truncated; narrow the pattern or path.)`);
+        return {
+          content: capOutput(lines.join("\n"), maxChars, "Narrow the pattern or path."),
+          details: { count: files.length },
+        };
+      }),
   });
 
   const grep = defineTool({
@@ -169,30 +205,45 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
       output_mode: z.enum(["files_with_matches", "content", "count"]).default("files_with_matches"),
     }),
     kind: "read",
-    run: (args, ctx) => guard(async () => {
-      const mode: GrepOutputMode = args.output_mode;
-      const cap = mode === "content" ? maxMatches : maxListed;
-      const r = await backend.grep(args.pattern, args.path, args.glob, { outputMode: mode, maxResults: cap, signal: ctx.signal });
-      if (r.error !== undefined) return err(r.error);
-      const all = r.matches ?? [];
-      const ms = options.isSecret ? all.filter((m) => !options.isSecret!(m.path)) : all;
-      const hidden = new Set(all.filter((m) => !ms.includes(m)).map((m) => m.path));
-      const note = hidden.size > 0 ? `(${hidden.size} secret file${hidden.size === 1 ? "" : "s"} such as ${[...hidden][0]} left out; read_file one to ask the person.)` : "";
-      if (ms.length === 0) return { content: `No matches for "${args.pattern}".${note ? ` ${note}` : ""}` };
-      let lines: string[];
-      if (mode === "content") lines = ms.map((m) => `${m.path}:${m.line}:${m.text}`);
-      else if (mode === "count") lines = ms.map((m) => `${m.path}:${r.counts?.[m.path] ?? 1}`);
-      else lines = ms.map((m) => m.path);
-      if (r.truncated) lines.push(`(Results truncated at ${cap}; narrow with path or glob.)`);
-      if (note) lines.push(note);
-      return { content: capOutput(lines.join("\n"), maxChars, "Narrow with path or glob."), details: { count: ms.length, truncated: r.truncated ?? false } };
-    }),
+    run: (args, ctx) =>
+      guard(async () => {
+        const mode: GrepOutputMode = args.output_mode;
+        const cap = mode === "content" ? maxMatches : maxListed;
+        const r = await backend.grep(args.pattern, args.path, args.glob, {
+          outputMode: mode,
+          maxResults: cap,
+          signal: ctx.signal,
+        });
+        if (r.error !== undefined) return err(r.error);
+        const all = r.matches ?? [];
+        const ms = options.isSecret ? all.filter((m) => !options.isSecret!(m.path)) : all;
+        const hidden = new Set(all.filter((m) => !ms.includes(m)).map((m) => m.path));
+        const note =
+          hidden.size > 0
+            ? `(${hidden.size} secret file${hidden.size === 1 ? "" : "s"} such as ${[...hidden][0]} left out; read_file one to ask the person.)`
+            : "";
+        if (ms.length === 0) return { content: `No matches for "${args.pattern}".${note ? ` ${note}` : ""}` };
+        let lines: string[];
+        if (mode === "content") lines = ms.map((m) => `${m.path}:${m.line}:${m.text}`);
+        else if (mode === "count") lines = ms.map((m) => `${m.path}:${r.counts?.[m.path] ?? 1}`);
+        else lines = ms.map((m) => m.path);
+        if (r.truncated) lines.push(`(Results truncated at ${cap}; narrow with path or glob.)`);
+        if (note) lines.push(note);
+        return {
+          content: capOutput(lines.join("\n"), maxChars, "Narrow with path or glob."),
+          details: { count: ms.length, truncated: r.truncated ?? false },
+        };
+      }),
   });
 
   return [ls, readFile, writeFile, editFile, glob, grep] as unknown as Tool[];
 }
 
-async function applyProposal(backend: BackendProtocol, proposal: FileChangeProposal, ok: (path: string) => string): Promise<ToolResult> {
+async function applyProposal(
+  backend: BackendProtocol,
+  proposal: FileChangeProposal,
+  ok: (path: string) => string,
+): Promise<ToolResult> {
   return guard(async () => {
     const w = await backend.commitChange(proposal.path, proposal.before, proposal.after);
     if (w.error !== undefined) return err(w.error);

@@ -50,15 +50,21 @@ function gitCode(args: string[]): CodeInArguments | undefined {
         continue;
       }
       if (arg.startsWith("--config-env")) {
-        const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i] ?? "";
-        if (GIT_COMMAND_KEYS.test(value.split("=")[0] ?? "")) out.unreadable.push("a git setting taken from an environment variable");
+        const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[++i] ?? "");
+        if (GIT_COMMAND_KEYS.test(value.split("=")[0] ?? ""))
+          out.unreadable.push("a git setting taken from an environment variable");
         continue;
       }
       if (!arg.startsWith("-")) subcommand = arg;
       continue;
     }
     if (subcommand === "submodule" && arg === "foreach") {
-      out.scripts.push(args.slice(i + 1).filter((a) => a !== "--recursive").join(" "));
+      out.scripts.push(
+        args
+          .slice(i + 1)
+          .filter((a) => a !== "--recursive")
+          .join(" "),
+      );
       break;
     }
     if (subcommand === "bisect" && arg === "run") {
@@ -67,7 +73,16 @@ function gitCode(args: string[]): CodeInArguments | undefined {
     }
     const eq = arg.indexOf("=");
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (GIT_COMMAND_OPTIONS.has(name) && !(name === "-u" && subcommand !== "fetch" && subcommand !== "clone" && subcommand !== "ls-remote" && subcommand !== "archive")) {
+    if (
+      GIT_COMMAND_OPTIONS.has(name) &&
+      !(
+        name === "-u" &&
+        subcommand !== "fetch" &&
+        subcommand !== "clone" &&
+        subcommand !== "ls-remote" &&
+        subcommand !== "archive"
+      )
+    ) {
       const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
       if (value !== undefined) out.scripts.push(value);
     }
@@ -80,12 +95,16 @@ export function codeInArguments(program: string, args: string[]): CodeInArgument
   switch (program) {
     case "find": {
       const commands = findActions(args);
-      return commands.length ? { why: "it runs another command through find -exec", scripts: [], commands, unreadable: [] } : undefined;
+      return commands.length
+        ? { why: "it runs another command through find -exec", scripts: [], commands, unreadable: [] }
+        : undefined;
     }
     case "git":
       return gitCode(args);
     case "trap":
-      return args[0] !== undefined && !args[0].startsWith("-") ? { why: "it sets a trap", scripts: [args[0]], commands: [], unreadable: [] } : undefined;
+      return args[0] !== undefined && !args[0].startsWith("-")
+        ? { why: "it sets a trap", scripts: [args[0]], commands: [], unreadable: [] }
+        : undefined;
     case "alias": {
       const scripts = args.filter((a) => a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1));
       return scripts.length ? { why: "it defines an alias", scripts, commands: [], unreadable: [] } : undefined;

@@ -49,27 +49,84 @@ export function checkCommand(command: string, patterns: CommandPatterns): Comman
   }
   const deny = patterns.deny ?? [];
   if (deny.length > 0 && analysis.unreadable.length > 0) {
-    return { verdict: "deny", pattern: deny[0]!, why: `it runs ${analysis.unreadable.join(" and ")}, which your deny patterns cannot be checked against` };
+    return {
+      verdict: "deny",
+      pattern: deny[0]!,
+      why: `it runs ${analysis.unreadable.join(" and ")}, which your deny patterns cannot be checked against`,
+    };
   }
   const allow = patterns.allow ?? [];
   if (allow.length === 0) return { verdict: "ask" };
   const firstMatch = (c: SimpleCommand) => allow.find((p) => matches(c.text, p, false));
   const matched = analysis.commands.map(firstMatch);
   if (matched.some((m) => m === undefined) || analysis.commands.length === 0) return { verdict: "ask" };
-  if (analysis.notSimple.length > 0) return { verdict: "ask", why: `An allow pattern matches, but ${analysis.notSimple.join("; ")}.` };
+  if (analysis.notSimple.length > 0)
+    return { verdict: "ask", why: `An allow pattern matches, but ${analysis.notSimple.join("; ")}.` };
   return { verdict: "allow", pattern: matched[0]! };
 }
 
 /** Tools whose first argument (or two) names what they do: `git push`, `npm run build`. */
 const SUBCOMMAND_TOOLS = new Set([
-  "git", "npm", "pnpm", "yarn", "bun", "deno", "npx", "pnpx", "cargo", "go", "docker", "podman", "kubectl", "helm", "pip", "pip3",
-  "uv", "poetry", "pipenv", "dotnet", "gradle", "./gradlew", "mvn", "./mvnw", "make", "just", "brew", "apt", "apt-get", "gh", "terraform",
-  "composer", "bundle", "rake", "mix", "swift", "flutter", "dart", "rustup", "conda", "nx", "turbo", "lerna",
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "deno",
+  "npx",
+  "pnpx",
+  "cargo",
+  "go",
+  "docker",
+  "podman",
+  "kubectl",
+  "helm",
+  "pip",
+  "pip3",
+  "uv",
+  "poetry",
+  "pipenv",
+  "dotnet",
+  "gradle",
+  "./gradlew",
+  "mvn",
+  "./mvnw",
+  "make",
+  "just",
+  "brew",
+  "apt",
+  "apt-get",
+  "gh",
+  "terraform",
+  "composer",
+  "bundle",
+  "rake",
+  "mix",
+  "swift",
+  "flutter",
+  "dart",
+  "rustup",
+  "conda",
+  "nx",
+  "turbo",
+  "lerna",
 ]);
 const RUNS_A_NAMED_THING = new Set(["run", "run-script", "exec", "x", "dlx"]);
 
 /** Programs that run a script named by their first argument (`node build.js`, `python3 -m pytest`). */
-const INTERPRETERS = new Set(["node", "python", "python3", "ruby", "perl", "php", "tsx", "ts-node", "Rscript", "lua", "java"]);
+const INTERPRETERS = new Set([
+  "node",
+  "python",
+  "python3",
+  "ruby",
+  "perl",
+  "php",
+  "tsx",
+  "ts-node",
+  "Rscript",
+  "lua",
+  "java",
+]);
 
 /**
  * The rule "Always allow" records for one command: program and subcommand (`npm test`, `ls`), or
@@ -86,7 +143,8 @@ function ruleFor(argv: readonly string[]): string | null {
   if (!SUBCOMMAND_TOOLS.has(program)) return program;
   if (first === undefined || first.startsWith("-")) return null;
   if (program === "npx" || program === "pnpx") return `${program} ${first}`;
-  if (RUNS_A_NAMED_THING.has(first)) return second !== undefined && !second.startsWith("-") ? `${program} ${first} ${second}` : null;
+  if (RUNS_A_NAMED_THING.has(first))
+    return second !== undefined && !second.startsWith("-") ? `${program} ${first} ${second}` : null;
   return `${program} ${first}`;
 }
 

@@ -53,7 +53,11 @@ export function secretFileMatcher(userPatterns: readonly string[] = []): SecretF
       const glob = exempt ? p.slice(1) : p;
       // `.git/config` is also `sub/.git/config`; a name alone is that name in any folder.
       const anywhere = glob.includes("/") && !glob.startsWith("**/") ? `**/${glob}` : glob;
-      return { exempt, glob, matcher: new Minimatch(anywhere, { dot: true, nocase: true, matchBase: !glob.includes("/") }) };
+      return {
+        exempt,
+        glob,
+        matcher: new Minimatch(anywhere, { dot: true, nocase: true, matchBase: !glob.includes("/") }),
+      };
     });
   return (rel) => {
     const path = rel.replace(/^\/+/, "");

@@ -38,7 +38,36 @@ export interface CommandAnalysis {
 }
 
 /** Programs that run their arguments as another command. */
-const WRAPPERS = new Set(["env", "command", "builtin", "exec", "nice", "nohup", "time", "sudo", "doas", "xargs", "parallel", "timeout", "stdbuf", "ionice", "setsid", "chrt", "taskset", "watch", "strace", "ltrace", "unbuffer", "caffeinate", "chroot", "su", "runuser", "flock", "busybox", "script"]);
+const WRAPPERS = new Set([
+  "env",
+  "command",
+  "builtin",
+  "exec",
+  "nice",
+  "nohup",
+  "time",
+  "sudo",
+  "doas",
+  "xargs",
+  "parallel",
+  "timeout",
+  "stdbuf",
+  "ionice",
+  "setsid",
+  "chrt",
+  "taskset",
+  "watch",
+  "strace",
+  "ltrace",
+  "unbuffer",
+  "caffeinate",
+  "chroot",
+  "su",
+  "runuser",
+  "flock",
+  "busybox",
+  "script",
+]);
 /** Programs that read a script from an argument (`-c`), a file or stdin. */
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox"]);
 /** Bounds the work on a hostile line (`bash -c "bash -c …"` nested a thousand deep). */
@@ -136,7 +165,12 @@ function visitCommand(cmd: Command, out: CommandAnalysis, depth: number, top: bo
     out.notSimple.push("the program name comes from an expansion");
     out.unreadable.push(`a program named by an expansion (${cmd.name.text})`);
   }
-  const argv = [cmd.name.value, ...cmd.args.map((a) => (a.type === "Word" ? a.value : a.value.type === "Word" ? `${a.name}=${a.value.value}` : a.text))];
+  const argv = [
+    cmd.name.value,
+    ...cmd.args.map((a) =>
+      a.type === "Word" ? a.value : a.value.type === "Word" ? `${a.name}=${a.value.value}` : a.text,
+    ),
+  ];
   addCommand(argv, out, depth, stdinOf(cmd));
 }
 
@@ -170,7 +204,12 @@ function withoutLeadingOptions(program: string, args: string[]): string[] {
 function addCommand(argv: string[], out: CommandAnalysis, depth: number, stdin?: string): void {
   const program = basename(argv[0] ?? "");
   const text = argv.join(" ");
-  out.commands.push({ argv, text, bareText: [program, ...argv.slice(1)].join(" "), alternatives: withoutLeadingOptions(program, argv.slice(1)) });
+  out.commands.push({
+    argv,
+    text,
+    bareText: [program, ...argv.slice(1)].join(" "),
+    alternatives: withoutLeadingOptions(program, argv.slice(1)),
+  });
   if (WRAPPERS.has(program)) {
     out.notSimple.push(`it runs another command through ${program}`);
     visitWrapped(program, argv.slice(1), out, depth + 1);
@@ -198,7 +237,13 @@ function addCommand(argv: string[], out: CommandAnalysis, depth: number, stdin?:
 }
 
 /** Wrappers whose option takes a whole command line as one string. */
-const STRING_COMMAND_OPTIONS: Record<string, RegExp> = { su: /^-c$|^--command/, runuser: /^-c$|^--command/, flock: /^-c$/, env: /^-S$|^--split-string/, script: /^-c$|^--command/ };
+const STRING_COMMAND_OPTIONS: Record<string, RegExp> = {
+  su: /^-c$|^--command/,
+  runuser: /^-c$|^--command/,
+  flock: /^-c$/,
+  env: /^-S$|^--split-string/,
+  script: /^-c$|^--command/,
+};
 /** Wrapper arguments checked as possible commands (a hostile line may have thousands). */
 const MAX_WRAPPED_ARGS = 16;
 
@@ -222,7 +267,10 @@ function visitWrapped(wrapper: string, args: string[], out: CommandAnalysis, dep
   }
   if (args.length > MAX_WRAPPED_ARGS) out.unreadable.push(`${wrapper} with more arguments than can be checked`);
   // `… | xargs sh`: the shell runs whatever the input names.
-  if ((wrapper === "xargs" || wrapper === "parallel") && args.some((a, i) => SHELLS.has(basename(a)) && shellScriptArg(args.slice(i + 1)) === undefined)) {
+  if (
+    (wrapper === "xargs" || wrapper === "parallel") &&
+    args.some((a, i) => SHELLS.has(basename(a)) && shellScriptArg(args.slice(i + 1)) === undefined)
+  ) {
     out.unreadable.push(`a shell script fed by ${wrapper}`);
   }
 }
@@ -252,7 +300,9 @@ function scanWords(node: SyntaxNode, out: CommandAnalysis, depth: number): void 
 }
 
 function hasExpansion(word: Word): boolean {
-  return (word.parts ?? []).some((p) => p.type !== "Literal" && p.type !== "SingleQuoted" && !(p.type === "DoubleQuoted" && !/[$`]/.test(p.text)));
+  return (word.parts ?? []).some(
+    (p) => p.type !== "Literal" && p.type !== "SingleQuoted" && !(p.type === "DoubleQuoted" && !/[$`]/.test(p.text)),
+  );
 }
 
 /** Redirects that only duplicate descriptors or use /dev/null are harmless; files are not. */

@@ -21,7 +21,8 @@ for (const [net, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, prefix, "ipv4");
+] as const)
+  blocked.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
@@ -31,7 +32,8 @@ for (const [net, prefix] of [
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
-] as const) blocked.addSubnet(net, prefix, "ipv6");
+] as const)
+  blocked.addSubnet(net, prefix, "ipv6");
 
 /** Whether `address` (an IP) is one that is not on the public internet. */
 export function isPrivateAddress(address: string): boolean {

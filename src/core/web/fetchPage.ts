@@ -19,7 +19,15 @@ export interface FetchRules {
 }
 
 export type Fetched =
-  | { ok: true; finalUrl: string; status: number; contentType: string; body: Buffer; truncated: boolean; redirects: string[] }
+  | {
+      ok: true;
+      finalUrl: string;
+      status: number;
+      contentType: string;
+      body: Buffer;
+      truncated: boolean;
+      redirects: string[];
+    }
   | { ok: false; error: string; finalUrl?: string };
 
 const HEADERS = {
@@ -48,7 +56,11 @@ export async function fetchPage(url: string, rules: FetchRules, signal: AbortSig
       const host = bareHost(target.url.hostname);
       firstHost ??= host;
       if (host !== firstHost && !domainListed(host, rules.allowDomains) && !rules.allowedInTask.includes(host)) {
-        return { ok: false, finalUrl: current, error: `${url} redirects to ${current}, on ${host}, which this task has not been allowed to fetch from. To read it, call web_fetch with that URL (the person is asked).` };
+        return {
+          ok: false,
+          finalUrl: current,
+          error: `${url} redirects to ${current}, on ${host}, which this task has not been allowed to fetch from. To read it, call web_fetch with that URL (the person is asked).`,
+        };
       }
       const address = await checkedAddress(host, rules);
       if ("error" in address) return { ok: false, error: address.error, finalUrl: current };
@@ -58,17 +70,34 @@ export async function fetchPage(url: string, rules: FetchRules, signal: AbortSig
         response.destroy();
         redirects.push(current);
         if (redirects.length > rules.maxRedirects) {
-          return { ok: false, finalUrl: current, error: `Stopped after ${rules.maxRedirects} redirects (a redirect loop?): ${[...redirects, new URL(location, current).href].join(" → ")}` };
+          return {
+            ok: false,
+            finalUrl: current,
+            error: `Stopped after ${rules.maxRedirects} redirects (a redirect loop?): ${[...redirects, new URL(location, current).href].join(" → ")}`,
+          };
         }
         current = new URL(location, current).href;
         continue;
       }
       const { body, truncated } = await readCapped(response, rules.maxBytes);
-      return { ok: true, finalUrl: current, status: response.statusCode ?? 0, contentType: String(response.headers["content-type"] ?? ""), body, truncated, redirects };
+      return {
+        ok: true,
+        finalUrl: current,
+        status: response.statusCode ?? 0,
+        contentType: String(response.headers["content-type"] ?? ""),
+        body,
+        truncated,
+        redirects,
+      };
     }
   } catch (error) {
     if (signal.aborted) return { ok: false, error: "The fetch was cancelled.", finalUrl: current };
-    if (deadline.aborted) return { ok: false, error: `${current} did not answer within ${Math.round(rules.timeoutMs / 1000)} s. Try again later, or another page.`, finalUrl: current };
+    if (deadline.aborted)
+      return {
+        ok: false,
+        error: `${current} did not answer within ${Math.round(rules.timeoutMs / 1000)} s. Try again later, or another page.`,
+        finalUrl: current,
+      };
     return { ok: false, error: `Could not fetch ${current}: ${(error as Error).message}`, finalUrl: current };
   }
 }
@@ -80,19 +109,29 @@ function checkUrl(raw: string): { url: URL } | { error: string } {
   } catch {
     return { error: `"${raw}" is not a URL. Give a full http:// or https:// address.` };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { error: `Only http and https pages are fetched; ${url.protocol} URLs are refused.` };
-  if (url.username || url.password) return { error: "The URL carries credentials (user:password@host); web_fetch never sends credentials. Fetch the page without them." };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { error: `Only http and https pages are fetched; ${url.protocol} URLs are refused.` };
+  if (url.username || url.password)
+    return {
+      error:
+        "The URL carries credentials (user:password@host); web_fetch never sends credentials. Fetch the page without them.",
+    };
   return { url };
 }
 
-async function checkedAddress(host: string, rules: FetchRules): Promise<{ address: string; family: number } | { error: string }> {
+async function checkedAddress(
+  host: string,
+  rules: FetchRules,
+): Promise<{ address: string; family: number } | { error: string }> {
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
       addresses = await (rules.resolve ?? ((h) => lookup(h, { all: true })))(host);
     } catch (error) {
-      return { error: `Could not find the host ${host} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the URL.` };
+      return {
+        error: `Could not find the host ${host} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the URL.`,
+      };
     }
   }
   if (addresses.length === 0) return { error: `The host ${host} has no address. Check the URL.` };
@@ -107,15 +146,24 @@ async function checkedAddress(host: string, rules: FetchRules): Promise<{ addres
   return addresses[0]!;
 }
 
-function get(url: URL, address: { address: string; family: number }, signal: AbortSignal): Promise<http.IncomingMessage> {
+function get(
+  url: URL,
+  address: { address: string; family: number },
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   // The connection goes to the address just checked: a second DNS answer cannot move it.
   const pinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [address]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [address]);
     else callback(null, address.address, address.family);
   };
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: "GET", headers: HEADERS, lookup: pinned, signal, agent: false }, resolve);
+    const request = client.request(
+      url,
+      { method: "GET", headers: HEADERS, lookup: pinned, signal, agent: false },
+      resolve,
+    );
     request.on("error", reject);
     request.end();
   });

@@ -22,7 +22,8 @@ interface PageDocument {
  * counted), and an HTML page turned into markdown of its readable part.
  */
 export function decodeBody(body: Buffer, contentType: string): { text: string; charset: string; invalid: number } {
-  const declared = /charset=["']?([\w.:-]+)/i.exec(contentType)?.[1] ?? (isHtml(contentType, body) ? metaCharset(body) : undefined);
+  const declared =
+    /charset=["']?([\w.:-]+)/i.exec(contentType)?.[1] ?? (isHtml(contentType, body) ? metaCharset(body) : undefined);
   let decoder: TextDecoder;
   let charset = (declared ?? "utf-8").toLowerCase();
   try {
@@ -33,7 +34,8 @@ export function decodeBody(body: Buffer, contentType: string): { text: string; c
   }
   const text = decoder.decode(body);
   // U+FFFD the page did not contain itself: bytes that did not decode.
-  const invalid = countOf(text, "\uFFFD") - (charset === "utf-8" ? countOf(body.toString("latin1"), "\xEF\xBF\xBD") : 0);
+  const invalid =
+    countOf(text, "\uFFFD") - (charset === "utf-8" ? countOf(body.toString("latin1"), "\xEF\xBF\xBD") : 0);
   return { text, charset, invalid: Math.max(0, invalid) };
 }
 
@@ -67,22 +69,29 @@ export function htmlToMarkdown(html: string, url: string): { title: string; mark
   const { parseHTML, Readability, TurndownService, gfm } = webPageLib();
   const document = parseHTML(html).document as unknown as PageDocument;
   for (const el of Array.from(document.querySelectorAll("script, style, noscript, template, iframe, svg"))) el.remove();
-  for (const a of Array.from(document.querySelectorAll("a[href]"))) a.setAttribute("href", absolute(a.getAttribute("href")!, url));
-  for (const img of Array.from(document.querySelectorAll("img[src]"))) img.setAttribute("src", absolute(img.getAttribute("src")!, url));
+  for (const a of Array.from(document.querySelectorAll("a[href]")))
+    a.setAttribute("href", absolute(a.getAttribute("href")!, url));
+  for (const img of Array.from(document.querySelectorAll("img[src]")))
+    img.setAttribute("src", absolute(img.getAttribute("src")!, url));
   const title = (document.querySelector("title")?.textContent ?? "").trim();
   const cut = document.body ? keepText(document.body, MAX_CONVERTED_CHARS) <= 0 : false;
   let content: string | undefined;
   try {
     // Readability changes the document it reads; the body is taken before when it finds nothing.
     const fallback = document.body?.innerHTML ?? html;
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+      charThreshold: 200,
+    }).parse();
     content = article?.content?.trim() ? article.content : fallback;
   } catch {
     content = document.body?.innerHTML ?? html;
   }
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.use(gfm);
-  const markdown = turndown.turndown(content ?? "").replace(/\n{3,}/g, "\n\n").trim();
+  const markdown = turndown
+    .turndown(content ?? "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   return { title, markdown, cut };
 }
 

@@ -29,7 +29,10 @@ const FETCH_TIMEOUT_MS = 60_000;
 
 /** git's own reason (its first `fatal:` line), not the advice it prints after it. */
 function fetchProblem(stderr: string, code: number): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const fatal = lines.find((l) => l.startsWith("fatal:"));
   return (fatal ? fatal.slice("fatal:".length).trim() : lines[0]) || `git fetch exited with ${code}`;
 }
@@ -65,12 +68,24 @@ export class RemoteBranches {
     return Promise.all(
       (await this.remotes()).map(async (remote): Promise<FetchOutcome> => {
         // BatchMode: an SSH remote that would ask for a password fails at once instead of waiting.
-        const fetched = await runGit(["fetch", "--no-tags", "--prune", "--no-write-fetch-head", remote, `+refs/heads/${BRANCH_PREFIX}*:refs/remotes/${remote}/${BRANCH_PREFIX}*`], {
-          cwd: top,
-          env: { GIT_SSH_COMMAND: "ssh -o BatchMode=yes" },
-          timeoutMs: FETCH_TIMEOUT_MS,
-        });
-        return fetched.code === 0 ? { remote, ok: true } : { remote, ok: false, reason: fetchProblem(fetched.stderr, fetched.code) };
+        const fetched = await runGit(
+          [
+            "fetch",
+            "--no-tags",
+            "--prune",
+            "--no-write-fetch-head",
+            remote,
+            `+refs/heads/${BRANCH_PREFIX}*:refs/remotes/${remote}/${BRANCH_PREFIX}*`,
+          ],
+          {
+            cwd: top,
+            env: { GIT_SSH_COMMAND: "ssh -o BatchMode=yes" },
+            timeoutMs: FETCH_TIMEOUT_MS,
+          },
+        );
+        return fetched.code === 0
+          ? { remote, ok: true }
+          : { remote, ok: false, reason: fetchProblem(fetched.stderr, fetched.code) };
       }),
     );
   }
@@ -79,7 +94,9 @@ export class RemoteBranches {
   async list(): Promise<RemoteBranch[]> {
     const top = await this.top();
     const remotes = new Set(await this.remotes());
-    const out = await git(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(subject)", "refs/remotes/"], { cwd: top });
+    const out = await git(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(subject)", "refs/remotes/"], {
+      cwd: top,
+    });
     const branches: RemoteBranch[] = [];
     for (const line of out.split("\n")) {
       const [ref, head, subject] = line.split("\0");
@@ -88,21 +105,36 @@ export class RemoteBranches {
       const base = await runGit(["merge-base", "HEAD", head], { cwd: top });
       if (base.code !== 0) continue; // No history in common: not a branch of this project's.
       const baseSha = base.stdout.trim();
-      branches.push({ remote: match[1]!, branch: match[2]!, ref: ref!, head, base: baseSha, subject: subject ?? "", files: await diffFiles({ cwd: top }, baseSha, head) });
+      branches.push({
+        remote: match[1]!,
+        branch: match[2]!,
+        ref: ref!,
+        head,
+        base: baseSha,
+        subject: subject ?? "",
+        files: await diffFiles({ cwd: top }, baseSha, head),
+      });
     }
     return branches;
   }
 
   async get(ref: string): Promise<RemoteBranch> {
     const found = (await this.list()).find((b) => b.ref === ref);
-    if (!found) throw new Error(`${ref.replace(/^refs\/remotes\//, "")} is no longer on the remote (or was never fetched): refresh the list.`);
+    if (!found)
+      throw new Error(
+        `${ref.replace(/^refs\/remotes\//, "")} is no longer on the remote (or was never fetched): refresh the list.`,
+      );
     return found;
   }
 
   /** A file's text at the branch's base and at its head (null: absent there). */
-  async texts(ref: string, file: string): Promise<{ branch: RemoteBranch; before: string | null; after: string | null }> {
+  async texts(
+    ref: string,
+    file: string,
+  ): Promise<{ branch: RemoteBranch; before: string | null; after: string | null }> {
     const branch = await this.get(ref);
-    if (!branch.files.some((f) => f.path === file)) throw new Error(`${file} is not among the files ${branch.branch} changed.`);
+    if (!branch.files.some((f) => f.path === file))
+      throw new Error(`${file} is not among the files ${branch.branch} changed.`);
     const top = await this.top();
     const show = async (commit: string) => {
       const r = await runGit(["show", `${commit}:${file}`], { cwd: top });
@@ -115,7 +147,17 @@ export class RemoteBranches {
   async apply(ref: string): Promise<ApplyResult> {
     const branch = await this.get(ref);
     const top = await this.top();
-    return applyTreeToWorkingTree({ base: branch.base, tree: branch.head, at: { cwd: top }, files: branch.files, what: branch.branch, openHint: "check it out as a worktree and take what you need" }, top);
+    return applyTreeToWorkingTree(
+      {
+        base: branch.base,
+        tree: branch.head,
+        at: { cwd: top },
+        files: branch.files,
+        what: branch.branch,
+        openHint: "check it out as a worktree and take what you need",
+      },
+      top,
+    );
   }
 
   /**
@@ -126,15 +168,22 @@ export class RemoteBranches {
     const branch = await this.get(ref);
     const top = await this.top();
     if ((await runGit(["show-ref", "--verify", "--quiet", `refs/heads/${branch.branch}`], { cwd: top })).code === 0) {
-      throw new Error(`A local branch ${branch.branch} exists already (a task worktree of this machine's, or an earlier check-out): open or apply that one, or delete the local branch first.`);
+      throw new Error(
+        `A local branch ${branch.branch} exists already (a task worktree of this machine's, or an earlier check-out): open or apply that one, or delete the local branch first.`,
+      );
     }
     const realTop = realpathSync(top);
-    const home = path.join(this.o.worktreesDir ?? defaultWorktreesDir(), `${branchSlug(path.basename(realTop))}-${createHash("sha256").update(realTop).digest("hex").slice(0, 8)}`);
+    const home = path.join(
+      this.o.worktreesDir ?? defaultWorktreesDir(),
+      `${branchSlug(path.basename(realTop))}-${createHash("sha256").update(realTop).digest("hex").slice(0, 8)}`,
+    );
     mkdirSync(home, { recursive: true });
     const name = path.join(home, `${branch.remote}-${branchSlug(branch.branch.slice(BRANCH_PREFIX.length))}`);
     let folder = name;
     for (let n = 2; existsSync(folder); n++) folder = `${name}-${n}`;
-    await git(["-c", "checkout.workers=0", "worktree", "add", "--track", "-b", branch.branch, folder, branch.ref], { cwd: top });
+    await git(["-c", "checkout.workers=0", "worktree", "add", "--track", "-b", branch.branch, folder, branch.ref], {
+      cwd: top,
+    });
     return { path: folder, branch: branch.branch };
   }
 }

@@ -10,8 +10,7 @@ export interface ChangedFile {
 }
 
 export type ApplyResult =
-  | { ok: true; files: ChangedFile[]; message: string }
-  | { ok: false; message: string; conflicts: string[] };
+  { ok: true; files: ChangedFile[]; message: string } | { ok: false; message: string; conflicts: string[] };
 
 /**
  * How Fathom runs git in a task's worktree: through its admin folder in the repository's `.git`
@@ -19,7 +18,10 @@ export type ApplyResult =
  * the task could point at a repository of its making whose config runs programs (a clean
  * filter, say) when Fathom runs `git add` with the person's rights.
  */
-export function inWorktree(wt: TaskWorktree, env: Record<string, string> = {}): { cwd: string; env: Record<string, string> } {
+export function inWorktree(
+  wt: TaskWorktree,
+  env: Record<string, string> = {},
+): { cwd: string; env: Record<string, string> } {
   return { cwd: wt.path, env: { GIT_DIR: wt.adminDir, GIT_WORK_TREE: wt.path, ...env } };
 }
 
@@ -49,11 +51,16 @@ async function snapshotTree(wt: TaskWorktree): Promise<string> {
 }
 
 /** The files that differ between two commits or trees, read by git run `at`. */
-export async function diffFiles(at: { cwd: string; env?: Record<string, string> }, from: string, to: string): Promise<ChangedFile[]> {
+export async function diffFiles(
+  at: { cwd: string; env?: Record<string, string> },
+  from: string,
+  to: string,
+): Promise<ChangedFile[]> {
   const out = await git(["diff", "--name-status", "--no-renames", "-z", from, to], at);
   const parts = out.split("\0").filter((p) => p !== "");
   const files: ChangedFile[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) files.push({ path: parts[i + 1]!, status: STATUS[parts[i]!.charAt(0)] ?? "modified" });
+  for (let i = 0; i + 1 < parts.length; i += 2)
+    files.push({ path: parts[i + 1]!, status: STATUS[parts[i]!.charAt(0)] ?? "modified" });
   return files;
 }
 
@@ -76,9 +83,24 @@ function exists(file: string): boolean {
  * all or nothing (see `applyTreeToWorkingTree`).
  */
 export async function applyToWorkingTree(wt: TaskWorktree, topLevel: string): Promise<ApplyResult> {
-  if (!wt.exists) return { ok: false, message: `The worktree folder ${wt.path} is gone, so there is nothing to apply. Discard the task to clean up.`, conflicts: [] };
+  if (!wt.exists)
+    return {
+      ok: false,
+      message: `The worktree folder ${wt.path} is gone, so there is nothing to apply. Discard the task to clean up.`,
+      conflicts: [],
+    };
   const tree = await snapshotTree(wt);
-  return applyTreeToWorkingTree({ base: wt.base, tree, at: inWorktree(wt), files: await diffFiles(inWorktree(wt), wt.base, tree), what: "the task", openHint: "open the worktree and take what you need" }, topLevel);
+  return applyTreeToWorkingTree(
+    {
+      base: wt.base,
+      tree,
+      at: inWorktree(wt),
+      files: await diffFiles(inWorktree(wt), wt.base, tree),
+      what: "the task",
+      openHint: "open the worktree and take what you need",
+    },
+    topLevel,
+  );
 }
 
 /** A change to apply: from `base` to `tree`, both readable by git run `at`. */
@@ -102,9 +124,18 @@ export interface TreeChange {
  */
 export async function applyTreeToWorkingTree(change: TreeChange, topLevel: string): Promise<ApplyResult> {
   const { files } = change;
-  if (files.length === 0) return { ok: false, message: `${change.what.charAt(0).toUpperCase()}${change.what.slice(1)} changed no files, so there is nothing to apply.`, conflicts: [] };
+  if (files.length === 0)
+    return {
+      ok: false,
+      message: `${change.what.charAt(0).toUpperCase()}${change.what.slice(1)} changed no files, so there is nothing to apply.`,
+      conflicts: [],
+    };
   const paths = files.map((f) => f.path);
-  const changedByPerson = new Set((await git(["diff", "--name-only", "--no-renames", "-z", change.base, "--", ...paths], { cwd: topLevel })).split("\0").filter(Boolean));
+  const changedByPerson = new Set(
+    (await git(["diff", "--name-only", "--no-renames", "-z", change.base, "--", ...paths], { cwd: topLevel }))
+      .split("\0")
+      .filter(Boolean),
+  );
   for (const f of files) if (f.status === "added" && exists(path.join(topLevel, f.path))) changedByPerson.add(f.path);
   const conflicts = paths.filter((p) => changedByPerson.has(p));
   if (conflicts.length > 0) {
@@ -116,6 +147,15 @@ export async function applyTreeToWorkingTree(change: TreeChange, topLevel: strin
   }
   const patch = await git(["diff", "--binary", "--full-index", "--no-renames", change.base, change.tree], change.at);
   const applied = await runGit(["apply", "--binary", "--whitespace=nowarn", "-"], { cwd: topLevel, input: patch });
-  if (applied.code !== 0) return { ok: false, conflicts: [], message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). ${change.openHint.charAt(0).toUpperCase()}${change.openHint.slice(1)}.` };
-  return { ok: true, files, message: `Applied ${files.length} file${files.length === 1 ? "" : "s"} to your working tree as uncommitted changes: ${paths.join(", ")}.` };
+  if (applied.code !== 0)
+    return {
+      ok: false,
+      conflicts: [],
+      message: `Not applied, nothing was changed: git apply refused the change (${applied.stderr.trim().split("\n")[0]}). ${change.openHint.charAt(0).toUpperCase()}${change.openHint.slice(1)}.`,
+    };
+  return {
+    ok: true,
+    files,
+    message: `Applied ${files.length} file${files.length === 1 ? "" : "s"} to your working tree as uncommitted changes: ${paths.join(", ")}.`,
+  };
 }

@@ -99,10 +99,26 @@ export function readRecords(commonDir: string): TaskWorktree[] {
       const gitdir = readText(path.join(adminDir, "gitdir"))?.trim();
       const branch = /^ref: refs\/heads\/(fathom\/.+)$/.exec(readText(path.join(adminDir, "HEAD"))?.trim() ?? "")?.[1];
       if (!gitdir || !branch) continue;
-      record = { version: 1, taskId, title: "(interrupted while it was being created)", branch, base: "0".repeat(40), path: path.dirname(gitdir), prefix: "", createdAt: 0, status: "running" };
+      record = {
+        version: 1,
+        taskId,
+        title: "(interrupted while it was being created)",
+        branch,
+        base: "0".repeat(40),
+        path: path.dirname(gitdir),
+        prefix: "",
+        createdAt: 0,
+        status: "running",
+      };
     }
     const state: WorktreeState = record.status === "running" && !alive(record.pid) ? "interrupted" : record.status;
-    found.push({ ...record, state, adminDir, root: path.join(record.path, record.prefix), exists: existsSync(record.path) });
+    found.push({
+      ...record,
+      state,
+      adminDir,
+      root: path.join(record.path, record.prefix),
+      exists: existsSync(record.path),
+    });
   }
   return found.sort((a, b) => b.createdAt - a.createdAt);
 }

@@ -11,7 +11,8 @@ type SendMessage = Extract<WebviewToHostChat, { type: "sendMessage" }>;
  */
 export function sendWithCommand(session: Pick<ChatSession, "send" | "compact">, message: SendMessage): Promise<void> {
   const slash = parseSlashCommand(message.text);
-  if (slash?.name === "compact" && !slash.args && !message.images?.length && !message.attachments?.length) return session.compact();
+  if (slash?.name === "compact" && !slash.args && !message.images?.length && !message.attachments?.length)
+    return session.compact();
   const plan = slash?.name === "plan";
   const text = plan ? slash.args : message.text;
   const mode = plan ? "plan" : message.mode;

@@ -35,7 +35,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly disposables: vscode.Disposable[] = [];
 
   /** The window's tasks at once (new, open, switch, worktree actions); without it, one session. */
-  tasks: Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere"> | undefined;
+  tasks:
+    | Pick<TaskManager, "newTask" | "openTask" | "switchTo" | "closeTask" | "worktreeAction" | "openElsewhere">
+    | undefined;
 
   /** The remotes' `fathom/*` branches (Refresh, a file's diff, Apply, Check out). */
   remoteBranches: Pick<HostRemoteBranches, "action"> | undefined;
@@ -65,7 +67,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
   /** The Memories list: an action on it, answered with the list as it is after. */
-  memoryAction: ((action: "list" | "open" | "delete" | "clear", path: string | undefined) => Promise<MemoryView[]>) | undefined;
+  memoryAction:
+    ((action: "list" | "open" | "delete" | "clear", path: string | undefined) => Promise<MemoryView[]>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -126,7 +129,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.log.warn(`Dropped an invalid message from the chat view: ${parsed.error}`);
       return;
     }
-    void this.handle(parsed.message).catch((err: unknown) => this.log.error(`Handling "${parsed.message.type}" failed: ${(err as Error)?.stack ?? String(err)}`));
+    void this.handle(parsed.message).catch((err: unknown) =>
+      this.log.error(`Handling "${parsed.message.type}" failed: ${(err as Error)?.stack ?? String(err)}`),
+    );
   }
 
   private async handle(message: WebviewToHostChat): Promise<void> {
@@ -199,11 +204,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return this.chips.remove(message.index);
       case "deleteTask": {
         if (this.tasks?.openElsewhere(message.taskId)) {
-          void vscode.window.showInformationMessage("Fathom: that task is open in the Tasks list. Close it there (or let it finish) before deleting it.");
+          void vscode.window.showInformationMessage(
+            "Fathom: that task is open in the Tasks list. Close it there (or let it finish) before deleting it.",
+          );
           return;
         }
         const title = session.state.history.find((t) => t.id === message.taskId)?.title ?? "this task";
-        const answer = await vscode.window.showWarningMessage(`Delete the task “${title}”?`, { modal: true, detail: "Its conversation and its checkpoints go: its changes can no longer be restored. Your files are not touched." }, "Delete Task");
+        const answer = await vscode.window.showWarningMessage(
+          `Delete the task “${title}”?`,
+          {
+            modal: true,
+            detail:
+              "Its conversation and its checkpoints go: its changes can no longer be restored. Your files are not touched.",
+          },
+          "Delete Task",
+        );
         if (answer === "Delete Task") await session.deleteTask(message.taskId);
         return;
       }
@@ -222,7 +237,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case "setAgent": {
         // Only a name the files define: the webview's word is not enough.
-        const known = message.agent === null || (await this.team?.catalog())?.agents.some((a) => a.name === message.agent);
+        const known =
+          message.agent === null || (await this.team?.catalog())?.agents.some((a) => a.name === message.agent);
         if (known) session.setAgent(message.agent);
         else this.log.warn(`Dropped the choice of agent "${message.agent}": no custom agent has that name`);
         return;
@@ -230,12 +246,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "openTeamFile":
         return this.team?.open(message.source);
       case "mcpAction":
-        if (message.action === "showLog") await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
-        else if (message.action === "restart") await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);
-        else await vscode.commands.executeCommand("fathom.setMcpServerEnabled", message.server, message.action === "enable");
+        if (message.action === "showLog")
+          await vscode.commands.executeCommand("fathom.showMcpServerLog", message.server);
+        else if (message.action === "restart")
+          await vscode.commands.executeCommand("fathom.restartMcpServer", message.server);
+        else
+          await vscode.commands.executeCommand(
+            "fathom.setMcpServerEnabled",
+            message.server,
+            message.action === "enable",
+          );
         return;
       case "memoryAction":
-        if (this.memoryAction) this.post({ type: "memories", memories: await this.memoryAction(message.action, message.path) });
+        if (this.memoryAction)
+          this.post({ type: "memories", memories: await this.memoryAction(message.action, message.path) });
         return;
     }
   }
@@ -247,7 +271,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!this.fileList || Date.now() - this.fileList.at > 15_000) {
       this.fileList = { at: Date.now(), paths: this.listWorkspaceFiles() };
     }
-    const files = [...(this.mcpResources?.(query) ?? []), ...rankPaths(await this.fileList.paths, query).map((p) => ({ path: p }))];
+    const files = [
+      ...(this.mcpResources?.(query) ?? []),
+      ...rankPaths(await this.fileList.paths, query).map((p) => ({ path: p })),
+    ];
     this.post({ type: "mentionResults", requestId, files });
   }
 
@@ -271,7 +298,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     try {
       const at = line !== undefined ? new vscode.Position(line - 1, 0) : undefined;
-      await vscode.window.showTextDocument(target, { preview: true, preserveFocus: false, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
+      await vscode.window.showTextDocument(target, {
+        preview: true,
+        preserveFocus: false,
+        ...(at ? { selection: new vscode.Range(at, at) } : {}),
+      });
     } catch (err) {
       void vscode.window.showWarningMessage(`Fathom: could not open ${virtualPath}: ${(err as Error).message}`);
     }

@@ -12,7 +12,9 @@ export class ComposerChips {
   private focusOwed = false;
 
   /** `changed` returns whether a view took the update. */
-  constructor(private readonly changed: (view: { attachments: Attachment[]; notice?: string; focus?: boolean }) => boolean) {}
+  constructor(
+    private readonly changed: (view: { attachments: Attachment[]; notice?: string; focus?: boolean }) => boolean,
+  ) {}
 
   get attachments(): readonly Attachment[] {
     return this.list;
@@ -74,7 +76,11 @@ export class ComposerChips {
   }
 
   private publish(focus: boolean): void {
-    const view = { attachments: this.list, ...(this.notice ? { notice: this.notice } : {}), ...(focus ? { focus } : {}) };
+    const view = {
+      attachments: this.list,
+      ...(this.notice ? { notice: this.notice } : {}),
+      ...(focus ? { focus } : {}),
+    };
     if (!this.changed(view) && focus) this.focusOwed = true;
   }
 }

@@ -18,7 +18,9 @@ const FIX_CONTEXT_LINES = 8;
 interface ContextDeps {
   view: ChatViewProvider;
   /** Starts a task with the chips (the task manager; only this, so context never reaches into tasks/). */
-  tasks: () => { startTask(text: string, options: { attachments: Attachment[]; where: "new" | "current" }): Promise<unknown> };
+  tasks: () => {
+    startTask(text: string, options: { attachments: Attachment[]; where: "new" | "current" }): Promise<unknown>;
+  };
   log: Logger;
 }
 
@@ -45,11 +47,16 @@ export function registerContextCommands({ view, tasks, log }: ContextDeps): vsco
   view.onAttachProblems = () => void addProblems();
   const codeActions = new FathomCodeActions(vscode);
   /** "Fix" and "Explain" start a new task unless the person chose to add them to the open one. */
-  const where = () => (vscode.workspace.getConfiguration("fathom").get<boolean>("codeActions.addToCurrentTask") === true ? "current" : "new");
+  const where = () =>
+    vscode.workspace.getConfiguration("fathom").get<boolean>("codeActions.addToCurrentTask") === true
+      ? "current"
+      : "new";
 
   return vscode.Disposable.from(
     terminals,
-    vscode.languages.registerCodeActionsProvider({ scheme: "file" }, codeActions, { providedCodeActionKinds: codeActions.kinds }),
+    vscode.languages.registerCodeActionsProvider({ scheme: "file" }, codeActions, {
+      providedCodeActionKinds: codeActions.kinds,
+    }),
     vscode.commands.registerCommand("fathom.focusChat", async () => {
       view.chips.focus();
       await showChat();
@@ -62,8 +69,18 @@ export function registerContextCommands({ view, tasks, log }: ContextDeps): vsco
       return attach([selectionAttachment({ document: editor.document, selection: chosen }, secretFiles())]);
     }),
     vscode.commands.registerCommand("fathom.addFileToChat", async (uri?: unknown, uris?: unknown) => {
-      const chosen = Array.isArray(uris) && uris.every((u) => u instanceof vscode.Uri) && uris.length ? (uris as vscode.Uri[]) : uri instanceof vscode.Uri ? [uri] : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
-      if (chosen.length === 0) return attach([{ refused: "Pick files in the Explorer (right-click, Add File to Fathom Chat), or open one in the editor." }]);
+      const chosen =
+        Array.isArray(uris) && uris.every((u) => u instanceof vscode.Uri) && uris.length
+          ? (uris as vscode.Uri[])
+          : uri instanceof vscode.Uri
+            ? [uri]
+            : vscode.window.activeTextEditor
+              ? [vscode.window.activeTextEditor.document.uri]
+              : [];
+      if (chosen.length === 0)
+        return attach([
+          { refused: "Pick files in the Explorer (right-click, Add File to Fathom Chat), or open one in the editor." },
+        ]);
       const secrets = secretFiles();
       return attach(chosen.map((u) => fileAttachment(u, secrets)));
     }),
@@ -76,8 +93,15 @@ export function registerContextCommands({ view, tasks, log }: ContextDeps): vsco
     vscode.commands.registerCommand(FIX_COMMAND, async (uri?: unknown, range?: unknown, diagnostics?: unknown) => {
       const editor = editorFor(uri);
       if (!editor) return;
-      const list = Array.isArray(diagnostics) ? (diagnostics as vscode.Diagnostic[]) : vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.range.contains(editor.selection.active));
-      const fix = fixRequest(editor.document, range instanceof vscode.Range ? range : editor.selection, list, secretFiles());
+      const list = Array.isArray(diagnostics)
+        ? (diagnostics as vscode.Diagnostic[])
+        : vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.range.contains(editor.selection.active));
+      const fix = fixRequest(
+        editor.document,
+        range instanceof vscode.Range ? range : editor.selection,
+        list,
+        secretFiles(),
+      );
       if ("refused" in fix) return void vscode.window.showWarningMessage(`Fathom: ${fix.refused}`);
       await showChat();
       await tasks().startTask(fix.text, { attachments: fix.attachments, where: where() });
@@ -89,7 +113,10 @@ export function registerContextCommands({ view, tasks, log }: ContextDeps): vsco
       const result = selectionAttachment({ document: editor.document, selection: chosen }, secretFiles());
       if ("refused" in result) return void vscode.window.showWarningMessage(`Fathom: ${result.refused}`);
       await showChat();
-      await tasks().startTask("Explain what this code does and how it works.", { attachments: [result.attachment], where: where() });
+      await tasks().startTask("Explain what this code does and how it works.", {
+        attachments: [result.attachment],
+        where: where(),
+      });
     }),
   );
 }
@@ -102,7 +129,12 @@ function editorFor(uri: unknown): vscode.TextEditor | undefined {
 }
 
 function isTerminal(value: unknown): value is vscode.Terminal {
-  return typeof value === "object" && value !== null && typeof (value as vscode.Terminal).sendText === "function" && typeof (value as vscode.Terminal).name === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as vscode.Terminal).sendText === "function" &&
+    typeof (value as vscode.Terminal).name === "string"
+  );
 }
 
 function problemsResult(entries: ProblemEntry[]): AttachResult {
@@ -114,17 +146,42 @@ function problemsResult(entries: ProblemEntry[]): AttachResult {
  * What "Fix with Fathom" sends: the problems in words (so the transcript says what is being
  * fixed), the diagnostics with their source, code and range, and the lines around them.
  */
-export function fixRequest(document: vscode.TextDocument, range: vscode.Range, diagnostics: readonly vscode.Diagnostic[], secretFiles: readonly string[]): { text: string; attachments: Attachment[] } | { refused: string } {
+export function fixRequest(
+  document: vscode.TextDocument,
+  range: vscode.Range,
+  diagnostics: readonly vscode.Diagnostic[],
+  secretFiles: readonly string[],
+): { text: string; attachments: Attachment[] } | { refused: string } {
   const path = virtualPathOf(document.uri);
   if (!path) return { refused: notInWorkspace(document.uri) };
-  const entries = diagnostics.map((d) => problemEntry(document.uri, d)).filter((e): e is ProblemEntry => e !== undefined);
+  const entries = diagnostics
+    .map((d) => problemEntry(document.uri, d))
+    .filter((e): e is ProblemEntry => e !== undefined);
   if (entries.length === 0) return { refused: "There is no problem here to fix (no diagnostic under the cursor)." };
   const first = entries[0]!;
-  const start = Math.max(0, Math.min(range.start.line, ...diagnostics.map((d) => d.range.start.line)) - FIX_CONTEXT_LINES);
-  const end = Math.min(document.lineCount - 1, Math.max(range.end.line, ...diagnostics.map((d) => d.range.end.line)) + FIX_CONTEXT_LINES);
-  const around = selectionAttachment({ document, selection: new vscode.Selection(start, 0, end, document.lineAt(end).text.length) }, secretFiles);
+  const start = Math.max(
+    0,
+    Math.min(range.start.line, ...diagnostics.map((d) => d.range.start.line)) - FIX_CONTEXT_LINES,
+  );
+  const end = Math.min(
+    document.lineCount - 1,
+    Math.max(range.end.line, ...diagnostics.map((d) => d.range.end.line)) + FIX_CONTEXT_LINES,
+  );
+  const around = selectionAttachment(
+    { document, selection: new vscode.Selection(start, 0, end, document.lineAt(end).text.length) },
+    secretFiles,
+  );
   if ("refused" in around) return around;
-  const problems = problemsAttachment(entries, { label: entries.length > 1 ? `${entries.length} problems in ${path.replace(/^\//, "")}` : `Problem at ${path.replace(/^\//, "")}:${first.line}`, includeInfo: true });
-  const text = entries.length > 1 ? `Fix these ${entries.length} problems in ${path.replace(/^\//, "")}:\n${entries.map(problemLine).join("\n")}` : `Fix this problem: ${problemLine(first)}`;
+  const problems = problemsAttachment(entries, {
+    label:
+      entries.length > 1
+        ? `${entries.length} problems in ${path.replace(/^\//, "")}`
+        : `Problem at ${path.replace(/^\//, "")}:${first.line}`,
+    includeInfo: true,
+  });
+  const text =
+    entries.length > 1
+      ? `Fix these ${entries.length} problems in ${path.replace(/^\//, "")}:\n${entries.map(problemLine).join("\n")}`
+      : `Fix this problem: ${problemLine(first)}`;
   return { text, attachments: ["refused" in problems ? [] : [problems], [around.attachment]].flat() };
 }

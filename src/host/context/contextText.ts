@@ -31,16 +31,32 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 
  * Problems as the model reads them: errors first, then warnings (information and hints only
  * when asked), by file and line; at most MAX_PROBLEMS, and how many were left out.
  */
-export function problemsAttachment(entries: readonly ProblemEntry[], o: { label?: string; includeInfo?: boolean } = {}): Attachment | { refused: string } {
+export function problemsAttachment(
+  entries: readonly ProblemEntry[],
+  o: { label?: string; includeInfo?: boolean } = {},
+): Attachment | { refused: string } {
   const kept = entries.filter((e) => o.includeInfo || e.severity === "error" || e.severity === "warning");
-  if (kept.length === 0) return { refused: "There are no errors or warnings in the workspace right now (the Problems view is empty)." };
-  const sorted = [...kept].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  if (kept.length === 0)
+    return { refused: "There are no errors or warnings in the workspace right now (the Problems view is empty)." };
+  const sorted = [...kept].sort(
+    (a, b) =>
+      RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column,
+  );
   const shown = sorted.slice(0, MAX_PROBLEMS);
   const lines = shown.map(problemLine);
   const errors = kept.filter((e) => e.severity === "error").length;
   const warnings = kept.filter((e) => e.severity === "warning").length;
-  if (sorted.length > shown.length) lines.push(`(${sorted.length - shown.length} more not listed: only the first ${MAX_PROBLEMS} are attached, errors first)`);
-  const counts = [errors ? `${errors} error${errors > 1 ? "s" : ""}` : "", warnings ? `${warnings} warning${warnings > 1 ? "s" : ""}` : ""].filter(Boolean).join(", ") || `${kept.length} problem${kept.length > 1 ? "s" : ""}`;
+  if (sorted.length > shown.length)
+    lines.push(
+      `(${sorted.length - shown.length} more not listed: only the first ${MAX_PROBLEMS} are attached, errors first)`,
+    );
+  const counts =
+    [
+      errors ? `${errors} error${errors > 1 ? "s" : ""}` : "",
+      warnings ? `${warnings} warning${warnings > 1 ? "s" : ""}` : "",
+    ]
+      .filter(Boolean)
+      .join(", ") || `${kept.length} problem${kept.length > 1 ? "s" : ""}`;
   const { text } = capHead(lines.join("\n"));
   return { kind: "problems", label: o.label ?? `Problems (${counts})`, text };
 }
@@ -58,7 +74,10 @@ export function problemLine(e: ProblemEntry): string {
 function capHead(text: string): { text: string; cut: boolean } {
   if (text.length <= MAX_ATTACHMENT_CHARS) return { text, cut: false };
   const kept = text.slice(0, MAX_ATTACHMENT_CHARS);
-  return { text: `${kept.slice(0, Math.max(0, kept.lastIndexOf("\n")))}\n(cut here: the list is longer than ${MAX_ATTACHMENT_CHARS.toLocaleString("en")} characters)`, cut: true };
+  return {
+    text: `${kept.slice(0, Math.max(0, kept.lastIndexOf("\n")))}\n(cut here: the list is longer than ${MAX_ATTACHMENT_CHARS.toLocaleString("en")} characters)`,
+    cut: true,
+  };
 }
 
 export interface TerminalCapture {
@@ -88,7 +107,17 @@ export function terminalAttachment(c: TerminalCapture): Extract<Attachment, { ki
     : `Terminal: ${short || c.terminalName}${c.running ? " (still running)" : c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ""}`;
   const head = c.selection
     ? [`Text selected in the terminal "${c.terminalName}":`]
-    : [`$ ${command || "(command line not reported by the shell)"}`, c.running ? "exit code: none yet (the command was still running)" : c.exitCode !== undefined ? `exit code: ${c.exitCode}` : "exit code: unknown (Fathom was not running when the command ended)"];
-  const cut = capped.cut || c.cut ? [`(output cut: only its last ${MAX_ATTACHMENT_CHARS.toLocaleString("en")} characters are attached)`] : [];
+    : [
+        `$ ${command || "(command line not reported by the shell)"}`,
+        c.running
+          ? "exit code: none yet (the command was still running)"
+          : c.exitCode !== undefined
+            ? `exit code: ${c.exitCode}`
+            : "exit code: unknown (Fathom was not running when the command ended)",
+      ];
+  const cut =
+    capped.cut || c.cut
+      ? [`(output cut: only its last ${MAX_ATTACHMENT_CHARS.toLocaleString("en")} characters are attached)`]
+      : [];
   return { kind: "terminal", label, text: [...head, ...cut, capped.text || "(no output)"].join("\n") };
 }

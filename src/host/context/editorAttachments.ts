@@ -10,7 +10,10 @@ export type AttachResult = { attachment: Attachment } | { refused: string };
  * is selected. Only the path and lines go in the chip: the text is read through the backend at
  * send time, so ignore rules and the path guard apply as to any read.
  */
-export function selectionAttachment(editor: Pick<vscode.TextEditor, "document" | "selection">, secretFiles: readonly string[]): AttachResult {
+export function selectionAttachment(
+  editor: Pick<vscode.TextEditor, "document" | "selection">,
+  secretFiles: readonly string[],
+): AttachResult {
   const doc = editor.document;
   const at = virtualPathOf(doc.uri);
   if (!at) return { refused: notInWorkspace(doc.uri) };

@@ -28,16 +28,27 @@ export class FathomCodeActions implements vscode.CodeActionProvider {
     this.kinds = [this.quickFix, this.empty];
   }
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range | vscode.Selection,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const diagnostics = context.diagnostics;
     if (diagnostics.length === 0 && range.isEmpty) return [];
     // Asked for one kind only (fix all on save, organize imports): none of ours unless a quick fix is wanted.
     const only = context.only;
     const actions: vscode.CodeAction[] = [];
     if (diagnostics.length > 0 && (!only || only.contains(this.quickFix))) {
-      const fix = new this.api.CodeAction(diagnostics.length > 1 ? `Fix with Fathom (${diagnostics.length} problems)` : "Fix with Fathom", this.quickFix);
+      const fix = new this.api.CodeAction(
+        diagnostics.length > 1 ? `Fix with Fathom (${diagnostics.length} problems)` : "Fix with Fathom",
+        this.quickFix,
+      );
       fix.diagnostics = [...diagnostics];
-      fix.command = { command: FIX_COMMAND, title: "Fix with Fathom", arguments: [document.uri, range, [...diagnostics]] };
+      fix.command = {
+        command: FIX_COMMAND,
+        title: "Fix with Fathom",
+        arguments: [document.uri, range, [...diagnostics]],
+      };
       actions.push(fix);
     }
     if (!range.isEmpty && !only) {

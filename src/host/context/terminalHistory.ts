@@ -31,7 +31,13 @@ export class TerminalHistory implements vscode.Disposable {
     if (!start || !end) return;
     this.subscriptions.push(
       start((e) => {
-        const record: Recorded = { command: e.execution.commandLine.value, exitCode: undefined, output: "", cut: false, ended: false };
+        const record: Recorded = {
+          command: e.execution.commandLine.value,
+          exitCode: undefined,
+          output: "",
+          cut: false,
+          ended: false,
+        };
         this.last.set(e.terminal, record);
         void (async () => {
           for await (const chunk of e.execution.read()) {
@@ -60,19 +66,41 @@ export class TerminalHistory implements vscode.Disposable {
    */
   async attachmentFor(terminal: vscode.Terminal): Promise<{ attachment: Attachment } | { refused: string }> {
     const selection = (terminal as { selection?: string }).selection;
-    if (selection?.trim()) return { attachment: terminalAttachment({ command: "", output: selection, selection: true, terminalName: terminal.name }) };
+    if (selection?.trim())
+      return {
+        attachment: terminalAttachment({
+          command: "",
+          output: selection,
+          selection: true,
+          terminalName: terminal.name,
+        }),
+      };
     const record = this.last.get(terminal);
     if (record) {
       // Still running: the chip says so, with the output so far.
-      const capture: TerminalCapture = { command: record.command, exitCode: record.exitCode, output: record.output, cut: record.cut, running: !record.ended, terminalName: terminal.name };
+      const capture: TerminalCapture = {
+        command: record.command,
+        exitCode: record.exitCode,
+        output: record.output,
+        cut: record.cut,
+        running: !record.ended,
+        terminalName: terminal.name,
+      };
       return { attachment: terminalAttachment(capture) };
     }
     if (!terminal.shellIntegration) {
-      return { refused: `The terminal "${terminal.name}" has no shell integration, so Fathom cannot tell where its last command's output starts. Select the output in the terminal and run "Add Terminal Output to Chat" again (or enable terminal.integrated.shellIntegration.enabled and open a new terminal).` };
+      return {
+        refused: `The terminal "${terminal.name}" has no shell integration, so Fathom cannot tell where its last command's output starts. Select the output in the terminal and run "Add Terminal Output to Chat" again (or enable terminal.integrated.shellIntegration.enabled and open a new terminal).`,
+      };
     }
     const copied = await copiedLastOutput(terminal);
-    if (copied === undefined) return { refused: `The terminal "${terminal.name}" has no finished command with output yet. Run the command, then add its output.` };
-    return { attachment: terminalAttachment({ command: copied.command, output: copied.output, terminalName: terminal.name }) };
+    if (copied === undefined)
+      return {
+        refused: `The terminal "${terminal.name}" has no finished command with output yet. Run the command, then add its output.`,
+      };
+    return {
+      attachment: terminalAttachment({ command: copied.command, output: copied.output, terminalName: terminal.name }),
+    };
   }
 
   dispose(): void {
@@ -97,7 +125,9 @@ async function copiedLastOutput(terminal: vscode.Terminal): Promise<{ command: s
     if (!copied || copied === marker) return undefined;
     const newline = copied.indexOf("\n");
     // The command line comes first when the shell reported one.
-    return newline > 0 ? { command: copied.slice(0, newline), output: copied.slice(newline + 1) } : { command: "", output: copied };
+    return newline > 0
+      ? { command: copied.slice(0, newline), output: copied.slice(newline + 1) }
+      : { command: "", output: copied };
   } catch {
     return undefined;
   } finally {

@@ -24,7 +24,9 @@ export function createDemoModelSetup(o: { context: vscode.ExtensionContext; log:
       try {
         return { cassette: readCassette(demoAsset(o.context, "cassette.jsonl.br")) };
       } catch (error) {
-        return { problem: `Fathom could not read its demo recording (${(error as Error).message}). Reinstall Fathom, or open another folder to work with your own model.` };
+        return {
+          problem: `Fathom could not read its demo recording (${(error as Error).message}). Reinstall Fathom, or open another folder to work with your own model.`,
+        };
       }
     })());
   let player: CassettePlayer | undefined;
@@ -34,7 +36,13 @@ export function createDemoModelSetup(o: { context: vscode.ExtensionContext; log:
   };
   return {
     async readSetup() {
-      const settings = { ...readSettings(vscode.workspace.getConfiguration("fathom")), provider: "openai-compatible" as const, model: modelId(), baseUrl: DEMO_BASE_URL, modelOverrides: {} };
+      const settings = {
+        ...readSettings(vscode.workspace.getConfiguration("fathom")),
+        provider: "openai-compatible" as const,
+        model: modelId(),
+        baseUrl: DEMO_BASE_URL,
+        modelOverrides: {},
+      };
       const r = load();
       return { settings, problem: "problem" in r ? { message: r.problem } : null };
     },
@@ -46,16 +54,24 @@ export function createDemoModelSetup(o: { context: vscode.ExtensionContext; log:
       player ??= createDemoPlayer(r.cassette, {
         pace: "recorded",
         ...(workspaceRoot ? { workspaceRoot } : {}),
-        onDivergence: (d) => o.log.info(`Demo: a request the recording has no answer for (it gets the closing note):\n${d.report}`),
+        onDivergence: (d) =>
+          o.log.info(`Demo: a request the recording has no answer for (it gets the closing note):\n${d.report}`),
       });
-      return createModel({ provider: "openai-compatible", model: r.cassette.header.model, baseUrl: DEMO_BASE_URL, fetch: player.fetch });
+      return createModel({
+        provider: "openai-compatible",
+        model: r.cassette.header.model,
+        baseUrl: DEMO_BASE_URL,
+        fetch: player.fetch,
+      });
     },
     async listModels() {
       return { models: [{ id: modelId(), name: "a recorded session" }] };
     },
     async chooseModel(model) {
       // The chat shows no Model box in a demo; a pick from elsewhere changes nothing here.
-      o.log.info(`Demo: ${model || "(default)"} not chosen: this window plays its one recording. Open another folder to use your own model.`);
+      o.log.info(
+        `Demo: ${model || "(default)"} not chosen: this window plays its one recording. Open another folder to use your own model.`,
+      );
     },
   };
 }

@@ -23,7 +23,11 @@ export function demoAsset(context: vscode.ExtensionContext, name: "sample-worksp
  * The copy goes in the temporary folder, not the extension's storage: sandboxed commands may
  * not read VS Code's storage, and the demo runs the project's tests in the sandbox.
  */
-export function registerTryDemo(o: { context: vscode.ExtensionContext; log: Logger; demo: boolean }): vscode.Disposable {
+export function registerTryDemo(o: {
+  context: vscode.ExtensionContext;
+  log: Logger;
+  demo: boolean;
+}): vscode.Disposable {
   return vscode.commands.registerCommand(TRY_DEMO_COMMAND, async () => {
     const source = demoAsset(o.context, "sample-workspace");
     let folder: string;
@@ -48,5 +52,7 @@ export function registerTryDemo(o: { context: vscode.ExtensionContext; log: Logg
 async function removeDemoCopy(folder: string, log: Logger): Promise<void> {
   const parent = path.dirname(folder);
   if (path.dirname(parent) !== os.tmpdir() || !path.basename(parent).startsWith(DEMO_PREFIX)) return;
-  await fs.rm(parent, { recursive: true, force: true }).catch((error: unknown) => log.warn(`Demo: could not delete the old copy ${parent}: ${String(error)}`));
+  await fs
+    .rm(parent, { recursive: true, force: true })
+    .catch((error: unknown) => log.warn(`Demo: could not delete the old copy ${parent}: ${String(error)}`));
 }

@@ -24,9 +24,16 @@ export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vsco
   const publish = () => void vscode.commands.executeCommand("setContext", WRITING_CONTEXT, running.size > 0);
 
   const generate = async (hint: unknown): Promise<CommitMessageOutcome> => {
-    const opened = await openGitApi({ extension: vscode.extensions.getExtension<GitExtensionExports>("vscode.git"), isTrusted: vscode.workspace.isTrusted });
+    const opened = await openGitApi({
+      extension: vscode.extensions.getExtension<GitExtensionExports>("vscode.git"),
+      isTrusted: vscode.workspace.isTrusted,
+    });
     if ("problem" in opened) return tell({ ok: false, reason: "no_repository", ...opened.problem });
-    const found = await findRepository(opened.api, { hint, folders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri), pick: pickRepository });
+    const found = await findRepository(opened.api, {
+      hint,
+      folders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri),
+      pick: pickRepository,
+    });
     if ("dismissed" in found) return { ok: false, reason: "dismissed", message: "No repository was picked." };
     if ("problem" in found) return tell({ ok: false, reason: "no_repository", ...found.problem });
     const repository = found.repository;
@@ -37,10 +44,14 @@ export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vsco
     running.set(key, controller);
     publish();
     try {
-      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: "Writing a commit message" }, () =>
-        generateCommitMessage(repository, { models: o.models, signal: controller.signal, log: o.log }),
+      const outcome = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.SourceControl, title: "Writing a commit message" },
+        () => generateCommitMessage(repository, { models: o.models, signal: controller.signal, log: o.log }),
       );
-      if (outcome.ok && outcome.summarized) void vscode.window.showInformationMessage("Fathom: the changes were too large to send whole, so each file was cut to fit. Check that the message covers what matters.");
+      if (outcome.ok && outcome.summarized)
+        void vscode.window.showInformationMessage(
+          "Fathom: the changes were too large to send whole, so each file was cut to fit. Check that the message covers what matters.",
+        );
       return tell(outcome);
     } finally {
       if (running.get(key) === controller) running.delete(key);
@@ -62,8 +73,16 @@ export function registerCommitMessage(o: { models: ModelSetup; log: Log }): vsco
 /** Shows what went wrong (not a cancel, which the person asked for) and passes the outcome on. */
 function tell(outcome: CommitMessageOutcome): CommitMessageOutcome {
   if (outcome.ok || outcome.reason === "cancelled" || outcome.reason === "dismissed") return outcome;
-  const failed = outcome.reason === "model" || outcome.reason === "git" || outcome.reason === "empty" || outcome.reason === "runaway";
-  const show = failed ? vscode.window.showErrorMessage : outcome.reason === "edited" ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  const failed =
+    outcome.reason === "model" ||
+    outcome.reason === "git" ||
+    outcome.reason === "empty" ||
+    outcome.reason === "runaway";
+  const show = failed
+    ? vscode.window.showErrorMessage
+    : outcome.reason === "edited"
+      ? vscode.window.showInformationMessage
+      : vscode.window.showWarningMessage;
   const action = outcome.action;
   void show(`Fathom: ${outcome.message}`, ...(action ? [action.label] : [])).then((picked) => {
     if (action && picked === action.label) void vscode.commands.executeCommand(action.command, ...(action.args ?? []));
@@ -73,7 +92,11 @@ function tell(outcome: CommitMessageOutcome): CommitMessageOutcome {
 
 async function pickRepository(repositories: readonly GitRepository[]): Promise<GitRepository | undefined> {
   const picked = await vscode.window.showQuickPick(
-    repositories.map((repository) => ({ label: path.basename(repository.rootUri.fsPath), description: repository.rootUri.fsPath, repository })),
+    repositories.map((repository) => ({
+      label: path.basename(repository.rootUri.fsPath),
+      description: repository.rootUri.fsPath,
+      repository,
+    })),
     { placeHolder: "Which repository's changes should the commit message describe?" },
   );
   return picked?.repository;

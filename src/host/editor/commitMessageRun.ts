@@ -14,26 +14,50 @@ export type CommitMessageOutcome =
   | { ok: true; message: string; summarized: boolean }
   | {
       ok: false;
-      reason: "no_repository" | "dismissed" | "git" | "no_changes" | "setup" | "model" | "empty" | "runaway" | "cancelled" | "edited";
+      reason:
+        | "no_repository"
+        | "dismissed"
+        | "git"
+        | "no_changes"
+        | "setup"
+        | "model"
+        | "empty"
+        | "runaway"
+        | "cancelled"
+        | "edited";
       message: string;
       action?: Problem["action"];
     };
 
-export async function generateCommitMessage(repository: GitRepository, o: { models: Pick<ModelSetup, "readSetup" | "createModel">; signal: AbortSignal; log: Logger }): Promise<CommitMessageOutcome> {
+export async function generateCommitMessage(
+  repository: GitRepository,
+  o: { models: Pick<ModelSetup, "readSetup" | "createModel">; signal: AbortSignal; log: Logger },
+): Promise<CommitMessageOutcome> {
   const root = repository.rootUri.fsPath;
   const changes = await commitChangesOf(repository);
   if ("error" in changes) return { ok: false, reason: "git", message: changes.error };
   if (changes.files.length === 0) {
-    return { ok: false, reason: "no_changes", message: `There are no changes in ${root} to write a commit message for: change or add a file first.` };
+    return {
+      ok: false,
+      reason: "no_changes",
+      message: `There are no changes in ${root} to write a commit message for: change or add a file first.`,
+    };
   }
   const setup = await o.models.readSetup();
   if (setup.problem) {
     const { message, action, actionLabel } = setup.problem;
-    return { ok: false, reason: "setup", message, ...(action ? { action: { label: actionLabel ?? "Fix", command: action } } : {}) };
+    return {
+      ok: false,
+      reason: "setup",
+      message,
+      ...(action ? { action: { label: actionLabel ?? "Fix", command: action } } : {}),
+    };
   }
   if (o.signal.aborted) return { ok: false, reason: "cancelled", message: "Cancelled: no commit message was written." };
   const model = o.models.createModel(setup.settings, setup.apiKey);
-  o.log.info(`Commit message for ${root}: ${changes.files.length} file(s), ${changes.scope === "staged" ? "staged" : "all (nothing staged)"}, ${model.provider} ${model.model}`);
+  o.log.info(
+    `Commit message for ${root}: ${changes.files.length} file(s), ${changes.scope === "staged" ? "staged" : "all (nothing staged)"}, ${model.provider} ${model.model}`,
+  );
 
   const box = repository.inputBox;
   const before = box.value;
@@ -70,7 +94,12 @@ export async function generateCommitMessage(repository: GitRepository, o: { mode
     o.signal.removeEventListener("abort", passOn);
   }
   edited ||= typedByPerson();
-  if (edited) return { ok: false, reason: "edited", message: "Stopped: you typed in the commit message box, so Fathom left your text there." };
+  if (edited)
+    return {
+      ok: false,
+      reason: "edited",
+      message: "Stopped: you typed in the commit message box, so Fathom left your text there.",
+    };
   if (result.ok) {
     box.value = result.message;
     return { ok: true, message: result.message, summarized: result.summarized };
@@ -79,7 +108,12 @@ export async function generateCommitMessage(repository: GitRepository, o: { mode
   if (result.reason === "model" || result.reason === "empty" || result.reason === "runaway") {
     o.log.warn(`Commit message for ${root} failed: ${result.message}`);
     const setKey = result.kind === "auth" && setup.settings.provider !== "vscode";
-    return { ok: false, reason: result.reason, message: result.message, ...(setKey ? { action: { label: "Set API Key", command: "fathom.setApiKey" } } : {}) };
+    return {
+      ok: false,
+      reason: result.reason,
+      message: result.message,
+      ...(setKey ? { action: { label: "Set API Key", command: "fathom.setApiKey" } } : {}),
+    };
   }
   return { ok: false, reason: result.reason === "no_changes" ? "no_changes" : "cancelled", message: result.message };
 }

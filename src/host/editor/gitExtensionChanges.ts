@@ -4,7 +4,14 @@
  * everything), untracked files included; and the latest subjects as the style to follow.
  */
 import * as path from "node:path";
-import { STYLE_EXAMPLES, parseGitDiff, readUntrackedFiles, subjectOf, type ChangeScope, type FileDiff } from "../../core";
+import {
+  STYLE_EXAMPLES,
+  parseGitDiff,
+  readUntrackedFiles,
+  subjectOf,
+  type ChangeScope,
+  type FileDiff,
+} from "../../core";
 import { UNTRACKED, type GitRepository } from "./gitRepositories";
 
 export interface CommitChanges {
@@ -24,11 +31,19 @@ export async function commitChangesOf(repository: GitRepository): Promise<Commit
     if (staged.length > 0) return { scope: "staged", files: staged, subjects };
     const tracked = parseGitDiff(await repository.diff(false));
     const state = repository.state;
-    const untracked = [...(state.untrackedChanges ?? []), ...state.workingTreeChanges.filter((c) => c.status === UNTRACKED)].map((c) => path.relative(root, c.uri.fsPath));
-    const added = await readUntrackedFiles(root, [...new Set(untracked)].filter((p) => p !== "" && !p.startsWith("..")));
+    const untracked = [
+      ...(state.untrackedChanges ?? []),
+      ...state.workingTreeChanges.filter((c) => c.status === UNTRACKED),
+    ].map((c) => path.relative(root, c.uri.fsPath));
+    const added = await readUntrackedFiles(
+      root,
+      [...new Set(untracked)].filter((p) => p !== "" && !p.startsWith("..")),
+    );
     return { scope: "all", files: [...tracked, ...added], subjects };
   } catch (error) {
-    return { error: `git could not read the changes in ${root}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      error: `git could not read the changes in ${root}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 

@@ -32,7 +32,9 @@ export interface GitRepository {
   };
   status(): Promise<void>;
   diff(cached?: boolean): Promise<string>;
-  log(options?: { maxEntries?: number }): Promise<readonly { readonly message: string; readonly parents: readonly string[] }[]>;
+  log(options?: {
+    maxEntries?: number;
+  }): Promise<readonly { readonly message: string; readonly parents: readonly string[] }[]>;
 }
 
 export interface GitApi {
@@ -69,7 +71,10 @@ export const RESTRICTED_MODE: Problem = {
 };
 
 /** The git extension's API, or what stops Fathom from using it. */
-export async function openGitApi(o: { extension: GitExtension | undefined; isTrusted: boolean }): Promise<{ api: GitApi } | { problem: Problem }> {
+export async function openGitApi(o: {
+  extension: GitExtension | undefined;
+  isTrusted: boolean;
+}): Promise<{ api: GitApi } | { problem: Problem }> {
   // In Restricted Mode VS Code does not start the extension at all (it does not support it).
   if (!o.isTrusted) return { problem: RESTRICTED_MODE };
   const unavailable = (why: string): { problem: Problem } => ({
@@ -86,7 +91,11 @@ export async function openGitApi(o: { extension: GitExtension | undefined; isTru
     return unavailable(`it failed to start: ${error instanceof Error ? error.message : String(error)}`);
   }
   const turnedOff: { problem: Problem } = {
-    problem: { message: "Git is turned off in VS Code's settings (git.enabled), so there is no repository to write a commit message for.", action: { label: "Open Setting", command: "workbench.action.openSettings", args: ["git.enabled"] } },
+    problem: {
+      message:
+        "Git is turned off in VS Code's settings (git.enabled), so there is no repository to write a commit message for.",
+      action: { label: "Open Setting", command: "workbench.action.openSettings", args: ["git.enabled"] },
+    },
   };
   if (!exports.enabled) return turnedOff;
   try {
@@ -111,7 +120,11 @@ export type FoundRepository = { repository: GitRepository } | { problem: Problem
 
 export async function findRepository(api: GitApi, o: FindRepositoryOptions): Promise<FoundRepository> {
   if (api.state !== "initialized" && !(await initialized(api, o.waitMs ?? 20_000))) {
-    return { problem: { message: "VS Code's Git extension is still looking for this window's repositories. Try again in a moment." } };
+    return {
+      problem: {
+        message: "VS Code's Git extension is still looking for this window's repositories. Try again in a moment.",
+      },
+    };
   }
   const pressed = uriOf(o.hint);
   if (pressed) {
@@ -129,7 +142,8 @@ export async function findRepository(api: GitApi, o: FindRepositoryOptions): Pro
   if (repositories.length === 0) {
     return {
       problem: {
-        message: "There is no git repository in this window, so there are no changes to write a commit message for. Open a folder that is one, or make this folder one (Initialize Repository).",
+        message:
+          "There is no git repository in this window, so there are no changes to write a commit message for. Open a folder that is one, or make this folder one (Initialize Repository).",
         action: { label: "Initialize Repository", command: "git.init" },
       },
     };
@@ -141,7 +155,11 @@ export async function findRepository(api: GitApi, o: FindRepositoryOptions): Pro
 
 /** The Uri a command argument stands for: a SourceControl's (or repository's) root, or a Uri. */
 export function uriOf(hint: unknown): GitUri | undefined {
-  const isUri = (v: unknown): v is GitUri => typeof v === "object" && v !== null && typeof (v as GitUri).fsPath === "string" && typeof (v as GitUri).scheme === "string";
+  const isUri = (v: unknown): v is GitUri =>
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as GitUri).fsPath === "string" &&
+    typeof (v as GitUri).scheme === "string";
   if (isUri(hint)) return hint;
   const root = typeof hint === "object" && hint !== null ? (hint as { rootUri?: unknown }).rootUri : undefined;
   return isUri(root) ? root : undefined;

@@ -1,5 +1,12 @@
 import * as vscode from "vscode";
-import { describeHook, hookSetKey, loadHooks, userHookFiles, workspaceHookFiles, type HookDefinition } from "../../core";
+import {
+  describeHook,
+  hookSetKey,
+  loadHooks,
+  userHookFiles,
+  workspaceHookFiles,
+  type HookDefinition,
+} from "../../core";
 import type { Log } from "../log";
 
 const APPROVED_KEY = "fathom.hooks.approvedSets";
@@ -18,11 +25,15 @@ export class HostHooks {
 
   async forTask(root: string, o: { trusted: boolean; sandboxed: boolean }): Promise<HookDefinition[]> {
     const user = loadHooks(userHookFiles().map((file) => ({ file, origin: "user" as const })));
-    const workspace = o.trusted ? loadHooks(workspaceHookFiles(root).map((file) => ({ file, origin: "workspace" as const }))) : { hooks: [], problems: [] };
+    const workspace = o.trusted
+      ? loadHooks(workspaceHookFiles(root).map((file) => ({ file, origin: "workspace" as const })))
+      : { hooks: [], problems: [] };
     for (const p of [...user.problems, ...workspace.problems]) this.warnOnce(`Hooks: ${p.message}`);
     if (workspace.hooks.length === 0) return user.hooks;
     if (!o.sandboxed) {
-      this.warnOnce(`Hooks: the ${workspace.hooks.length} hooks this workspace defines were not run: a workspace's hooks run only in the OS sandbox, which is off or cannot run here.`);
+      this.warnOnce(
+        `Hooks: the ${workspace.hooks.length} hooks this workspace defines were not run: a workspace's hooks run only in the OS sandbox, which is off or cannot run here.`,
+      );
       return user.hooks;
     }
     return (await this.approved(workspace.hooks, root)) ? [...user.hooks, ...workspace.hooks] : user.hooks;

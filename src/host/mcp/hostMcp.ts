@@ -3,7 +3,18 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as vscode from "vscode";
 import type { McpServerView } from "../../protocol";
-import { McpHub, definitionText, describeServer, withAutoApprovedTool, loadMcpConfigs, userMcpConfigPath, workspaceMcpConfigPaths, type CommandSandbox, type McpServerConfig, type Tool } from "../../core";
+import {
+  McpHub,
+  definitionText,
+  describeServer,
+  withAutoApprovedTool,
+  loadMcpConfigs,
+  userMcpConfigPath,
+  workspaceMcpConfigPaths,
+  type CommandSandbox,
+  type McpServerConfig,
+  type Tool,
+} from "../../core";
 import type { Log } from "../log";
 import { McpInputs } from "./mcpInputs";
 
@@ -23,7 +34,13 @@ const TEMPLATE = `{
 /** A configured server that is not running: disabled, or not started yet (or declined). */
 function view(config: McpServerConfig, off: Record<string, boolean>): McpServerView {
   const disabled = off[config.name] ?? config.disabled;
-  return { name: config.name, state: disabled ? "disabled" : "stopped", tools: 0, schemaChars: 0, source: config.source };
+  return {
+    name: config.name,
+    state: disabled ? "disabled" : "stopped",
+    tools: 0,
+    schemaChars: 0,
+    source: config.source,
+  };
 }
 
 /**
@@ -57,7 +74,9 @@ export class HostMcp implements vscode.Disposable {
     this.inputs = new McpInputs(o.context.secrets, o.log);
     // The list follows edits to the person's own file; running servers take them with the next task.
     const file = userMcpConfigPath();
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(nodePath.dirname(file)), nodePath.basename(file)));
+    this.watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(nodePath.dirname(file)), nodePath.basename(file)),
+    );
     const relist = () => this.listConfigured(this.listedFor.root, this.listedFor.trusted);
     this.watcher.onDidChange(relist);
     this.watcher.onDidCreate(relist);
@@ -74,14 +93,19 @@ export class HostMcp implements vscode.Disposable {
     const hub = this.hub;
     const notStarted = this.listed.filter((c) => !hub.servers.some((s) => s.name === c.name));
     const off = this.disabledByPerson();
-    return [...hub.servers.map((s): McpServerView => ({
-      name: s.name,
-      state: hub.isEnabled(s.name) ? s.state : "disabled",
-      tools: s.tools.length,
-      schemaChars: JSON.stringify(s.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).length,
-      ...(s.problem && hub.isEnabled(s.name) ? { problem: s.problem } : {}),
-      source: s.config.source,
-    })), ...notStarted.map((c) => view(c, off))];
+    return [
+      ...hub.servers.map((s): McpServerView => ({
+        name: s.name,
+        state: hub.isEnabled(s.name) ? s.state : "disabled",
+        tools: s.tools.length,
+        schemaChars: JSON.stringify(
+          s.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        ).length,
+        ...(s.problem && hub.isEnabled(s.name) ? { problem: s.problem } : {}),
+        source: s.config.source,
+      })),
+      ...notStarted.map((c) => view(c, off)),
+    ];
   }
 
   /** Lists the configured servers without starting any (the view shows them before the first task). */
@@ -89,7 +113,11 @@ export class HostMcp implements vscode.Disposable {
     this.listedFor = { root, trusted };
     const files = [userMcpConfigPath(), ...(root && trusted ? workspaceMcpConfigPaths(root) : [])];
     // Placeholders only: nothing is started from this list, so no value is asked for.
-    this.listed = loadMcpConfigs(files, { workspaceFolder: root ?? "", env: process.env }, { mayLeaveSandbox: [userMcpConfigPath()] }).servers;
+    this.listed = loadMcpConfigs(
+      files,
+      { workspaceFolder: root ?? "", env: process.env },
+      { mayLeaveSandbox: [userMcpConfigPath()] },
+    ).servers;
     this.changed();
   }
 
@@ -142,7 +170,9 @@ export class HostMcp implements vscode.Disposable {
   showLog(name: string): void {
     const server = this.hub?.servers.find((s) => s.name === name);
     const lines = server?.stderr ?? [];
-    this.o.log.info(`MCP server "${name}": ${server ? `${server.state}${server.problem ? ` (${server.problem})` : ""}` : "not started"}; its last output:${lines.length ? `\n${lines.join("\n")}` : " none"}`);
+    this.o.log.info(
+      `MCP server "${name}": ${server ? `${server.state}${server.problem ? ` (${server.problem})` : ""}` : "not started"}; its last output:${lines.length ? `\n${lines.join("\n")}` : " none"}`,
+    );
     this.o.channel.show(true);
   }
 
@@ -161,11 +191,17 @@ export class HostMcp implements vscode.Disposable {
     const files = [userFile, ...workspaceFiles];
     // Inputs stay `${input:id}` here: their values are asked for only once a server may start.
     // Only the person's own file may start a server outside the sandbox ("sandbox": false).
-    const { servers, problems, inputs } = loadMcpConfigs(files, { workspaceFolder: root, env: process.env }, { untrusted: workspaceFiles, mayLeaveSandbox: [userFile] });
+    const { servers, problems, inputs } = loadMcpConfigs(
+      files,
+      { workspaceFolder: root, env: process.env },
+      { untrusted: workspaceFiles, mayLeaveSandbox: [userFile] },
+    );
     for (const p of problems) this.o.log.warn(`MCP: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}`);
     if (problems.some((p) => p.line)) {
       const p = problems.find((x) => x.line)!;
-      void vscode.window.showWarningMessage(`Fathom: ${nodePath.basename(p.file)} line ${p.line}, column ${p.column}: ${p.message}. The other MCP servers still start.`);
+      void vscode.window.showWarningMessage(
+        `Fathom: ${nodePath.basename(p.file)} line ${p.line}, column ${p.column}: ${p.message}. The other MCP servers still start.`,
+      );
     }
     // A server the person disabled is not started, so a workspace one is not asked about until enabled.
     const off = this.disabledByPerson();
@@ -188,18 +224,27 @@ export class HostMcp implements vscode.Disposable {
     this.sandboxMode = sandboxMode;
     if (this.hub) this.hub.update(allowed);
     else if (allowed.length) {
-      this.hub = new McpHub(allowed, { workspaceRoot: root, ...(sandbox ? { sandbox } : {}), log: (line) => this.o.log.info(`MCP: ${line}`), onChange: () => this.changed() });
+      this.hub = new McpHub(allowed, {
+        workspaceRoot: root,
+        ...(sandbox ? { sandbox } : {}),
+        log: (line) => this.o.log.info(`MCP: ${line}`),
+        onChange: () => this.changed(),
+      });
     }
     this.changed();
     if (!this.hub) return [];
     for (const failure of await this.hub.start()) {
       this.o.log.warn(failure);
       // Said once per problem: a server in back-off fails every task until it is started again.
-      if (!this.warned.has(failure.replace(/ in \d+ s\.$/, ""))) void vscode.window.showWarningMessage(`Fathom: ${failure}`);
+      if (!this.warned.has(failure.replace(/ in \d+ s\.$/, "")))
+        void vscode.window.showWarningMessage(`Fathom: ${failure}`);
       this.warned.add(failure.replace(/ in \d+ s\.$/, ""));
     }
     const { tools, dropped } = this.hub.tools();
-    if (dropped > 0) this.o.log.warn(`MCP: ${dropped} tools left out: Fathom offers at most 1,000 MCP tools. Disable servers or tools you do not need.`);
+    if (dropped > 0)
+      this.o.log.warn(
+        `MCP: ${dropped} tools left out: Fathom offers at most 1,000 MCP tools. Disable servers or tools you do not need.`,
+      );
     return tools;
   }
 
@@ -213,7 +258,10 @@ export class HostMcp implements vscode.Disposable {
     const start = "Start Server";
     const answer = await vscode.window.showWarningMessage(
       `This workspace defines the MCP server "${server.name}". Start it?`,
-      { modal: true, detail: `It runs: ${describeServer(server)}\nFrom: ${server.source}\nOnly start servers you trust: they run with the rights the sandbox leaves them.` },
+      {
+        modal: true,
+        detail: `It runs: ${describeServer(server)}\nFrom: ${server.source}\nOnly start servers you trust: they run with the rights the sandbox leaves them.`,
+      },
       start,
     );
     if (answer !== start) {

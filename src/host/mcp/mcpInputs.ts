@@ -19,7 +19,10 @@ export interface InputPrompt {
  * Asked only for a server that is about to start (after its approval, for a workspace's one).
  */
 export class McpInputs {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly log: Log) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: Log,
+  ) {}
 
   /** The server with its inputs filled in, or undefined (said in the log) when one was not given. */
   async expand(server: McpServerConfig, prompts: readonly InputPrompt[]): Promise<McpServerConfig | undefined> {

@@ -5,7 +5,9 @@ import type { Log } from "../log";
 
 /** Whether the person let the agent write memory unasked: their user setting only, never in Restricted Mode. */
 export function memoryWritesAllowed(trusted: boolean): boolean {
-  return trusted && vscode.workspace.getConfiguration("fathom").inspect<boolean>("memory.allowWrites")?.globalValue === true;
+  return (
+    trusted && vscode.workspace.getConfiguration("fathom").inspect<boolean>("memory.allowWrites")?.globalValue === true
+  );
 }
 
 /**
@@ -13,7 +15,12 @@ export function memoryWritesAllowed(trusted: boolean): boolean {
  * person, read when the list is opened (never at activation). Open shows the file in an editor
  * (where the person may change it); Delete and Clear all ask first.
  */
-export async function memoryAction(root: string | undefined, action: "list" | "open" | "delete" | "clear", path: string | undefined, log: Log): Promise<MemoryView[]> {
+export async function memoryAction(
+  root: string | undefined,
+  action: "list" | "open" | "delete" | "clear",
+  path: string | undefined,
+  log: Log,
+): Promise<MemoryView[]> {
   if (!root) return [];
   const folders = memoryFolders(root);
   if (action === "open" && path) {
@@ -21,7 +28,13 @@ export async function memoryAction(root: string | undefined, action: "list" | "o
     if ("file" in target) await vscode.window.showTextDocument(vscode.Uri.file(target.file), { preview: true });
   } else if (action === "delete" && path) {
     const yes = "Delete";
-    if ((await vscode.window.showWarningMessage(`Delete the memory ${path}?`, { modal: true, detail: "Later tasks will no longer see it." }, yes)) === yes) {
+    if (
+      (await vscode.window.showWarningMessage(
+        `Delete the memory ${path}?`,
+        { modal: true, detail: "Later tasks will no longer see it." },
+        yes,
+      )) === yes
+    ) {
       const removed = removeMemory(folders, path);
       if ("error" in removed) void vscode.window.showWarningMessage(`Fathom: ${removed.error}`);
       else log.info(`Memory: deleted ${path}`);
@@ -29,7 +42,17 @@ export async function memoryAction(root: string | undefined, action: "list" | "o
   } else if (action === "clear") {
     const count = listMemories(folders).length;
     const yes = "Delete All";
-    if (count > 0 && (await vscode.window.showWarningMessage(`Delete all ${count} memories?`, { modal: true, detail: "This workspace's memories and yours (/memories/user/). Later tasks start without them." }, yes)) === yes) {
+    if (
+      count > 0 &&
+      (await vscode.window.showWarningMessage(
+        `Delete all ${count} memories?`,
+        {
+          modal: true,
+          detail: "This workspace's memories and yours (/memories/user/). Later tasks start without them.",
+        },
+        yes,
+      )) === yes
+    ) {
       log.info(`Memory: cleared ${clearMemories(folders)} files`);
     }
   }

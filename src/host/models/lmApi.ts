@@ -16,7 +16,11 @@ export interface LmChat {
   readonly maxInputTokens: number;
   /** Not in the stable typings, but VS Code fills it; undefined when it does not. */
   readonly capabilities?: { readonly supportsImageToText?: boolean; readonly supportsToolCalling?: boolean };
-  sendRequest(messages: unknown[], options?: LmRequestOptions, token?: vscode.CancellationToken): Thenable<{ stream: AsyncIterable<unknown> }>;
+  sendRequest(
+    messages: unknown[],
+    options?: LmRequestOptions,
+    token?: vscode.CancellationToken,
+  ): Thenable<{ stream: AsyncIterable<unknown> }>;
   countTokens(text: string | unknown, token?: vscode.CancellationToken): Thenable<number>;
 }
 
@@ -63,7 +67,13 @@ interface NewerVscode {
 export function lmApiFromVscode(): LmApi | string {
   const v = vscode as unknown as NewerVscode;
   const select = v.lm?.selectChatModels;
-  const { LanguageModelChatMessage: Message, LanguageModelTextPart: Text, LanguageModelToolCallPart: ToolCall, LanguageModelToolResultPart: ToolResult, LanguageModelDataPart: Data } = v;
+  const {
+    LanguageModelChatMessage: Message,
+    LanguageModelTextPart: Text,
+    LanguageModelToolCallPart: ToolCall,
+    LanguageModelToolResultPart: ToolResult,
+    LanguageModelDataPart: Data,
+  } = v;
   if (!select || !Message || !Text || !ToolCall || !ToolResult) {
     return `This VS Code (${vscode.version}) has no tool calling in its Language Model API; VS Code 1.95 or later does. Update VS Code, or pick another provider (fathom.provider).`;
   }
@@ -78,10 +88,12 @@ export function lmApiFromVscode(): LmApi | string {
     toolResultPart: (callId, content) => make(ToolResult, callId, content),
     ...(Data?.image ? { imagePart: (data: Uint8Array, mime: string) => Data.image!(data, mime) } : {}),
     textOf: (part) => (part instanceof Text ? String((part as { value: unknown }).value) : undefined),
-    toolCallOf: (part) => (part instanceof ToolCall ? (part as { callId: string; name: string; input: object }) : undefined),
+    toolCallOf: (part) =>
+      part instanceof ToolCall ? (part as { callId: string; name: string; input: object }) : undefined,
     cancellation: () => new vscode.CancellationTokenSource(),
     errorCode: (error) => {
-      if (v.LanguageModelError && error instanceof v.LanguageModelError) return String((error as { code?: unknown }).code ?? "Unknown");
+      if (v.LanguageModelError && error instanceof v.LanguageModelError)
+        return String((error as { code?: unknown }).code ?? "Unknown");
       const code = (error as { code?: unknown } | null)?.code;
       return typeof code === "string" ? code : undefined;
     },

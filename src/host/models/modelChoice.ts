@@ -33,7 +33,9 @@ export class ModelChoice {
     const pick = this.memento.get<Choices>(KEY)?.[settings.provider];
     if (!pick || pick.setting !== settings.model) return settings;
     const mine = settings.modelOverrides[pick.model];
-    const overrides = pick.known ? { ...settings.modelOverrides, [pick.model]: { ...pick.known, ...mine } } : settings.modelOverrides;
+    const overrides = pick.known
+      ? { ...settings.modelOverrides, [pick.model]: { ...pick.known, ...mine } }
+      : settings.modelOverrides;
     return { ...settings, model: pick.model, modelOverrides: overrides };
   }
 

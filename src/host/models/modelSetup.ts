@@ -8,10 +8,16 @@ import { ModelChoice } from "./modelChoice";
 import type { VscodeModels } from "./vscodeModels";
 
 /** The window's settings, API key and model pick: what every task and one-shot request starts from. */
-export type ModelSetup = Pick<SessionEnv, "readSetup" | "createModel"> & Required<Pick<SessionEnv, "listModels" | "chooseModel">>;
+export type ModelSetup = Pick<SessionEnv, "readSetup" | "createModel"> &
+  Required<Pick<SessionEnv, "listModels" | "chooseModel">>;
 
 /** Reads the settings and key for a request, and makes its model (VS Code's, or an API's). */
-export function createModelSetup(o: { context: vscode.ExtensionContext; keys: ApiKeyStore; log: Log; vscodeModels: VscodeModels }): ModelSetup {
+export function createModelSetup(o: {
+  context: vscode.ExtensionContext;
+  keys: ApiKeyStore;
+  log: Log;
+  vscodeModels: VscodeModels;
+}): ModelSetup {
   const warnedIgnored = new Set<string>();
   /** Once per window: a workspace tried to set what only the person may set. */
   const warnIgnored = (settings: FathomSettings) => {
@@ -40,7 +46,14 @@ export function createModelSetup(o: { context: vscode.ExtensionContext; keys: Ap
       warnIgnored(raw);
       warnOverrides(raw.modelOverrideProblems);
       const settings = choice.apply(raw);
-      if (!vscode.workspace.workspaceFolders?.[0]) return { settings, problem: { message: "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace." } };
+      if (!vscode.workspace.workspaceFolders?.[0])
+        return {
+          settings,
+          problem: {
+            message:
+              "Open a folder (File > Open Folder) to work with Fathom: it reads, edits and runs commands in a workspace.",
+          },
+        };
       if (settings.provider === "vscode") {
         const found = await o.vscodeModels.resolve(settings.model);
         return { settings, problem: "problem" in found ? found.problem : null };
@@ -64,10 +77,24 @@ export function createModelSetup(o: { context: vscode.ExtensionContext; keys: Ap
     createModel(settings, apiKey) {
       if (settings.provider === "vscode") return o.vscodeModels.create(settings.model, settings.modelOverrides);
       const override = overrideFor(settings.modelOverrides, settings.model);
-      return createModel({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl, ...(apiKey ? { apiKey } : {}), ...(override ? { override } : {}) });
+      return createModel({
+        provider: settings.provider,
+        model: settings.model,
+        baseUrl: settings.baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+        ...(override ? { override } : {}),
+      });
     },
     async listModels(settings, apiKey) {
-      const list = settings.provider === "vscode" ? await o.vscodeModels.list() : await listModels({ provider: settings.provider, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}), ...(apiKey ? { apiKey } : {}), overrides: settings.modelOverrides });
+      const list =
+        settings.provider === "vscode"
+          ? await o.vscodeModels.list()
+          : await listModels({
+              provider: settings.provider,
+              ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+              ...(apiKey ? { apiKey } : {}),
+              overrides: settings.modelOverrides,
+            });
       listed = new Map(list.models.map((m) => [m.id, m]));
       return list;
     },
@@ -84,7 +111,9 @@ export function createModelSetup(o: { context: vscode.ExtensionContext; keys: Ap
  * The model a one-shot request (an inline edit, a commit message) uses: the one a task would,
  * or what the person must fix first, written for them.
  */
-export async function oneShotModel(setup: ModelSetup): Promise<{ model: ChatModel; settings: FathomSettings } | { problem: string }> {
+export async function oneShotModel(
+  setup: ModelSetup,
+): Promise<{ model: ChatModel; settings: FathomSettings } | { problem: string }> {
   const { settings, apiKey, problem } = await setup.readSetup();
   if (problem) return { problem: problem.message };
   return { model: setup.createModel(settings, apiKey), settings };

@@ -34,7 +34,8 @@ export interface VscodeLmModelOptions {
 }
 
 /** Shown in VS Code's consent dialog. */
-export const JUSTIFICATION = "Fathom, the coding agent in your side panel, sends your task, the files it reads and the output of the commands it runs to this model.";
+export const JUSTIFICATION =
+  "Fathom, the coding agent in your side panel, sends your task, the files it reads and the output of the commands it runs to this model.";
 
 export class VscodeLmModel implements ChatModel {
   readonly provider = "vscode" as const;
@@ -51,7 +52,8 @@ export class VscodeLmModel implements ChatModel {
     this.chat = o.chat;
     this.model = o.chat.id;
     this.contextWindow = o.contextWindow ?? (o.chat.maxInputTokens > 0 ? o.chat.maxInputTokens : 128_000);
-    this.acceptsImages = (o.acceptsImages ?? o.chat.capabilities?.supportsImageToText === true) && o.api.imagePart !== undefined;
+    this.acceptsImages =
+      (o.acceptsImages ?? o.chat.capabilities?.supportsImageToText === true) && o.api.imagePart !== undefined;
     this.price = o.price;
     // VS Code's providers retry on their own; the consent dialog may keep the first request open a while.
     this.retry = { maxRetries: 1, streamIdleTimeoutMs: 10 * 60_000, ...o.retry };
@@ -64,10 +66,19 @@ export class VscodeLmModel implements ChatModel {
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const ctx = { provider: "vscode" as const, model: this.model, baseUrl: `VS Code (${this.chat.vendor})` };
-    return withRetries((scope) => this.attempt(request, scope.signal, () => scope.touch()), ctx, request.signal, this.retry);
+    return withRetries(
+      (scope) => this.attempt(request, scope.signal, () => scope.touch()),
+      ctx,
+      request.signal,
+      this.retry,
+    );
   }
 
-  private async *attempt(request: ModelRequest, signal: AbortSignal, touch: () => void): AsyncGenerator<ModelStreamEvent> {
+  private async *attempt(
+    request: ModelRequest,
+    signal: AbortSignal,
+    touch: () => void,
+  ): AsyncGenerator<ModelStreamEvent> {
     const messages = this.toMessages(request);
     const cancel = this.api.cancellation();
     const onAbort = () => cancel.cancel();
@@ -80,7 +91,16 @@ export class VscodeLmModel implements ChatModel {
           messages,
           {
             justification: JUSTIFICATION,
-            ...(request.tools.length > 0 ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })), toolMode: 1 } : {}),
+            ...(request.tools.length > 0
+              ? {
+                  tools: request.tools.map((t) => ({
+                    name: t.name,
+                    description: t.description,
+                    inputSchema: t.parameters,
+                  })),
+                  toolMode: 1,
+                }
+              : {}),
           },
           cancel.token,
         );
@@ -106,7 +126,9 @@ export class VscodeLmModel implements ChatModel {
       }
       // A cancelled request's stream just ends: that is no answer.
       if (signal.aborted) throw new ModelError("cancelled", "The request was cancelled.");
-      const done = turn.done(turn.callCount > 0 ? "tool_use" : "end_turn", undefined, { requestChars: requestChars(request) });
+      const done = turn.done(turn.callCount > 0 ? "tool_use" : "end_turn", undefined, {
+        requestChars: requestChars(request),
+      });
       const counted = await this.countUsage(messages, done.message, cancel.token);
       yield counted ? { ...done, usage: counted, usageEstimated: undefined } : done;
     } finally {
@@ -116,10 +138,17 @@ export class VscodeLmModel implements ChatModel {
   }
 
   /** Tokens by the model's own tokenizer; undefined (the estimate stays) when it cannot count. */
-  private async countUsage(messages: unknown[], answer: Extract<ChatMessage, { role: "assistant" }>, token: unknown): Promise<Usage | undefined> {
+  private async countUsage(
+    messages: unknown[],
+    answer: Extract<ChatMessage, { role: "assistant" }>,
+    token: unknown,
+  ): Promise<Usage | undefined> {
     try {
       const output = answer.content + (answer.toolCalls ?? []).map((c) => c.name + c.arguments).join("");
-      const counts = await Promise.all([...messages.map((m) => this.chat.countTokens(m, token as never)), this.chat.countTokens(output, token as never)]);
+      const counts = await Promise.all([
+        ...messages.map((m) => this.chat.countTokens(m, token as never)),
+        this.chat.countTokens(output, token as never),
+      ]);
       const outputTokens = counts.pop() ?? 0;
       return { inputTokens: counts.reduce((a, b) => a + b, 0), outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
     } catch {
@@ -146,13 +175,22 @@ export class VscodeLmModel implements ChatModel {
     for (const msg of request.messages) {
       if (msg.role === "user") {
         const images = sent.get(msg) ?? [];
-        push("user", [...images.map((i) => this.image(i.data, i.mimeType)), api.textPart(withImageNote(msg, images, this.acceptsImages) || "(empty message)")]);
+        push("user", [
+          ...images.map((i) => this.image(i.data, i.mimeType)),
+          api.textPart(withImageNote(msg, images, this.acceptsImages) || "(empty message)"),
+        ]);
       } else if (msg.role === "tool") {
         const images = sent.get(msg) ?? [];
-        push("user", [api.toolResultPart(msg.toolCallId, [api.textPart(withImageNote(msg, images, this.acceptsImages)), ...images.map((i) => this.image(i.data, i.mimeType))])]);
+        push("user", [
+          api.toolResultPart(msg.toolCallId, [
+            api.textPart(withImageNote(msg, images, this.acceptsImages)),
+            ...images.map((i) => this.image(i.data, i.mimeType)),
+          ]),
+        ]);
       } else {
         const parts: unknown[] = msg.content.trim() ? [api.textPart(msg.content)] : [];
-        for (const call of msg.toolCalls ?? []) parts.push(api.toolCallPart(call.id, call.name, parseObject(call.arguments)));
+        for (const call of msg.toolCalls ?? [])
+          parts.push(api.toolCallPart(call.id, call.name, parseObject(call.arguments)));
         push("assistant", parts);
       }
     }
@@ -171,11 +209,26 @@ export class VscodeLmModel implements ChatModel {
     const name = `${this.chat.name || this.model} (${this.chat.vendor})`;
     switch (code) {
       case "NoPermissions":
-        return new ModelError("auth", `VS Code did not give Fathom access to ${name}${said}. Send your message again and choose Allow when VS Code asks, or pick another model (Model, at the top of the chat).`, undefined, true);
+        return new ModelError(
+          "auth",
+          `VS Code did not give Fathom access to ${name}${said}. Send your message again and choose Allow when VS Code asks, or pick another model (Model, at the top of the chat).`,
+          undefined,
+          true,
+        );
       case "Blocked":
-        return new ModelError("rate_limited", `${name} refused the request: blocked or over its quota${said}. Wait and try again, or pick another model.`, undefined, true);
+        return new ModelError(
+          "rate_limited",
+          `${name} refused the request: blocked or over its quota${said}. Wait and try again, or pick another model.`,
+          undefined,
+          true,
+        );
       case "NotFound":
-        return new ModelError("not_found", `${name} is no longer available in VS Code${said}. Pick another model (Model, at the top of the chat).`, undefined, true);
+        return new ModelError(
+          "not_found",
+          `${name} is no longer available in VS Code${said}. Pick another model (Model, at the top of the chat).`,
+          undefined,
+          true,
+        );
       default:
         return new ModelError("unknown", `${name} failed${said}.`, undefined, true);
     }

@@ -2,7 +2,15 @@
  * `fathom.provider: "vscode"`: which of VS Code's language models the person means, whether
  * there is any, and the list the Model box shows.
  */
-import { failWith, ModelError, overrideFor, withToolCallMode, type ChatModel, type ListedModel, type ModelOverrides } from "../../core";
+import {
+  failWith,
+  ModelError,
+  overrideFor,
+  withToolCallMode,
+  type ChatModel,
+  type ListedModel,
+  type ModelOverrides,
+} from "../../core";
 import type { SetupProblem } from "../settings";
 import type { LmApi, LmChat } from "./lmApi";
 import { VscodeLmModel } from "./vscodeLmModel";
@@ -26,13 +34,22 @@ export class VscodeModels {
 
   /** The model `wanted` names (empty: the first offered), or what keeps it from being used. */
   async resolve(wanted: string): Promise<{ chat: LmChat } | { problem: SetupProblem }> {
-    if (typeof this.api === "string") return { problem: { message: this.api, action: "fathom.openSettings", actionLabel: "Open Settings" } };
+    if (typeof this.api === "string")
+      return { problem: { message: this.api, action: "fathom.openSettings", actionLabel: "Open Settings" } };
     const chats = await this.refresh();
-    if (chats.length === 0) return { problem: { message: NO_VSCODE_MODELS, action: "fathom.openSettings", actionLabel: "Open Settings" } };
+    if (chats.length === 0)
+      return { problem: { message: NO_VSCODE_MODELS, action: "fathom.openSettings", actionLabel: "Open Settings" } };
     const chat = find(chats, wanted);
     if (chat) return { chat };
-    const names = chats.slice(0, 8).map((c) => idOf(c, chats)).join(", ");
-    return { problem: { message: `The language model "${wanted}" is not available in VS Code (it offers ${names}${chats.length > 8 ? ", …" : ""}). Pick one in Model, at the top of the chat.` } };
+    const names = chats
+      .slice(0, 8)
+      .map((c) => idOf(c, chats))
+      .join(", ");
+    return {
+      problem: {
+        message: `The language model "${wanted}" is not available in VS Code (it offers ${names}${chats.length > 8 ? ", …" : ""}). Pick one in Model, at the top of the chat.`,
+      },
+    };
   }
 
   /** The ChatModel for `wanted` as last resolved; one that explains itself when there is none. */
@@ -40,7 +57,13 @@ export class VscodeModels {
     const chat = find(this.chats, wanted);
     if (!chat || typeof this.api === "string") {
       const why = typeof this.api === "string" ? this.api : NO_VSCODE_MODELS;
-      return { provider: "vscode", model: wanted || "(no model)", contextWindow: 128_000, acceptsImages: false, stream: () => failWith(new ModelError("not_found", why, undefined, true)) };
+      return {
+        provider: "vscode",
+        model: wanted || "(no model)",
+        contextWindow: 128_000,
+        acceptsImages: false,
+        stream: () => failWith(new ModelError("not_found", why, undefined, true)),
+      };
     }
     const o = overrideFor(overrides, chat.id) ?? overrideFor(overrides, idOf(chat)) ?? {};
     const model = new VscodeLmModel({

@@ -7,7 +7,11 @@ import { BOM, hasBom, sameAsEditorText } from "./reviewText";
  * What the person approves: the diff's right side as it is now, unsaved edits included.
  * `stored` is the right side's file (its last save, or the proposal), `doc` its open document.
  */
-export function approvedDecision(proposal: FileChangeProposal, stored: string | undefined, doc: vscode.TextDocument | undefined): ApprovalDecision {
+export function approvedDecision(
+  proposal: FileChangeProposal,
+  stored: string | undefined,
+  doc: vscode.TextDocument | undefined,
+): ApprovalDecision {
   const saved = stored ?? proposal.after;
   let text = saved;
   if (doc) {

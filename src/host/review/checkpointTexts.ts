@@ -12,7 +12,9 @@ let counter = 0;
 export class CheckpointTexts {
   /** `side` names the document in the editor's tab ("after the restore"). */
   put(virtualPath: string, text: string, side: string): vscode.Uri {
-    registration ??= vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, { provideTextDocumentContent: (uri) => texts.get(uri.query) ?? "" });
+    registration ??= vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
+      provideTextDocumentContent: (uri) => texts.get(uri.query) ?? "",
+    });
     const key = String(++counter);
     texts.set(key, text);
     // Only the latest few are kept: each diff asks for its own, and old ones are closed.

@@ -13,7 +13,11 @@ export interface DiffSides {
  * Opens the diff without a preview slot (its own tab, closed when decided, so it never
  * replaces the person's preview), beside their editor or in the empty editor area.
  */
-export async function openDiffEditor(sides: DiffSides, title: string, o: { preserveFocus: boolean; viewColumn?: vscode.ViewColumn }): Promise<void> {
+export async function openDiffEditor(
+  sides: DiffSides,
+  title: string,
+  o: { preserveFocus: boolean; viewColumn?: vscode.ViewColumn },
+): Promise<void> {
   const groupsBefore = new Set(vscode.window.tabGroups.all);
   await vscode.commands.executeCommand("vscode.diff", sides.beforeUri, sides.afterUri, title, {
     preserveFocus: o.preserveFocus,
@@ -27,12 +31,15 @@ export async function openDiffEditor(sides: DiffSides, title: string, o: { prese
 /** The tabs showing a proposal (its diff, or one of its sides opened on its own). */
 export function diffTabs(sides: DiffSides): vscode.Tab[] {
   const keys = new Set([sides.beforeUri.toString(), sides.afterUri.toString()]);
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
-    const input = tab.input;
-    if (input instanceof vscode.TabInputTextDiff) return keys.has(input.modified.toString()) || keys.has(input.original.toString());
-    if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
-    return false;
-  });
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((tab) => {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputTextDiff)
+        return keys.has(input.modified.toString()) || keys.has(input.original.toString());
+      if (input instanceof vscode.TabInputText) return keys.has(input.uri.toString());
+      return false;
+    });
 }
 
 /**
@@ -40,7 +47,12 @@ export function diffTabs(sides: DiffSides): vscode.Tab[] {
  * change. `beforeSave` lets the owner make the right side's save go through whatever its stored
  * copy says (the proposal is decided: what the person typed was already taken).
  */
-export async function closeDiffEditor(sides: DiffSides, log: { warn(message: string): void }, what: string, beforeSave?: () => void): Promise<void> {
+export async function closeDiffEditor(
+  sides: DiffSides,
+  log: { warn(message: string): void },
+  what: string,
+  beforeSave?: () => void,
+): Promise<void> {
   try {
     // Saving the right side first stores it in memory only, and avoids a "Save changes?" prompt.
     const doc = openDocument(sides.afterUri);
@@ -52,7 +64,8 @@ export async function closeDiffEditor(sides: DiffSides, log: { warn(message: str
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     // The group split off for the diff goes with it, unless the person put something in it.
     const group = sides.createdGroup;
-    if (group && vscode.window.tabGroups.all.includes(group) && group.tabs.length === 0) await vscode.window.tabGroups.close(group, true);
+    if (group && vscode.window.tabGroups.all.includes(group) && group.tabs.length === 0)
+      await vscode.window.tabGroups.close(group, true);
   } catch (error) {
     log.warn(`review: could not close the diff of ${what}: ${String(error)}`);
   }
@@ -71,12 +84,17 @@ export function revealChange(uri: vscode.Uri, before: string, after: string): vo
   while (line < was.length && line < now.length && was[line] === now[line]) line++;
   const at = new vscode.Range(line, 0, line, 0);
   for (const editor of vscode.window.visibleTextEditors) {
-    if (editor.document.uri.toString() === uri.toString()) editor.revealRange(at, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    if (editor.document.uri.toString() === uri.toString())
+      editor.revealRange(at, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 }
 
 /** A document's whole text replaced (as an undoable edit; a BOM is the editor's to hide). */
-export async function replaceText(doc: vscode.TextDocument, text: string, log: { warn(message: string): void }): Promise<void> {
+export async function replaceText(
+  doc: vscode.TextDocument,
+  text: string,
+  log: { warn(message: string): void },
+): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text.startsWith("\uFEFF") ? text.slice(1) : text);
   if (!(await vscode.workspace.applyEdit(edit))) log.warn(`review: could not show the proposal in ${doc.uri.path}`);

@@ -95,23 +95,41 @@ export function editFeedbackMiddleware(options: EditFeedbackOptions = {}): Middl
     async beforeFinish(ctx) {
       if (checks.size === 0 || ctx.signal.aborted) return undefined;
       // The task is not done while its last writes' errors are unknown (each check is bounded).
-      await Promise.race([Promise.all([...checks.values()].map((c) => c.settled)), new Promise((r) => ctx.signal.addEventListener("abort", r, { once: true }))]);
+      await Promise.race([
+        Promise.all([...checks.values()].map((c) => c.settled)),
+        new Promise((r) => ctx.signal.addEventListener("abort", r, { once: true })),
+      ]);
       const report = lateReport();
-      return report ? { text: `[Fathom] After your last edits, the editor reports errors:\n\n${report}`, note: "The editor reported errors after the last edit: Fathom asked the model to look at them." } : undefined;
+      return report
+        ? {
+            text: `[Fathom] After your last edits, the editor reports errors:\n\n${report}`,
+            note: "The editor reported errors after the last edit: Fathom asked the model to look at them.",
+          }
+        : undefined;
     },
   };
 }
 
-function withLate<T extends { content: string; details?: Record<string, unknown> }>(result: T, late: string | undefined): T {
+function withLate<T extends { content: string; details?: Record<string, unknown> }>(
+  result: T,
+  late: string | undefined,
+): T {
   if (!late) return result;
-  return { ...result, content: `${result.content}\n\n(Reported by the editor after an earlier edit's result was sent.)\n${late}`, details: { ...result.details, lateErrors: true } };
+  return {
+    ...result,
+    content: `${result.content}\n\n(Reported by the editor after an earlier edit's result was sent.)\n${late}`,
+    details: { ...result.details, lateErrors: true },
+  };
 }
 
 /**
  * Shows the file when no editor has it (language servers only check shown files) and waits
  * until its diagnostics settle; the document, or undefined when nothing checks it.
  */
-async function settle(uri: vscode.Uri, o: { wasShown: boolean; reveal: boolean; waitMs: number; quietMs: number; signal: AbortSignal }): Promise<vscode.TextDocument | undefined> {
+async function settle(
+  uri: vscode.Uri,
+  o: { wasShown: boolean; reveal: boolean; waitMs: number; quietMs: number; signal: AbortSignal },
+): Promise<vscode.TextDocument | undefined> {
   // Listening starts before the file is shown: its first diagnostics may come while it opens.
   const settled = diagnosticsSettled(uri, o.waitMs, o.quietMs, o.signal);
   const doc = o.wasShown ? openDocument(uri) : o.reveal ? await showBeside(uri) : undefined;
@@ -165,11 +183,16 @@ async function uncover(shownBefore: Set<string>): Promise<void> {
     const covered = group.tabs.find((t) => isProposalTab(t) && !shownBefore.has(tabKey(t)) && !t.isActive);
     if (!covered || !(covered.input instanceof vscode.TabInputTextDiff)) continue;
     const { original, modified } = covered.input;
-    await vscode.commands.executeCommand("vscode.diff", original, modified, covered.label, { preserveFocus: true, preview: false, viewColumn: group.viewColumn });
+    await vscode.commands.executeCommand("vscode.diff", original, modified, covered.label, {
+      preserveFocus: true,
+      preview: false,
+      viewColumn: group.viewColumn,
+    });
   }
 }
 
-const tabKey = (tab: vscode.Tab): string => (tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified.toString() : "");
+const tabKey = (tab: vscode.Tab): string =>
+  tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified.toString() : "";
 
 /** The file's error diagnostics as the model is told about them. */
 export function errorsOf(uri: vscode.Uri): DiagnosticFact[] {
@@ -194,7 +217,12 @@ export function errorsOf(uri: vscode.Uri): DiagnosticFact[] {
  * Changes before the call (the edit itself, a diff closing) are not the answer, so it starts
  * listening only now.
  */
-function diagnosticsSettled(uri: vscode.Uri, waitMs: number, quietMs: number, signal: AbortSignal): { promise: Promise<void>; cancel(): void } {
+function diagnosticsSettled(
+  uri: vscode.Uri,
+  waitMs: number,
+  quietMs: number,
+  signal: AbortSignal,
+): { promise: Promise<void>; cancel(): void } {
   const key = uri.toString();
   let done = () => undefined as void;
   const promise = new Promise<void>((resolve) => {

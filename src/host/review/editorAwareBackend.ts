@@ -22,11 +22,13 @@ export interface EditorAwareBackendOptions {
 export class EditorAwareBackend extends WrappingBackend {
   private readonly toUri: VirtualPathToUri;
 
-  constructor(inner: BackendProtocol, private readonly options: EditorAwareBackendOptions) {
+  constructor(
+    inner: BackendProtocol,
+    private readonly options: EditorAwareBackendOptions,
+  ) {
     super(inner);
     this.toUri = options.toUri ?? ((p) => workspaceFileUri(p));
   }
-
 
   write(path: string, content: string): Promise<WriteResult> {
     return writeByPreparing(this, path, content);
@@ -47,7 +49,8 @@ export class EditorAwareBackend extends WrappingBackend {
   async deleteFile(path: string, expected: string): Promise<WriteResult> {
     const uri = this.toUri(path);
     const doc = uri ? openDocument(uri) : undefined;
-    if (doc && !doc.isClosed && doc.isDirty) return { error: `${path} has unsaved changes in the editor; it was not deleted.` };
+    if (doc && !doc.isClosed && doc.isDirty)
+      return { error: `${path} has unsaved changes in the editor; it was not deleted.` };
     return this.inner.deleteFile ? this.inner.deleteFile(path, expected) : { error: `${path} cannot be deleted here.` };
   }
 
@@ -64,7 +67,9 @@ export class EditorAwareBackend extends WrappingBackend {
       const message = `Fathom did not write ${path}: it has unsaved changes in the editor. Save or revert them, then ask Fathom to try again.`;
       (this.options.warn ?? ((m) => void vscode.window.showWarningMessage(m)))(message);
       this.options.log.warn(`write refused: ${path} has unsaved changes in the editor`);
-      return { error: `${path} has unsaved changes in the editor; nothing was written. Ask the person to save or revert them, then read it again.` };
+      return {
+        error: `${path} has unsaved changes in the editor; nothing was written. Ask the person to save or revert them, then read it again.`,
+      };
     }
     // Straight to disk (atomic, with the stale-write guard), never through the editor's save: a
     // save waits on the window and runs save participants (format on save, code actions, a
@@ -80,7 +85,8 @@ export class EditorAwareBackend extends WrappingBackend {
     // model's next request does not wait on the window. A later write or restore still refuses
     // an editor the person has typed into (isDirty), reloaded or not.
     const follows = documentFollows(doc, after, FOLLOW_MS).then((followed) => {
-      if (!followed) this.options.log.info(`write ${path}: on disk; the open editor had not reloaded it after ${FOLLOW_MS} ms`);
+      if (!followed)
+        this.options.log.info(`write ${path}: on disk; the open editor had not reloaded it after ${FOLLOW_MS} ms`);
       mark("editor reloaded");
       if (this.following.get(path) === follows) this.following.delete(path);
     });

@@ -27,8 +27,14 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
   set(uri: vscode.Uri, text: string, readonly: boolean, o: { quiet?: boolean } = {}): void {
     const now = Date.now();
     const existed = this.entries.get(keyOf(uri));
-    this.entries.set(keyOf(uri), { data: Buffer.from(text, "utf8"), ctime: existed?.ctime ?? now, mtime: now, readonly });
-    if (!o.quiet) this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+    this.entries.set(keyOf(uri), {
+      data: Buffer.from(text, "utf8"),
+      ctime: existed?.ctime ?? now,
+      mtime: now,
+      readonly,
+    });
+    if (!o.quiet)
+      this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
   }
 
   /**
@@ -108,7 +114,10 @@ export class ProposedFileSystem implements vscode.FileSystemProvider {
       this.changed.fire([{ type: vscode.FileChangeType.Created, uri }]);
       return;
     }
-    if (e.readonly) throw vscode.FileSystemError.NoPermissions("The left side shows the file as it was; change the right side instead.");
+    if (e.readonly)
+      throw vscode.FileSystemError.NoPermissions(
+        "The left side shows the file as it was; change the right side instead.",
+      );
     if (!options.overwrite) throw vscode.FileSystemError.FileExists(uri);
     this.entries.set(keyOf(uri), { ...e, data: content, mtime: Date.now() });
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);

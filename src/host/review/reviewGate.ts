@@ -41,7 +41,14 @@ export type ReviewSource = "chat" | "editor" | "superseded" | "cancelled" | "dis
 /** What the session hears, to update the chat's cards. */
 export type ReviewChange =
   | { type: "pending"; toolCallId: string; toolName: string; path?: string }
-  | { type: "decided"; toolCallId: string; toolName: string; path?: string; decision: ApprovalDecision; by: ReviewSource };
+  | {
+      type: "decided";
+      toolCallId: string;
+      toolName: string;
+      path?: string;
+      decision: ApprovalDecision;
+      by: ReviewSource;
+    };
 
 /** A request waiting for the person; an edit's diff sides (and the group they split off) when it has a proposal. */
 interface Pending extends Partial<DiffSides> {
@@ -59,10 +66,12 @@ interface Prepared extends DiffSides {
   previewed?: boolean;
 }
 
-const hasSides = (entry: Pending): entry is Pending & DiffSides => entry.beforeUri !== undefined && entry.afterUri !== undefined;
+const hasSides = (entry: Pending): entry is Pending & DiffSides =>
+  entry.beforeUri !== undefined && entry.afterUri !== undefined;
 
 const CANCELLED = "The task was cancelled before the person decided; nothing was written.";
-const CLOSED = "Fathom's review was closed (the window is closing or the extension stopped) before the person decided; nothing was written.";
+const CLOSED =
+  "Fathom's review was closed (the window is closing or the extension stopped) before the person decided; nothing was written.";
 
 /**
  * The host's approval gate. Edit proposals open VS Code's diff editor (left: the file as it
@@ -116,7 +125,12 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     const parts = parseProposalUri(doc.uri.query);
     const entry = parts?.side === "after" ? this.waiting.get(parts.toolCallId) : undefined;
     if (!entry?.proposal || !parts) return;
-    this.drafts.note(parts.toolCallId, entry.proposal.path, entry.proposal.after, (hasBom(entry.proposal.after) ? BOM : "") + doc.getText());
+    this.drafts.note(
+      parts.toolCallId,
+      entry.proposal.path,
+      entry.proposal.after,
+      (hasBom(entry.proposal.after) ? BOM : "") + doc.getText(),
+    );
   }
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
@@ -140,7 +154,14 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         for (const [otherId, other] of this.waiting) {
           // Another task's proposal for the same path is in its own worktree: only this task's counts.
           if (other.proposal?.path === proposal.path && other.request.task?.id === request.task?.id) {
-            this.finish(otherId, { type: "reject", reason: `Superseded: a newer proposal for ${proposal.path} replaced this one before the person decided. Nothing was written for this call.` }, "superseded");
+            this.finish(
+              otherId,
+              {
+                type: "reject",
+                reason: `Superseded: a newer proposal for ${proposal.path} replaced this one before the person decided. Nothing was written for this call.`,
+              },
+              "superseded",
+            );
           }
         }
         entry.proposal = proposal;
@@ -152,7 +173,8 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         if (early && early.before !== (proposal.before ?? "")) this.beforeChanged.fire(entry.beforeUri);
         // Asked again after a reload: the person's edits come back, if made to this same proposal.
         const restored = this.drafts.restore(id, proposal.after);
-        if (restored !== undefined) this.options.log.info(`review: ${id} comes back with the edits the person made before the reload`);
+        if (restored !== undefined)
+          this.options.log.info(`review: ${id} comes back with the edits the person made before the reload`);
         // An open diff hears of the proposal after the card's message has left (see below).
         this.fs.set(entry.afterUri, restored ?? proposal.after, false, { quiet: early !== undefined });
         // Typed into before the proposal came: a changed document is not reloaded, so the proposal replaces it.
@@ -162,12 +184,23 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
       }
       this.waiting.set(id, entry);
       signal.addEventListener("abort", onAbort, { once: true });
-      this.options.log.info(`review: ${request.toolName} ${id} waits for the person${proposal ? ` (${proposal.path})` : ""}`);
-      this.changes.fire({ type: "pending", toolCallId: id, toolName: request.toolName, ...(proposal ? { path: proposal.path } : {}) });
+      this.options.log.info(
+        `review: ${request.toolName} ${id} waits for the person${proposal ? ` (${proposal.path})` : ""}`,
+      );
+      this.changes.fire({
+        type: "pending",
+        toolCallId: id,
+        toolName: request.toolName,
+        ...(proposal ? { path: proposal.path } : {}),
+      });
       // The card goes first: the session posts it when it reads the core's event, a tick after
       // this. Opening the diff starts work in the window the card's message would queue behind.
       // An open diff's update waits for the card to be on screen (see CardWaits).
-      const show = () => void (this.waiting.get(id) === entry && (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true)));
+      const show = () =>
+        void (
+          this.waiting.get(id) === entry &&
+          (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true))
+        );
       if (entry.proposal && early) this.cardWaits.after(id, show);
       else if (entry.proposal) setTimeout(show, CARD_FIRST_MS);
     });
@@ -178,7 +211,11 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
    * now, unsaved edits included: `approve` when unchanged, `edit` with the content otherwise.
    * Returns the decision given to the core, or undefined when nothing waits under that id.
    */
-  decide(toolCallId: string, decision: { type: "approve" } | { type: "reject"; reason?: string }, by: ReviewSource = "chat"): ApprovalDecision | undefined {
+  decide(
+    toolCallId: string,
+    decision: { type: "approve" } | { type: "reject"; reason?: string },
+    by: ReviewSource = "chat",
+  ): ApprovalDecision | undefined {
     const entry = this.waiting.get(toolCallId);
     if (!entry) return undefined;
     let final: ApprovalDecision;
@@ -208,12 +245,23 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   prepare(id: string, path: string, before: string | null, taskTitle?: string): void {
     if (this.disposed || this.waiting.has(id) || this.prepared.has(id)) return;
     const text = before ?? "";
-    const early: Prepared = { beforeUri: this.uriFor(id, "before", path), afterUri: this.uriFor(id, "after", path), path, before: text, opened: Promise.resolve(false) };
+    const early: Prepared = {
+      beforeUri: this.uriFor(id, "before", path),
+      afterUri: this.uriFor(id, "after", path),
+      path,
+      before: text,
+      opened: Promise.resolve(false),
+    };
     this.beforeTexts.set(early.beforeUri.toString(), text);
     this.fs.set(early.afterUri, text, false);
     this.prepared.set(id, early);
     this.options.log.debug(`review: ${id} opens the diff of ${path} while the model writes its edit`);
-    early.opened = this.openSides(early, path, proposalTitle(path, before === null) + (taskTitle ? ` · ${taskTitle}` : ""), true);
+    early.opened = this.openSides(
+      early,
+      path,
+      proposalTitle(path, before === null) + (taskTitle ? ` · ${taskTitle}` : ""),
+      true,
+    );
   }
 
   /** The edit as the model writes it, on a prepared diff's right side (never over the person's typing); the first scrolls to it. */
@@ -223,7 +271,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     this.fs.set(early.afterUri, after, false);
     if (early.previewed) return;
     early.previewed = true;
-    void early.opened.then((open) => open && revealChange(early.afterUri, early.before, this.fs.text(early.afterUri) ?? after));
+    void early.opened.then(
+      (open) => open && revealChange(early.afterUri, early.before, this.fs.text(early.afterUri) ?? after),
+    );
   }
 
   /** The chat shows the request's card: its open diff takes the proposal now. */
@@ -312,7 +362,10 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   }
 
   private uriFor(toolCallId: string, side: "before" | "after", path: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: side === "before" ? `${this.scheme}-before` : this.scheme, ...proposalUriParts(toolCallId, side, path) });
+    return vscode.Uri.from({
+      scheme: side === "before" ? `${this.scheme}-before` : this.scheme,
+      ...proposalUriParts(toolCallId, side, path),
+    });
   }
 
   private activeProposalUri(): vscode.Uri | undefined {
@@ -341,7 +394,14 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     latency(this.options.log, entry.request.toolCallId, "decided");
     entry.settle(decision);
     if (!this.disposed) {
-      this.changes.fire({ type: "decided", toolCallId: id, toolName: entry.request.toolName, ...(path ? { path } : {}), decision, by });
+      this.changes.fire({
+        type: "decided",
+        toolCallId: id,
+        toolName: entry.request.toolName,
+        ...(path ? { path } : {}),
+        decision,
+        by,
+      });
     }
     void this.closeDiff(entry);
     return true;
@@ -353,7 +413,13 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
     // Latency marks carry the core's call id, as the session's do.
     const id = entry.request.toolCallId;
     latency(this.options.log, id, "diff opening");
-    const opened = await this.openSides(entry, proposal.path, proposalTitle(proposal.path, proposal.before === null) + (entry.request.task ? ` · ${entry.request.task.title}` : ""), preserveFocus);
+    const opened = await this.openSides(
+      entry,
+      proposal.path,
+      proposalTitle(proposal.path, proposal.before === null) +
+        (entry.request.task ? ` · ${entry.request.task.title}` : ""),
+      preserveFocus,
+    );
     if (opened) latency(this.options.log, id, "diff opened");
     return opened;
   }
@@ -376,7 +442,10 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
 
   private async openSides(sides: DiffSides, path: string, title: string, preserveFocus: boolean): Promise<boolean> {
     try {
-      await openDiffEditor(sides, title, { preserveFocus, ...(this.options.viewColumn ? { viewColumn: this.options.viewColumn } : {}) });
+      await openDiffEditor(sides, title, {
+        preserveFocus,
+        ...(this.options.viewColumn ? { viewColumn: this.options.viewColumn } : {}),
+      });
       return true;
     } catch (error) {
       this.options.log.warn(`review: could not open the diff of ${path}: ${String(error)}`);

@@ -65,7 +65,11 @@ export const REAL_LANGUAGE_OF: Readonly<Record<string, string>> = {
  * (so the editor picks the highlighting and the breadcrumbs show the file), the query says
  * whose proposal and which side.
  */
-export function proposalUriParts(toolCallId: string, side: ProposalSide, virtualPath: string): { path: string; query: string } {
+export function proposalUriParts(
+  toolCallId: string,
+  side: ProposalSide,
+  virtualPath: string,
+): { path: string; query: string } {
   const path = REVIEW_FOLDER + "/" + virtualPath.replace(/^\/+/, "");
   return { path, query: new URLSearchParams({ side, id: toolCallId }).toString() };
 }
@@ -104,7 +108,9 @@ export function locateVirtualPath(
   const first = parts[0];
   const index = folders.findIndex((f) => f.name === first);
   if (index < 0) {
-    return { error: `'${virtualPath}' is not in a workspace folder; start the path with one of: ${folders.map((f) => `/${f.name}/`).join(", ")}` };
+    return {
+      error: `'${virtualPath}' is not in a workspace folder; start the path with one of: ${folders.map((f) => `/${f.name}/`).join(", ")}`,
+    };
   }
   return { folder: index, relative: parts.slice(1).join("/") };
 }
@@ -138,7 +144,12 @@ export function newDiagnostics(before: readonly DiagnosticFact[], after: readonl
 }
 
 /** The text appended to a tool result; `compared` says whether the errors were compared with before. */
-export function describeDiagnostics(virtualPath: string, errors: readonly DiagnosticFact[], compared: boolean, max = 20): string {
+export function describeDiagnostics(
+  virtualPath: string,
+  errors: readonly DiagnosticFact[],
+  compared: boolean,
+  max = 20,
+): string {
   const head = compared
     ? `New errors the editor reports in ${virtualPath} after this change:`
     : `Errors the editor reports in ${virtualPath} after this change (the file was not open before, so some may be older than your change):`;

@@ -1,5 +1,11 @@
 import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
-import { findToolItem, initialChatState, type AttachedImage, type ChatState, type HostToWebviewChat } from "../../protocol";
+import {
+  findToolItem,
+  initialChatState,
+  type AttachedImage,
+  type ChatState,
+  type HostToWebviewChat,
+} from "../../protocol";
 import { approvalKey } from "../review/approvalKey";
 import { alwaysAllowedBy } from "../wiring/sessionGate";
 import { modelView } from "../wiring/agentOptions";
@@ -28,7 +34,13 @@ export class ChatSession {
   private running: TaskRun | undefined;
   /** Images and chips of the queued messages, beside `state.queued` (the view shows only their text). */
   private queuedExtras: MessageExtras[] = [];
-  private readonly task: OpenTask = { runState: null, createdAt: 0, root: undefined, askAgain: [], wantWorktree: undefined };
+  private readonly task: OpenTask = {
+    runState: null,
+    createdAt: 0,
+    root: undefined,
+    askAgain: [],
+    wantWorktree: undefined,
+  };
   private disposed = false;
   private readonly now: () => number;
   private readonly ready: Promise<void>;
@@ -42,7 +54,11 @@ export class ChatSession {
     private readonly options: { reopen?: boolean } = {},
   ) {
     this.now = env.now ?? Date.now;
-    this.viewModel = new ChatViewModel({ ...initialChatState(), demo: env.demo === true }, (message) => this.post(message), { now: this.now });
+    this.viewModel = new ChatViewModel(
+      { ...initialChatState(), demo: env.demo === true },
+      (message) => this.post(message),
+      { now: this.now },
+    );
     this.parts = {
       env,
       task: this.task,
@@ -58,8 +74,19 @@ export class ChatSession {
         },
       },
     };
-    this.restoring = env.checkpoints && env.restoreBackend ? restoreActionsFor(this.parts, () => this.isRunning, env.checkpoints, () => env.restoreBackend!(this.task.root), () => this.running?.done ?? Promise.resolve()) : undefined;
-    this.ready = this.restore().catch((err: unknown) => env.log.error(`Could not load saved tasks: ${(err as Error).message}`));
+    this.restoring =
+      env.checkpoints && env.restoreBackend
+        ? restoreActionsFor(
+            this.parts,
+            () => this.isRunning,
+            env.checkpoints,
+            () => env.restoreBackend!(this.task.root),
+            () => this.running?.done ?? Promise.resolve(),
+          )
+        : undefined;
+    this.ready = this.restore().catch((err: unknown) =>
+      env.log.error(`Could not load saved tasks: ${(err as Error).message}`),
+    );
   }
 
   /** Resolves once saved tasks are loaded. */
@@ -95,11 +122,27 @@ export class ChatSession {
    * `worktree`: a new task runs in a git worktree of its own (undefined: the person's default).
    * Ignored for a task that has started: it stays where it began.
    */
-  async send(text: string, images?: AttachedImage[], options: { worktree?: boolean; attachments?: Attachment[]; inlineEdit?: InlineEditRequest; mode?: TaskMode; queue?: boolean } = {}): Promise<void> {
-    const extras: MessageExtras = { ...(images?.length ? { images } : {}), ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}), ...(options.mode ? { mode: options.mode } : {}) };
+  async send(
+    text: string,
+    images?: AttachedImage[],
+    options: {
+      worktree?: boolean;
+      attachments?: Attachment[];
+      inlineEdit?: InlineEditRequest;
+      mode?: TaskMode;
+      queue?: boolean;
+    } = {},
+  ): Promise<void> {
+    const extras: MessageExtras = {
+      ...(images?.length ? { images } : {}),
+      ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+      ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}),
+      ...(options.mode ? { mode: options.mode } : {}),
+    };
     await this.ready;
     // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run.
-    if (this.running && !options.queue && !extras.images && !extras.attachments && text.trim()) return this.running.steer(text);
+    if (this.running && !options.queue && !extras.images && !extras.attachments && text.trim())
+      return this.running.steer(text);
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
       if (this.state.setupProblem) await this.refreshSetup();
@@ -130,7 +173,9 @@ export class ChatSession {
   /** The Model box's list, answered to `requestId`. */
   async listModels(requestId: number): Promise<void> {
     const setup = await this.env.readSetup();
-    const list = this.env.listModels ? await this.env.listModels(setup.settings, setup.apiKey) : { models: [], error: "This provider cannot list its models. Type a model id." };
+    const list = this.env.listModels
+      ? await this.env.listModels(setup.settings, setup.apiKey)
+      : { models: [], error: "This provider cannot list its models. Type a model id." };
     this.post({ type: "models", requestId, models: list.models, ...(list.error ? { error: list.error } : {}) });
   }
 
@@ -164,7 +209,10 @@ export class ChatSession {
         this.state.alwaysAllowed = [...this.state.alwaysAllowed, ...added];
         this.postState();
       }
-      if (tool.toolName.startsWith("mcp__")) void this.env.allowMcpToolAlways?.(tool.toolName).catch((e: unknown) => this.env.log.warn(`MCP: could not remember ${tool.toolName}: ${String(e)}`));
+      if (tool.toolName.startsWith("mcp__"))
+        void this.env
+          .allowMcpToolAlways?.(tool.toolName)
+          .catch((e: unknown) => this.env.log.warn(`MCP: could not remember ${tool.toolName}: ${String(e)}`));
     }
     this.env.gate.decide(this.gateId(itemId), { type: "approve" });
   }
@@ -207,7 +255,8 @@ export class ChatSession {
 
   /** The window's tasks at once and the repository's worktrees (from the task manager). */
   setParallel(parallel: ChatState["parallel"]): void {
-    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel)) this.viewModel.emit({ type: "parallel", parallel });
+    if (JSON.stringify(parallel) !== JSON.stringify(this.state.parallel))
+      this.viewModel.emit({ type: "parallel", parallel });
   }
 
   /** A line in the task's transcript (what an action outside the run did, such as Apply). */
@@ -231,7 +280,9 @@ export class ChatSession {
       await this.newTask();
     }
     await this.env.store.remove(taskId);
-    await this.env.checkpoints?.deleteTask(taskId).catch((e: unknown) => this.env.log.warn(`Checkpoints of ${taskId}: ${String(e)}`));
+    await this.env.checkpoints
+      ?.deleteTask(taskId)
+      .catch((e: unknown) => this.env.log.warn(`Checkpoints of ${taskId}: ${String(e)}`));
     this.env.log.info(`Task ${taskId} deleted with its checkpoints`);
     this.postHistory();
   }
@@ -268,7 +319,11 @@ export class ChatSession {
 
   private async loadTask(taskId: string): Promise<void> {
     if (this.running) {
-      this.viewModel.setBanner({ level: "info", message: "A task is running. Cancel it (or wait for it) before opening another.", retryable: false });
+      this.viewModel.setBanner({
+        level: "info",
+        message: "A task is running. Cancel it (or wait for it) before opening another.",
+        retryable: false,
+      });
       return;
     }
     await this.env.store.flush();
@@ -278,7 +333,13 @@ export class ChatSession {
       return;
     }
     const { state, askAgain, interruptedNotice } = reopened(saved, this.now());
-    Object.assign(this.task, { askAgain, runState: saved.runState, createdAt: saved.createdAt, inlineEdit: saved.inlineEdit, root: await this.env.taskRoot?.(saved.id) });
+    Object.assign(this.task, {
+      askAgain,
+      runState: saved.runState,
+      createdAt: saved.createdAt,
+      inlineEdit: saved.inlineEdit,
+      root: await this.env.taskRoot?.(saved.id),
+    });
     this.resetTo(state);
     if (interruptedNotice) this.viewModel.notice("warning", interruptedNotice);
     await this.env.store.setOpenTask(saved.id);
@@ -319,7 +380,11 @@ export class ChatSession {
     const id = this.options.reopen === false ? null : await this.env.store.openTaskId();
     this.state.history = await this.env.store.list();
     const checkpoints = this.env.checkpoints;
-    if (checkpoints) this.state.checkpointStorage = await checkpoints.usage().then((usedBytes) => ({ usedBytes, limitBytes: checkpoints.maxStorageBytes }), () => null);
+    if (checkpoints)
+      this.state.checkpointStorage = await checkpoints.usage().then(
+        (usedBytes) => ({ usedBytes, limitBytes: checkpoints.maxStorageBytes }),
+        () => null,
+      );
     if (id) await this.loadTask(id);
     else await this.refreshSetup();
     this.postState();
@@ -327,19 +392,37 @@ export class ChatSession {
 
   private resetTo(state: ChatState): void {
     const keep = this.state;
-    Object.assign(state, { history: keep.history, checkpointStorage: keep.checkpointStorage, parallel: keep.parallel, setupProblem: keep.setupProblem, restricted: keep.restricted, model: keep.model, demo: keep.demo, mcpServers: keep.mcpServers });
+    Object.assign(state, {
+      history: keep.history,
+      checkpointStorage: keep.checkpointStorage,
+      parallel: keep.parallel,
+      setupProblem: keep.setupProblem,
+      restricted: keep.restricted,
+      model: keep.model,
+      demo: keep.demo,
+      mcpServers: keep.mcpServers,
+    });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
     this.viewModel.reset(state);
     this.postState();
   }
 
-  private readonly saves = new SaveSchedule(() => this.saveTask(), () => this.now());
+  private readonly saves = new SaveSchedule(
+    () => this.saveTask(),
+    () => this.now(),
+  );
 
   private saveTask(): void {
     if (this.disposed || !this.state.taskId) return;
     // The store serializes it at once: no copy of the (growing) state is made per save.
     const runState = this.running?.live ?? this.task.runState;
-    void this.env.store.save(toSavedTask(this.state, { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now(), inlineEdit: this.task.inlineEdit }, runState));
+    void this.env.store.save(
+      toSavedTask(
+        this.state,
+        { id: this.state.taskId, createdAt: this.task.createdAt, now: this.now(), inlineEdit: this.task.inlineEdit },
+        runState,
+      ),
+    );
   }
 
   private postHistory(): void {
@@ -347,7 +430,11 @@ export class ChatSession {
     // Counting the storage reads every blob's size: it follows, and never holds up the list.
     const checkpoints = this.env.checkpoints;
     void checkpoints?.usage().then(
-      (usedBytes) => this.viewModel.emit({ type: "checkpointStorage", storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes } }),
+      (usedBytes) =>
+        this.viewModel.emit({
+          type: "checkpointStorage",
+          storage: { usedBytes, limitBytes: checkpoints.maxStorageBytes },
+        }),
       (e: unknown) => this.env.log.warn(`Checkpoints: could not count the storage used: ${String(e)}`),
     );
   }

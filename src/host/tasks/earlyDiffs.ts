@@ -1,15 +1,29 @@
-import { EDIT_SELECTION, inlineEditPreview, isMemoryPath, normalizeVirtualPath, secretFileMatcher, type AgentEvent, type SecretFileMatcher } from "../../core";
+import {
+  EDIT_SELECTION,
+  inlineEditPreview,
+  isMemoryPath,
+  normalizeVirtualPath,
+  secretFileMatcher,
+  type AgentEvent,
+  type SecretFileMatcher,
+} from "../../core";
 import type { SessionGate } from "../wiring/sessionGate";
 
 /**
  * The calls whose approval shows a diff: whether their file must exist, and what their arguments
  * so far make of the file (`before`), for the diff to show while they stream (undefined: nothing new).
  */
-const EDIT_TOOLS: Record<string, { mustExist: boolean; preview?: (args: string, before: string | null) => string | undefined }> = {
+const EDIT_TOOLS: Record<
+  string,
+  { mustExist: boolean; preview?: (args: string, before: string | null) => string | undefined }
+> = {
   edit_file: { mustExist: true },
   // A write's content arrives in a burst just before its proposal: a preview would only race it.
   write_file: { mustExist: false },
-  [EDIT_SELECTION]: { mustExist: true, preview: (args, before) => (before === null ? undefined : inlineEditPreview(args, before)) },
+  [EDIT_SELECTION]: {
+    mustExist: true,
+    preview: (args, before) => (before === null ? undefined : inlineEditPreview(args, before)),
+  },
 };
 /** How often a diff's preview follows the streamed arguments (each one reloads the right side). */
 export const PREVIEW_MS = 100;
@@ -52,7 +66,10 @@ export interface EarlyDiffOptions {
  * the model writes for seconds, is shown on the diff's right side as it comes. A call that ends without asking (its edit failed, the run stopped) closes it again.
  */
 export class EarlyDiffs {
-  private readonly calls = new Map<string, { toolName: string; args: string; opened: boolean; before?: string | null; timer?: ReturnType<typeof setTimeout> }>();
+  private readonly calls = new Map<
+    string,
+    { toolName: string; args: string; opened: boolean; before?: string | null; timer?: ReturnType<typeof setTimeout> }
+  >();
   private readonly isSecret: SecretFileMatcher;
 
   constructor(private readonly o: EarlyDiffOptions) {
@@ -62,7 +79,8 @@ export class EarlyDiffs {
   onEvent(event: AgentEvent): void {
     switch (event.type) {
       case "tool_call_started":
-        if (EDIT_TOOLS[event.toolName] && this.o.asks(event.toolName)) this.calls.set(event.toolCallId, { toolName: event.toolName, args: "", opened: false });
+        if (EDIT_TOOLS[event.toolName] && this.o.asks(event.toolName))
+          this.calls.set(event.toolCallId, { toolName: event.toolName, args: "", opened: false });
         break;
       case "tool_call_arguments":
         this.more(event.toolCallId, event.delta);

@@ -2,7 +2,12 @@ import type { AgentEvent } from "../../core";
 import type { Logger } from "../log";
 
 /** One line in the "Fathom" log per tool call, approval, warning and error of a run (never content). */
-export function logAgentEvent(log: Logger, event: AgentEvent, startedTools: Map<string, number>, now: () => number = Date.now): void {
+export function logAgentEvent(
+  log: Logger,
+  event: AgentEvent,
+  startedTools: Map<string, number>,
+  now: () => number = Date.now,
+): void {
   switch (event.type) {
     case "tool_call_started":
       startedTools.set(event.toolCallId, now());
@@ -30,7 +35,10 @@ export function logAgentEvent(log: Logger, event: AgentEvent, startedTools: Map<
       log.error(`${event.kind}: ${event.message}`);
       break;
     case "subagent":
-      if (event.event.type === "tool_call_finished" || event.event.type === "error") log.info(`[${event.subagentType} subagent] ${event.event.type === "error" ? event.event.message : `${event.event.toolName} ${event.event.isError ? "failed" : "done"}`}`);
+      if (event.event.type === "tool_call_finished" || event.event.type === "error")
+        log.info(
+          `[${event.subagentType} subagent] ${event.event.type === "error" ? event.event.message : `${event.event.toolName} ${event.event.isError ? "failed" : "done"}`}`,
+        );
       break;
     default:
       break;

@@ -23,15 +23,24 @@ export async function compactOpenTask({ env, task, viewModel, saves }: TaskParts
  * Act with the plan's steps as todos, the card says it started. Returns the message that starts
  * the run (undefined, with a notice, when the plan cannot start now).
  */
-export function startPlanOf({ viewModel, task }: TaskParts, isRunning: boolean, itemId: string, text: string): string | undefined {
-  const started = isRunning || !task.runState ? { error: "The plan can be started once the task has stopped." } : startPlan(task.runState, text);
+export function startPlanOf(
+  { viewModel, task }: TaskParts,
+  isRunning: boolean,
+  itemId: string,
+  text: string,
+): string | undefined {
+  const started =
+    isRunning || !task.runState
+      ? { error: "The plan can be started once the task has stopped." }
+      : startPlan(task.runState, text);
   if ("error" in started) {
     viewModel.notice("info", started.error);
     return undefined;
   }
   task.runState = started.state;
   const item = findItem(viewModel.state.items, itemId);
-  if (item?.kind === "assistant") viewModel.emit({ type: "itemUpdated", item: { ...item, text, plan: { status: "started" } } });
+  if (item?.kind === "assistant")
+    viewModel.emit({ type: "itemUpdated", item: { ...item, text, plan: { status: "started" } } });
   viewModel.emit({ type: "todos", todos: started.state.todos });
   viewModel.appendUser("Start the plan");
   return started.input;

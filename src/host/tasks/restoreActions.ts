@@ -33,7 +33,8 @@ const short = (text: string) => {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 };
-const list = (paths: readonly string[]) => (paths.length > 4 ? `${paths.slice(0, 4).join(", ")} and ${paths.length - 4} more` : paths.join(", "));
+const list = (paths: readonly string[]) =>
+  paths.length > 4 ? `${paths.slice(0, 4).join(", ")} and ${paths.length - 4} more` : paths.join(", ");
 
 /**
  * "Restore" on a message or an applied edit, and "Edit and resend": finds the checkpoint,
@@ -43,7 +44,10 @@ const list = (paths: readonly string[]) => (paths.length > 4 ? `${paths.slice(0,
 export class RestoreActions {
   private shown: { itemId: string; plan: RestorePlan } | undefined;
 
-  constructor(private readonly env: RestoreEnv, private readonly session: RestoreSession) {}
+  constructor(
+    private readonly env: RestoreEnv,
+    private readonly session: RestoreSession,
+  ) {}
 
   private async checkpointOf(itemId: string): Promise<{ checkpoint: Checkpoint; index: number } | string> {
     const taskId = this.session.state.taskId;
@@ -71,7 +75,10 @@ export class RestoreActions {
     const last = this.session.state.items.at(-1);
     if (last?.kind === "assistant" && !last.streaming) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const ended = await Promise.race([this.session.runEnds().then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FINISHING_WAIT_MS)))]);
+      const ended = await Promise.race([
+        this.session.runEnds().then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FINISHING_WAIT_MS))),
+      ]);
       clearTimeout(timer);
       if (ended && !this.session.isRunning) return false;
     }
@@ -88,7 +95,10 @@ export class RestoreActions {
     this.shown = { itemId, plan };
     this.session.setPreview({
       itemId,
-      label: checkpoint.kind === "message" ? `before your message “${short(checkpoint.label)}”` : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`,
+      label:
+        checkpoint.kind === "message"
+          ? `before your message “${short(checkpoint.label)}”`
+          : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`,
       files: plan.files.map((f) => ({
         path: f.path,
         action: f.action === "delete" ? "delete" : f.current === null ? "recreate" : "write",
@@ -120,19 +130,39 @@ export class RestoreActions {
     const { checkpoint, index } = found;
     // Planned again: the files may have changed since the preview. Only conflicts the person saw may be overwritten.
     const plan = await this.env.store.plan(this.session.state.taskId!, checkpoint.n, this.env.backend());
-    const seen = new Set(this.shown?.itemId === itemId ? this.shown.plan.files.filter((f) => f.conflict).map((f) => f.path) : []);
+    const seen = new Set(
+      this.shown?.itemId === itemId ? this.shown.plan.files.filter((f) => f.conflict).map((f) => f.path) : [],
+    );
     this.close();
     const said: string[] = [];
-    const where = checkpoint.kind === "message" ? `before your message “${short(checkpoint.label)}”` : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`;
+    const where =
+      checkpoint.kind === "message"
+        ? `before your message “${short(checkpoint.label)}”`
+        : `before Fathom ${checkpoint.label.replace(/^(\w)/, (c) => c.toLowerCase())}`;
     if (what !== "conversation") {
-      const result = await this.env.store.restore(plan, this.env.backend(), { overwrite: new Set(overwrite.filter((p) => seen.has(p))) });
+      const result = await this.env.store.restore(plan, this.env.backend(), {
+        overwrite: new Set(overwrite.filter((p) => seen.has(p))),
+      });
       const deleted = result.restored.filter((p) => plan.files.find((f) => f.path === p)?.target === null);
       const putBack = result.restored.filter((p) => !deleted.includes(p));
-      said.push(result.restored.length ? `Files restored to ${where}:${putBack.length ? ` put back ${list(putBack)}` : ""}${putBack.length && deleted.length ? ";" : ""}${deleted.length ? ` deleted ${list(deleted)} (Fathom created ${deleted.length > 1 ? "them" : "it"})` : ""}.` : `No file needed restoring to ${where}.`);
-      if (result.conflicts.length) said.push(`Left as they are (changed after Fathom's last change): ${list(result.conflicts.map((c) => c.path))}.`);
-      if (result.failed.length) said.push(`Not restored: ${result.failed.map((f) => `${f.path} (${f.reason})`).join("; ")}.`);
-      if (result.commands.length) said.push(`Not restored: what ${result.commands.length > 1 ? `${result.commands.length} commands` : "a command"} changed (${list(result.commands)}).`);
-      this.env.log.info(`restore ${checkpoint.n}: ${result.restored.length} restored, ${result.conflicts.length} conflicts, ${result.failed.length} failed`);
+      said.push(
+        result.restored.length
+          ? `Files restored to ${where}:${putBack.length ? ` put back ${list(putBack)}` : ""}${putBack.length && deleted.length ? ";" : ""}${deleted.length ? ` deleted ${list(deleted)} (Fathom created ${deleted.length > 1 ? "them" : "it"})` : ""}.`
+          : `No file needed restoring to ${where}.`,
+      );
+      if (result.conflicts.length)
+        said.push(
+          `Left as they are (changed after Fathom's last change): ${list(result.conflicts.map((c) => c.path))}.`,
+        );
+      if (result.failed.length)
+        said.push(`Not restored: ${result.failed.map((f) => `${f.path} (${f.reason})`).join("; ")}.`);
+      if (result.commands.length)
+        said.push(
+          `Not restored: what ${result.commands.length > 1 ? `${result.commands.length} commands` : "a command"} changed (${list(result.commands)}).`,
+        );
+      this.env.log.info(
+        `restore ${checkpoint.n}: ${result.restored.length} restored, ${result.conflicts.length} conflicts, ${result.failed.length} failed`,
+      );
     }
     if (what !== "files") {
       this.truncate(index, plan.conversationLength);
@@ -140,9 +170,14 @@ export class RestoreActions {
     }
     if (what === "conversation") {
       const changed = plan.files.filter((f) => !f.notKept);
-      if (changed.length) said.push(`Files not restored (you chose the conversation only): ${list(changed.map((f) => f.path))} keep${changed.length > 1 ? "" : "s"} Fathom's changes.`);
+      if (changed.length)
+        said.push(
+          `Files not restored (you chose the conversation only): ${list(changed.map((f) => f.path))} keep${changed.length > 1 ? "" : "s"} Fathom's changes.`,
+        );
     }
-    const leftSomething = said.some((s) => s.startsWith("Left as") || (s.startsWith("Not restored: ") && !s.startsWith("Not restored: what")));
+    const leftSomething = said.some(
+      (s) => s.startsWith("Left as") || (s.startsWith("Not restored: ") && !s.startsWith("Not restored: what")),
+    );
     this.session.notice(leftSomething ? "warning" : "info", said.join(" "));
   }
 
@@ -160,6 +195,9 @@ export class RestoreActions {
   private truncate(index: number, conversationLength: number): void {
     const runState = this.session.runState();
     const items = this.session.state.items.slice(0, index);
-    this.session.setConversation(items, runState ? { ...runState, messages: runState.messages.slice(0, conversationLength) } : null);
+    this.session.setConversation(
+      items,
+      runState ? { ...runState, messages: runState.messages.slice(0, conversationLength) } : null,
+    );
   }
 }

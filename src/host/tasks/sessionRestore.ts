@@ -3,10 +3,21 @@ import { RestoreActions } from "./restoreActions";
 import type { TaskParts } from "./openTask";
 
 /** The Restore actions of a chat session, on the same parts of the open task its runs have. */
-export function restoreActionsFor(parts: TaskParts, isRunning: () => boolean, store: CheckpointStore, backend: () => BackendProtocol, runEnds: () => Promise<void>): RestoreActions {
+export function restoreActionsFor(
+  parts: TaskParts,
+  isRunning: () => boolean,
+  store: CheckpointStore,
+  backend: () => BackendProtocol,
+  runEnds: () => Promise<void>,
+): RestoreActions {
   const { env, task, viewModel, saves, notify } = parts;
   return new RestoreActions(
-    { store, backend, compare: (path, now, restored) => env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(), log: env.log },
+    {
+      store,
+      backend,
+      compare: (path, now, restored) => env.compareCheckpoint?.(path, now, restored) ?? Promise.resolve(),
+      log: env.log,
+    },
     {
       get state() {
         return viewModel.state;

@@ -1,5 +1,12 @@
 import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport } from "../../core";
-import { noRemoteBranches, type ChatState, type OpenTaskView, type ParallelView, type RemoteBranchesView, type WorktreeView } from "../../protocol";
+import {
+  noRemoteBranches,
+  type ChatState,
+  type OpenTaskView,
+  type ParallelView,
+  type RemoteBranchesView,
+  type WorktreeView,
+} from "../../protocol";
 import type { Logger } from "../log";
 import type { ChatSession } from "./chatSession";
 
@@ -29,7 +36,11 @@ export interface TaskManagerOptions {
   watch?(session: ChatSession, o: { shown(): boolean; show(): void; label(): string }): () => void;
   worktrees?: WorktreeActions;
   /** The remotes' `fathom/*` branches (`HostRemoteBranches`): listed beside the worktrees. */
-  remote?: { readonly current: RemoteBranchesView; onDidChange(listener: () => void): { dispose(): void }; probe(): void };
+  remote?: {
+    readonly current: RemoteBranchesView;
+    onDidChange(listener: () => void): { dispose(): void };
+    probe(): void;
+  };
   worktreeByDefault(): boolean;
   maxParallel(): number;
   /** A task left the window (its terminal executor can go). */
@@ -101,10 +112,16 @@ export class TaskManager {
    * runs). The chat shows it. Returns the session it went to. An inline edit (`inlineEdit`) works on
    * the person's own file, never in a worktree.
    */
-  async startTask(text: string, options: { attachments?: Attachment[]; where: "new" | "current"; inlineEdit?: InlineEditRequest }): Promise<ChatSession> {
+  async startTask(
+    text: string,
+    options: { attachments?: Attachment[]; where: "new" | "current"; inlineEdit?: InlineEditRequest },
+  ): Promise<ChatSession> {
     if (options.where === "new" && this.shown.state.taskId !== null) await this.newTask();
     const session = this.shown;
-    await session.send(text, undefined, { ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}) });
+    await session.send(text, undefined, {
+      ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+      ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}),
+    });
     return session;
   }
 
@@ -141,11 +158,17 @@ export class TaskManager {
 
   /** At most a few finished tasks stay listed: the oldest not shown go first. */
   private prune(): void {
-    const idle = this.entries.filter((e) => e.key !== this.shownKey && !e.session.isRunning && !BUSY.includes(e.session.state.status));
+    const idle = this.entries.filter(
+      (e) => e.key !== this.shownKey && !e.session.isRunning && !BUSY.includes(e.session.state.status),
+    );
     for (const entry of idle.slice(0, Math.max(0, this.entries.length - MAX_LISTED))) this.remove(entry);
   }
 
-  async worktreeAction(taskId: string, action: "diff" | "apply" | "discard" | "open" | "openTask", path?: string): Promise<void> {
+  async worktreeAction(
+    taskId: string,
+    action: "diff" | "apply" | "discard" | "open" | "openTask",
+    path?: string,
+  ): Promise<void> {
     const wt = this.o.worktrees;
     if (!wt) return;
     const session = this.entries.find((e) => e.session.state.taskId === taskId)?.session;
@@ -165,7 +188,8 @@ export class TaskManager {
         return this.refreshWorktrees();
       }
       case "discard":
-        if (session?.isRunning) return this.o.tell?.("warning", "The task is running. Cancel it before discarding its worktree.");
+        if (session?.isRunning)
+          return this.o.tell?.("warning", "The task is running. Cancel it before discarding its worktree.");
         if (await wt.discard(taskId)) session?.notice("info", "Its worktree and branch were discarded.");
         return this.refreshWorktrees();
     }
@@ -195,10 +219,20 @@ export class TaskManager {
     const entry: Entry = { key: `k${++this.counter}`, session, stop: [] };
     entry.stop.push(
       session.onMessage((m) => {
-        if (m.type === "status" || m.type === "state") this.changed(m.type === "status" && (m.status === "completed" || m.status === "failed" || m.status === "cancelled"));
+        if (m.type === "status" || m.type === "state")
+          this.changed(
+            m.type === "status" && (m.status === "completed" || m.status === "failed" || m.status === "cancelled"),
+          );
       }),
     );
-    if (this.o.watch) entry.stop.push(this.o.watch(session, { shown: () => this.shownKey === entry.key, show: () => this.switchTo(entry.key), label: () => (this.entries.length > 1 ? session.state.title || "new task" : "") }));
+    if (this.o.watch)
+      entry.stop.push(
+        this.o.watch(session, {
+          shown: () => this.shownKey === entry.key,
+          show: () => this.switchTo(entry.key),
+          label: () => (this.entries.length > 1 ? session.state.title || "new task" : ""),
+        }),
+      );
     this.entries.push(entry);
     this.publish();
     return session;
@@ -240,7 +274,9 @@ export class TaskManager {
     const history = new Set(this.shown.state.history.map((t) => t.id));
     const views = support.ok ? await wt.views((id) => history.has(id)) : [];
     if (generation !== this.refreshes) return;
-    this.mode = support.ok ? { available: true, byDefault: this.o.worktreeByDefault() } : { available: false, reason: support.reason, byDefault: false };
+    this.mode = support.ok
+      ? { available: true, byDefault: this.o.worktreeByDefault() }
+      : { available: false, reason: support.reason, byDefault: false };
     if (support.ok) this.o.remote?.probe();
     this.worktreeViews = views;
     this.publish();
@@ -252,9 +288,23 @@ export class TaskManager {
     const tasks: OpenTaskView[] = this.entries.map((e) => {
       const state = e.session.state;
       const branch = state.taskId ? branches.get(state.taskId) : undefined;
-      return { key: e.key, taskId: state.taskId, title: state.title || "New task", status: state.status, needsYou: state.status === "awaiting_approval", shown: e.key === this.shownKey, ...(branch ? { branch } : {}) };
+      return {
+        key: e.key,
+        taskId: state.taskId,
+        title: state.title || "New task",
+        status: state.status,
+        needsYou: state.status === "awaiting_approval",
+        shown: e.key === this.shownKey,
+        ...(branch ? { branch } : {}),
+      };
     });
-    const parallel: ParallelView = { tasks, worktrees: this.worktreeViews, worktreeMode: { ...this.mode, byDefault: this.mode.available && this.o.worktreeByDefault() }, maxParallel: this.o.maxParallel(), remote: this.o.remote?.current ?? noRemoteBranches() };
+    const parallel: ParallelView = {
+      tasks,
+      worktrees: this.worktreeViews,
+      worktreeMode: { ...this.mode, byDefault: this.mode.available && this.o.worktreeByDefault() },
+      maxParallel: this.o.maxParallel(),
+      remote: this.o.remote?.current ?? noRemoteBranches(),
+    };
     for (const e of this.entries) e.session.setParallel(parallel);
   }
 }

@@ -9,7 +9,11 @@ export function taskTitle(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line || "Untitled task";
 }
 
-export function toSavedTask(state: ChatState, meta: { id: string; createdAt: number; now: number; inlineEdit?: InlineEditRequest | undefined }, runState: RunState | null): SavedTask {
+export function toSavedTask(
+  state: ChatState,
+  meta: { id: string; createdAt: number; now: number; inlineEdit?: InlineEditRequest | undefined },
+  runState: RunState | null,
+): SavedTask {
   return {
     version: 1,
     id: meta.id,
@@ -38,7 +42,10 @@ export function wasInterrupted(status: TaskStatus): boolean {
 export function whereItStopped(items: readonly TranscriptItem[], runState: RunState | null): string {
   const open = openToolItems(items).at(-1);
   if (open) {
-    if (open.status === "awaiting_approval") return open.question ? `while waiting for your answer to "${open.question.text}"` : `while waiting for your approval of "${open.title}"`;
+    if (open.status === "awaiting_approval")
+      return open.question
+        ? `while waiting for your answer to "${open.question.text}"`
+        : `while waiting for your approval of "${open.title}"`;
     return `during "${open.title}"`;
   }
   const last = items.at(-1);
@@ -66,7 +73,8 @@ export function closeInterrupted(items: TranscriptItem[], endedAt: number): void
           : "Interrupted: the window closed before this finished. On resume the model is told it did not complete.";
       item.status = "cancelled";
       item.endedAt = endedAt;
-      if (item.proposal?.outcome === "pending") item.proposal = { ...item.proposal, outcome: "rejected", reason: "interrupted" };
+      if (item.proposal?.outcome === "pending")
+        item.proposal = { ...item.proposal, outcome: "rejected", reason: "interrupted" };
     }
     if (item.children) closeInterrupted(item.children, endedAt);
   }
@@ -76,7 +84,10 @@ export function closeInterrupted(items: TranscriptItem[], endedAt: number): void
  * A saved task opened again: its chat state (what was open closed), the calls to ask again on
  * resume, and, when a reload cut it off, the notice saying where it stopped.
  */
-export function reopened(saved: SavedTask, now: number): { state: ChatState; askAgain: string[]; interruptedNotice?: string } {
+export function reopened(
+  saved: SavedTask,
+  now: number,
+): { state: ChatState; askAgain: string[]; interruptedNotice?: string } {
   const interrupted = wasInterrupted(saved.status);
   const where = whereItStopped(saved.items, saved.runState);
   const askAgain = interrupted ? awaitingApproval(saved.items) : [];
@@ -96,5 +107,9 @@ export function reopened(saved: SavedTask, now: number): { state: ChatState; ask
     rules: Array.isArray(saved.rules) ? saved.rules.filter((r): r is string => typeof r === "string") : [],
   };
   if (!interrupted) return { state, askAgain };
-  return { state, askAgain, interruptedNotice: `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.` };
+  return {
+    state,
+    askAgain,
+    interruptedNotice: `This task stopped ${where} when the window was reloaded or closed. Resume to continue from there.`,
+  };
 }

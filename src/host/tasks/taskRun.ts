@@ -1,4 +1,14 @@
-import { SteeringInbox, SwitchableModel, attachmentLabel, uniqueAttachments, type Attachment, type AgentEvent, type ChatModel, type ImagePart, type RunState } from "../../core";
+import {
+  SteeringInbox,
+  SwitchableModel,
+  attachmentLabel,
+  uniqueAttachments,
+  type Attachment,
+  type AgentEvent,
+  type ChatModel,
+  type ImagePart,
+  type RunState,
+} from "../../core";
 import type { SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "../wiring/agentOptions";
@@ -45,7 +55,12 @@ export class TaskRun {
     this.done = this.run(input.text, input.appendUser, input)
       .catch((err: unknown) => {
         parts.env.log.error(`Task failed inside Fathom: ${(err as Error)?.stack ?? String(err)}`);
-        parts.viewModel.setBanner(errorBanner("internal", `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`));
+        parts.viewModel.setBanner(
+          errorBanner(
+            "internal",
+            `Fathom failed: ${(err as Error)?.message ?? String(err)}. Retry, or start a new task.`,
+          ),
+        );
         this.reason = "error";
         parts.notify.status("failed");
       })
@@ -101,31 +116,75 @@ export class TaskRun {
     notify.stateChanged();
     // A model that reads no images is never sent one; the person is told (the message box also refuses them for it).
     const images = attached?.length && model.acceptsImages ? attached : undefined;
-    if (attached?.length && !images) viewModel.notice("warning", `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`);
+    if (attached?.length && !images)
+      viewModel.notice(
+        "warning",
+        `${model.model} does not read images, so the ${attached.length > 1 ? `${attached.length} images were` : "image was"} not sent. Pick a model that reads images in Model, or set "images": true for it in fathom.modelOverrides if it does.`,
+      );
     if ((input || images || attachments) && appendUser) {
       task.inlineEdit = extras.inlineEdit;
-      const itemId = viewModel.appendUser(input, false, images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })), attachments?.map(sentAttachment));
+      const itemId = viewModel.appendUser(
+        input,
+        false,
+        images?.map((i) => ({ mimeType: i.mimeType, thumbnail: i.thumbnail })),
+        attachments?.map(sentAttachment),
+      );
       await env.checkpoints
-        ?.checkpoint(state.taskId!, { kind: "message", label: input, conversationLength: task.runState?.messages.length ?? 0, meta: { itemId } })
+        ?.checkpoint(state.taskId!, {
+          kind: "message",
+          label: input,
+          conversationLength: task.runState?.messages.length ?? 0,
+          meta: { itemId },
+        })
         .catch((e: unknown) => env.log.warn(`Checkpoint: could not take one: ${String(e)}`));
     }
     mark("message checkpointed");
     viewModel.setBanner(null);
-    notify.status("running", isNew || !state.title ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : "")) : undefined);
+    notify.status(
+      "running",
+      isNew || !state.title
+        ? taskTitle(input || (attachments ? attachments.map(attachmentLabel).join(", ") : ""))
+        : undefined,
+    );
     void env.store.setOpenTask(state.taskId);
     this.parts.saves.flush();
     notify.historyChanged();
     // Past the window's limit of tasks at once, it waits for one to end.
-    const release = env.slots ? await env.slots.acquire(this.controller.signal, (running) => viewModel.notice("info", `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`)) : () => undefined;
+    const release = env.slots
+      ? await env.slots.acquire(this.controller.signal, (running) =>
+          viewModel.notice(
+            "info",
+            `Waiting to start: ${running} tasks are running, the most at once (fathom.tasks.maxParallel). This one starts when one of them ends.`,
+          ),
+        )
+      : () => undefined;
     mark("slot taken");
     try {
-      await this.runAgent(input, setup, model, restricted, { ...(images ? { images } : {}), ...(attachments ? { attachments } : {}), ...(extras.mode ? { mode: extras.mode } : {}) }, isNew);
+      await this.runAgent(
+        input,
+        setup,
+        model,
+        restricted,
+        {
+          ...(images ? { images } : {}),
+          ...(attachments ? { attachments } : {}),
+          ...(extras.mode ? { mode: extras.mode } : {}),
+        },
+        isNew,
+      );
     } finally {
       release();
     }
   }
 
-  private async runAgent(input: string, setup: Setup, model: SwitchableModel, restricted: boolean, { images, attachments, mode }: MessageExtras, isNew: boolean): Promise<void> {
+  private async runAgent(
+    input: string,
+    setup: Setup,
+    model: SwitchableModel,
+    restricted: boolean,
+    { images, attachments, mode }: MessageExtras,
+    isNew: boolean,
+  ): Promise<void> {
     const { env, task, viewModel, notify } = this.parts;
     const state = viewModel.state;
     if (this.controller.signal.aborted) {
@@ -136,7 +195,13 @@ export class TaskRun {
       return;
     }
     // An inline edit changes the file the person has open, never a copy in a worktree.
-    const place = env.placeTask ? await env.placeTask({ taskId: state.taskId!, title: state.title, worktree: isNew ? (task.inlineEdit ? false : task.wantWorktree) : undefined }) : {};
+    const place = env.placeTask
+      ? await env.placeTask({
+          taskId: state.taskId!,
+          title: state.title,
+          worktree: isNew ? (task.inlineEdit ? false : task.wantWorktree) : undefined,
+        })
+      : {};
     if ("error" in place) {
       viewModel.setBanner({ level: "error", message: place.error, retryable: false });
       notify.status("failed");
@@ -146,9 +211,13 @@ export class TaskRun {
     task.root = place.root;
     latency(env.log, "message", "placed");
     // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no rules).
-    const team = env.teamFiles && !task.inlineEdit ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider }) : undefined;
+    const team =
+      env.teamFiles && !task.inlineEdit
+        ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider })
+        : undefined;
     for (const note of team?.notes ?? []) viewModel.notice("warning", note);
-    const modelFor = (id: string) => loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
+    const modelFor = (id: string) =>
+      loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
     if (team?.model) model.switchTo(modelFor(team.model));
     const agent = await env.createAgent({
       ...agentOptions({
@@ -163,16 +232,33 @@ export class TaskRun {
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,
-      ...(team ? { teamFiles: team.catalog, modelFor, ...(team.agent ? { agent: team.agent } : {}), ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}) } : {}),
+      ...(team
+        ? {
+            teamFiles: team.catalog,
+            modelFor,
+            ...(team.agent ? { agent: team.agent } : {}),
+            ...(team.narrowTools ? { narrowTools: team.narrowTools } : {}),
+          }
+        : {}),
     });
     latency(env.log, "message", "agent made");
-    env.log.info(`Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}${task.inlineEdit ? " (inline edit)" : ""}`);
+    env.log.info(
+      `Task ${state.taskId}: ${input || attachments ? `message of ${input.length} characters${attachments ? ` and ${attachments.length} attachments` : ""}` : "continuing"} with ${model.provider}/${model.model}${restricted ? " (Restricted Mode)" : ""}${task.inlineEdit ? " (inline edit)" : ""}`,
+    );
     this.live = undefined;
     const parts: ImagePart[] | undefined = images?.map((i) => ({ mimeType: i.mimeType, data: i.data }));
     // Resuming after a reload: what waited for the person is asked again (with their draft edits).
     const askAgain = task.askAgain;
     task.askAgain = [];
-    const events = agent.run(team?.input ?? input, { signal: this.controller.signal, ...(task.runState ? { state: task.runState } : {}), ...(parts ? { images: parts } : {}), ...(attachments ? { attachments } : {}), ...(askAgain.length ? { askAgain } : {}), steering: this.steering, ...(mode ? { mode } : {}) });
+    const events = agent.run(team?.input ?? input, {
+      signal: this.controller.signal,
+      ...(task.runState ? { state: task.runState } : {}),
+      ...(parts ? { images: parts } : {}),
+      ...(attachments ? { attachments } : {}),
+      ...(askAgain.length ? { askAgain } : {}),
+      steering: this.steering,
+      ...(mode ? { mode } : {}),
+    });
     if (mode) viewModel.emit({ type: "mode", mode });
     await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
   }
@@ -195,7 +281,11 @@ export class TaskRun {
   }
 
   /** The agent's events into the view, the task's status and its saves. */
-  private async play(events: AsyncIterable<AgentEvent>, early: EarlyDiffs | undefined, kinds: ReadonlyMap<string, string>): Promise<void> {
+  private async play(
+    events: AsyncIterable<AgentEvent>,
+    early: EarlyDiffs | undefined,
+    kinds: ReadonlyMap<string, string>,
+  ): Promise<void> {
     const { env, saves, viewModel, notify } = this.parts;
     const now = env.now ?? Date.now;
     let pendingApprovals = 0;
@@ -221,7 +311,8 @@ export class TaskRun {
       // A call with an effect (a write, a command) is saved at once, so a resume never runs it
       // again; the rest at most once a second (a long task re-wrote its whole file every step).
       else if (event.type === "tool_call_finished" && kinds.get(event.toolName) !== "read") saves.flush();
-      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed") saves.soon();
+      else if (event.type === "step_started" || event.type === "tool_call_finished" || event.type === "todos_changed")
+        saves.soon();
       // Streaming: keep what the person already saw, at most once a second.
       else saves.soon();
     }
@@ -246,7 +337,8 @@ export class TaskRun {
         break;
       case "error":
         viewModel.closeOpen("failed", done.message ?? "Failed.");
-        if (state.banner?.level !== "error") viewModel.setBanner(errorBanner("internal", done.message ?? "The task failed."));
+        if (state.banner?.level !== "error")
+          viewModel.setBanner(errorBanner("internal", done.message ?? "The task failed."));
         notify.status("failed");
         break;
       default:
@@ -263,5 +355,12 @@ export class TaskRun {
 
 /** How a sent message's chip is shown in the transcript. */
 function sentAttachment(a: Attachment): SentAttachment {
-  return a.kind === "file" ? { kind: "file", label: attachmentLabel(a), path: a.path, ...(a.startLine !== undefined ? { line: a.startLine } : {}) } : { kind: a.kind, label: a.label };
+  return a.kind === "file"
+    ? {
+        kind: "file",
+        label: attachmentLabel(a),
+        path: a.path,
+        ...(a.startLine !== undefined ? { line: a.startLine } : {}),
+      }
+    : { kind: a.kind, label: a.label };
 }

@@ -76,7 +76,8 @@ export class TaskStore {
     }
     try {
       const task = JSON.parse(text) as SavedTask;
-      if (task.version !== 1 || task.id !== id || !Array.isArray(task.items)) return { error: `The saved task ${id} is not in a format this Fathom reads.` };
+      if (task.version !== 1 || task.id !== id || !Array.isArray(task.items))
+        return { error: `The saved task ${id} is not in a format this Fathom reads.` };
       if (task.runState) {
         const parsed = parseRunState(task.runState);
         task.runState = "state" in parsed ? parsed.state : null;
@@ -88,7 +89,9 @@ export class TaskStore {
       }
       return task;
     } catch (err) {
-      return { error: `The saved task ${id} could not be read (${(err as Error).message}). The file is kept: ${this.taskFile(id)}` };
+      return {
+        error: `The saved task ${id} could not be read (${(err as Error).message}). The file is kept: ${this.taskFile(id)}`,
+      };
     }
   }
 
@@ -189,7 +192,9 @@ export class TaskStore {
       await rename(temp, file);
     } catch (err) {
       await rm(temp, { force: true }).catch(() => undefined);
-      this.onError(`Could not save ${file}: ${(err as Error).message}. The task stays in memory; check the disk and permissions.`);
+      this.onError(
+        `Could not save ${file}: ${(err as Error).message}. The task stays in memory; check the disk and permissions.`,
+      );
     }
   }
 }

@@ -26,14 +26,19 @@ export interface TeamRunPlan {
  * it runs as (the Agent box's choice first, then the prompt file's). An agent whose file is gone
  * is said and not used, so the task still runs.
  */
-export async function planTeamRun(teamFiles: SessionTeamFiles, o: { input: string; chosenAgent: string | null; provider: string }): Promise<TeamRunPlan> {
+export async function planTeamRun(
+  teamFiles: SessionTeamFiles,
+  o: { input: string; chosenAgent: string | null; provider: string },
+): Promise<TeamRunPlan> {
   const catalog = await teamFiles.catalog();
   const notes: string[] = [];
   const slash = o.input ? await teamFiles.expandSlash(o.input, catalog, o.provider) : undefined;
   if (slash) notes.push(...slash.notes);
   let agent = o.chosenAgent ?? slash?.agent;
   if (agent && !catalog.agents.some((a) => a.name === agent)) {
-    notes.push(`The agent "${agent}" is no longer defined (its file was removed or renamed), so Fathom's own agent answers. Pick another in Agent, at the top.`);
+    notes.push(
+      `The agent "${agent}" is no longer defined (its file was removed or renamed), so Fathom's own agent answers. Pick another in Agent, at the top.`,
+    );
     agent = undefined;
   }
   return {

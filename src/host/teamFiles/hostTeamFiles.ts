@@ -1,5 +1,16 @@
 import * as vscode from "vscode";
-import { TeamFileCache, discoverTeamFiles, runSlash, userTeamFolders, type BackendProtocol, type EditorContext, type PromptCommand, type SlashRun, type TeamCatalog, type TeamFileRef } from "../../core";
+import {
+  TeamFileCache,
+  discoverTeamFiles,
+  runSlash,
+  userTeamFolders,
+  type BackendProtocol,
+  type EditorContext,
+  type PromptCommand,
+  type SlashRun,
+  type TeamCatalog,
+  type TeamFileRef,
+} from "../../core";
 import type { TeamFilesView } from "../../protocol";
 import type { Logger } from "../log";
 import { workspaceFileUri } from "../workspaceUris";
@@ -7,7 +18,8 @@ import type { SessionTeamFiles } from "../tasks/teamRun";
 import { teamFilesView } from "./teamFilesView";
 
 /** The workspace's team files, for the watcher (one pattern per folder; VS Code's globs do not nest braces). */
-const WORKSPACE_GLOB = "{**/AGENTS.md,**/CLAUDE.md,.clinerules,.clinerules/**,.github/copilot-instructions.md,.github/instructions/**,.github/prompts/**,.github/skills/**,.github/agents/**,.claude/**,.cursor/rules/**,.agents/skills/**}";
+const WORKSPACE_GLOB =
+  "{**/AGENTS.md,**/CLAUDE.md,.clinerules,.clinerules/**,.github/copilot-instructions.md,.github/instructions/**,.github/prompts/**,.github/skills/**,.github/agents/**,.claude/**,.cursor/rules/**,.agents/skills/**}";
 /** The person's folders: only what Fathom reads there (`~/.claude` holds much else). */
 const USER_GLOB = "{AGENTS.md,CLAUDE.md,prompts/*,commands/*,agents/*,skills/**}";
 /** Changes closer together than this are read once. */
@@ -78,7 +90,9 @@ export class HostTeamFiles implements SessionTeamFiles, vscode.Disposable {
     });
     this.last = catalog;
     const count = catalog.rules.length + catalog.commands.length + catalog.skills.length + catalog.agents.length;
-    this.log.info(`Team files: ${count} found, ${catalog.problems.length} problems (${Math.round(performance.now() - started)} ms)`);
+    this.log.info(
+      `Team files: ${count} found, ${catalog.problems.length} problems (${Math.round(performance.now() - started)} ms)`,
+    );
     this.onChange?.(teamFilesView(catalog));
     return catalog;
   }
@@ -100,7 +114,12 @@ export class HostTeamFiles implements SessionTeamFiles, vscode.Disposable {
     ];
     this.watchers = patterns.map((pattern) => {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      const disposables = [watcher, watcher.onDidCreate(() => this.changed()), watcher.onDidChange(() => this.changed()), watcher.onDidDelete(() => this.changed())];
+      const disposables = [
+        watcher,
+        watcher.onDidCreate(() => this.changed()),
+        watcher.onDidChange(() => this.changed()),
+        watcher.onDidDelete(() => this.changed()),
+      ];
       return { dispose: () => disposables.forEach((d) => d.dispose()) };
     });
   }
@@ -123,16 +142,25 @@ function editorContext(): EditorContext {
   const base: EditorContext = folder ? { workspaceFolder: folder.uri.fsPath } : {};
   if (!editor || editor.document.uri.scheme !== "file") return base;
   const owner = vscode.workspace.getWorkspaceFolder(editor.document.uri);
-  const relative = owner ? vscode.workspace.asRelativePath(editor.document.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1) : undefined;
+  const relative = owner
+    ? vscode.workspace.asRelativePath(editor.document.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1)
+    : undefined;
   const selection = editor.selection.isEmpty ? undefined : editor.document.getText(editor.selection);
   return { ...base, ...(relative ? { file: `/${relative}` } : {}), ...(selection ? { selection } : {}) };
 }
 
 /** `${input:x}` asked in an input box each; Escape leaves it empty (the transcript says so). */
-async function askInputs(command: PromptCommand, missing: { name: string; placeholder?: string }[]): Promise<Record<string, string>> {
+async function askInputs(
+  command: PromptCommand,
+  missing: { name: string; placeholder?: string }[],
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const input of missing) {
-    const value = await vscode.window.showInputBox({ title: `/${command.name}: ${input.name}`, prompt: input.placeholder ?? `A value for ${input.name} (from ${command.file.label})`, ignoreFocusOut: true });
+    const value = await vscode.window.showInputBox({
+      title: `/${command.name}: ${input.name}`,
+      prompt: input.placeholder ?? `A value for ${input.name} (from ${command.file.label})`,
+      ignoreFocusOut: true,
+    });
     if (value === undefined) break;
     out[input.name] = value;
   }

@@ -45,10 +45,16 @@ export class DomainConsent {
       answer = undefined;
     }
     if (answer === "always") {
-      await this.o.remember(host).catch((e: unknown) => this.o.log?.(`Could not save ${host} to fathom.sandbox.allowedDomains: ${String(e)}`));
+      await this.o
+        .remember(host)
+        .catch((e: unknown) => this.o.log?.(`Could not save ${host} to fathom.sandbox.allowedDomains: ${String(e)}`));
     }
     const allowed = answer === "task" || answer === "always";
-    this.o.log?.(allowed ? `Sandboxed commands may connect to ${host}${answer === "always" ? " (always)" : " (this task)"}` : `A sandboxed connection to ${host} was refused`);
+    this.o.log?.(
+      allowed
+        ? `Sandboxed commands may connect to ${host}${answer === "always" ? " (always)" : " (this task)"}`
+        : `A sandboxed connection to ${host} was refused`,
+    );
     return allowed;
   }
 }

@@ -22,7 +22,11 @@ export class HostSandbox implements vscode.Disposable {
     private readonly inner: Executor,
     private readonly o: { privateFolders: () => string[]; log: vscode.LogOutputChannel },
   ) {
-    this.consent = new DomainConsent({ ask: (host) => this.askDomain(host), remember: (host) => this.rememberDomain(host), log: (line) => this.o.log.info(line) });
+    this.consent = new DomainConsent({
+      ask: (host) => this.askDomain(host),
+      remember: (host) => this.rememberDomain(host),
+      log: (line) => this.o.log.info(line),
+    });
   }
 
   private get problem(): string | undefined {
@@ -63,7 +67,10 @@ export class HostSandbox implements vscode.Disposable {
     let wrapped = this.wrapped.get(inner);
     if (wrapped?.sandbox !== current.sandbox) {
       wrapped?.executor.dispose();
-      wrapped = { sandbox: current.sandbox, executor: new SandboxedExecutor(inner, current.sandbox, { viaScript: true }) };
+      wrapped = {
+        sandbox: current.sandbox,
+        executor: new SandboxedExecutor(inner, current.sandbox, { viaScript: true }),
+      };
       this.wrapped.set(inner, wrapped);
     }
     return wrapped.executor;
@@ -98,7 +105,9 @@ export class HostSandbox implements vscode.Disposable {
     const always = "Always Allow";
     const answer = await vscode.window.showWarningMessage(
       `A sandboxed command wants to connect to ${host}. Allow it?`,
-      { detail: "Commands run without network unless you allow a domain. Package registries are not allowed silently." },
+      {
+        detail: "Commands run without network unless you allow a domain. Package registries are not allowed silently.",
+      },
       once,
       always,
       "Deny",

@@ -26,7 +26,6 @@ export interface TerminalExecutorOptions {
   terminalName?: string;
 }
 
-
 /**
  * Runs `execute` commands in the integrated terminal "Fathom", where the person can watch
  * them. With shell integration the output and exit code are read from VS Code's API; without
@@ -59,7 +58,9 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     if (!integration) {
       this.busy.delete(terminal);
       if (opts.signal?.aborted) return cancelledBeforeStart();
-      this.options.log.warn(`Shell integration did not start in the "${terminal.name}" terminal; running as a child process`);
+      this.options.log.warn(
+        `Shell integration did not start in the "${terminal.name}" terminal; running as a child process`,
+      );
       const result = await this.options.fallback.run(command, opts);
       return { ...result, via: `${result.via}: shell integration was not available in the terminal` };
     }
@@ -67,7 +68,9 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     const running = this.start(terminal, integration, inFolder(integration, opts.cwd, command), opts);
     const outcome = await Promise.race([
       running.finished.then(() => "finished" as const),
-      delay(opts.timeoutMs, opts.signal).then(() => (opts.signal?.aborted ? ("cancelled" as const) : ("timeout" as const))),
+      delay(opts.timeoutMs, opts.signal).then(() =>
+        opts.signal?.aborted ? ("cancelled" as const) : ("timeout" as const),
+      ),
     ]);
     if (outcome === "cancelled") await this.interrupt(running);
     if (outcome === "timeout") {
@@ -102,7 +105,10 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
   /** Ctrl+C first; if the command does not stop, dispose the terminal (which kills its shell). */
   async interrupt(running: RunningCommand): Promise<void> {
     running.terminal.sendText("\x03", false);
-    const stopped = await Promise.race([running.finished.then(() => true), sleep(this.options.interruptGraceMs ?? 3000).then(() => false)]);
+    const stopped = await Promise.race([
+      running.finished.then(() => true),
+      sleep(this.options.interruptGraceMs ?? 3000).then(() => false),
+    ]);
     if (!stopped) {
       this.options.log.warn(`"${running.command}" ignored Ctrl+C; closing its terminal`);
       running.terminal.dispose();
@@ -110,7 +116,12 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     }
   }
 
-  private start(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, command: string, opts: ExecOptions): RunningCommand {
+  private start(
+    terminal: vscode.Terminal,
+    integration: vscode.TerminalShellIntegration,
+    command: string,
+    opts: ExecOptions,
+  ): RunningCommand {
     const execution = integration.executeCommand(command);
     // read() must be called at once so no output is missed.
     const stream = execution.read();
@@ -153,9 +164,11 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     })().catch((error: unknown) => this.options.log.warn(`Reading terminal output failed: ${String(error)}`));
     // The end event can arrive before the stream is drained; wait for both, but never for
     // a stream that stays open after the terminal closed.
-    const finished = ended.then(() => Promise.race([drained, sleep(1000)])).then(() => {
-      this.busy.delete(terminal);
-    });
+    const finished = ended
+      .then(() => Promise.race([drained, sleep(1000)]))
+      .then(() => {
+        this.busy.delete(terminal);
+      });
 
     return {
       command,
@@ -204,7 +217,10 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     return terminal;
   }
 
-  private waitForShellIntegration(terminal: vscode.Terminal, signal?: AbortSignal): Promise<vscode.TerminalShellIntegration | undefined> {
+  private waitForShellIntegration(
+    terminal: vscode.Terminal,
+    signal?: AbortSignal,
+  ): Promise<vscode.TerminalShellIntegration | undefined> {
     if (terminal.shellIntegration) return Promise.resolve(terminal.shellIntegration);
     return new Promise((resolve) => {
       const done = (value: vscode.TerminalShellIntegration | undefined) => {
@@ -231,7 +247,15 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
 }
 
 function cancelledBeforeStart(): ExecResult {
-  return { output: "", exitCode: null, timedOut: false, cancelled: true, truncated: false, durationMs: 0, via: "not started" };
+  return {
+    output: "",
+    exitCode: null,
+    timedOut: false,
+    cancelled: true,
+    truncated: false,
+    durationMs: 0,
+    via: "not started",
+  };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -259,5 +283,7 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
  */
 function inFolder(integration: vscode.TerminalShellIntegration, cwd: string, command: string): string {
   const here = integration.cwd?.scheme === "file" ? integration.cwd.fsPath : undefined;
-  return here !== undefined && nodePath.resolve(here) === nodePath.resolve(cwd) ? command : `cd ${shellQuote(cwd)} && ${command}`;
+  return here !== undefined && nodePath.resolve(here) === nodePath.resolve(cwd)
+    ? command
+    : `cd ${shellQuote(cwd)} && ${command}`;
 }

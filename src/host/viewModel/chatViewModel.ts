@@ -1,5 +1,16 @@
 import { EDIT_SELECTION, alwaysAllowRules, type AgentEvent, type FileChangeProposal } from "../../core";
-import { findItem, openToolItems, reduceChat, type Banner, type ChatState, type HostToWebviewChat, type Proposal, type SentAttachment, type ToolItem, type TranscriptItem } from "../../protocol";
+import {
+  findItem,
+  openToolItems,
+  reduceChat,
+  type Banner,
+  type ChatState,
+  type HostToWebviewChat,
+  type Proposal,
+  type SentAttachment,
+  type ToolItem,
+  type TranscriptItem,
+} from "../../protocol";
 import { proposalView } from "./proposalView";
 import { errorBanner } from "./errorBanner";
 import { capResult, commandOf, parseArgs, prettyArgs, toolTitle } from "./toolTitles";
@@ -133,9 +144,24 @@ export class ChatViewModel {
   }
 
   /** Returns the new item's id. */
-  appendUser(text: string, queued = false, images?: { mimeType: string; thumbnail: string }[], attachments?: SentAttachment[]): string {
+  appendUser(
+    text: string,
+    queued = false,
+    images?: { mimeType: string; thumbnail: string }[],
+    attachments?: SentAttachment[],
+  ): string {
     const id = this.newId("u");
-    this.emit({ type: "itemAppended", item: { id, kind: "user", text, ...(queued ? { queued } : {}), ...(images?.length ? { images } : {}), ...(attachments?.length ? { attachments } : {}) } });
+    this.emit({
+      type: "itemAppended",
+      item: {
+        id,
+        kind: "user",
+        text,
+        ...(queued ? { queued } : {}),
+        ...(images?.length ? { images } : {}),
+        ...(attachments?.length ? { attachments } : {}),
+      },
+    });
     return id;
   }
 
@@ -147,7 +173,11 @@ export class ChatViewModel {
   }
 
   notice(level: "info" | "warning" | "error", text: string, parentId?: string): void {
-    this.emit({ type: "itemAppended", item: { id: this.newId("n"), kind: "notice", level, text }, ...(parentId ? { parentId } : {}) });
+    this.emit({
+      type: "itemAppended",
+      item: { id: this.newId("n"), kind: "notice", level, text },
+      ...(parentId ? { parentId } : {}),
+    });
   }
 
   setBanner(banner: Banner | null): void {
@@ -159,8 +189,15 @@ export class ChatViewModel {
   closeOpen(status: "cancelled" | "failed", result: string): void {
     for (const scope of this.scopes.values()) this.closeAssistant(scope);
     for (const item of openToolItems(this.state.items)) {
-      const proposal = item.proposal?.outcome === "pending" ? { ...item.proposal, outcome: "rejected" as const } : item.proposal;
-      this.update({ ...item, status, result: item.result ?? result, endedAt: this.now(), ...(proposal ? { proposal } : {}) });
+      const proposal =
+        item.proposal?.outcome === "pending" ? { ...item.proposal, outcome: "rejected" as const } : item.proposal;
+      this.update({
+        ...item,
+        status,
+        result: item.result ?? result,
+        endedAt: this.now(),
+        ...(proposal ? { proposal } : {}),
+      });
     }
     this.scopes.clear();
   }
@@ -190,7 +227,15 @@ export class ChatViewModel {
         this.rawIds.set(id, event.toolCallId);
         if (findItem(this.state.items, id)) return;
         this.append(
-          { id, kind: "tool", toolName: event.toolName, title: toolTitle(event.toolName, {}), args: "", status: "streaming", startedAt: this.now() },
+          {
+            id,
+            kind: "tool",
+            toolName: event.toolName,
+            title: toolTitle(event.toolName, {}),
+            args: "",
+            status: "streaming",
+            startedAt: this.now(),
+          },
           scope,
         );
         return;
@@ -216,7 +261,9 @@ export class ChatViewModel {
           title: toolTitle(item.toolName, event.args),
           args: prettyArgs(event.args),
           ...(event.proposal ? { proposal: proposalView(event.proposal, "pending") } : {}),
-          ...(command !== undefined ? { exec: { command, output: "" }, alwaysAllow: alwaysAllowRules(command)?.join(", ") ?? null } : {}),
+          ...(command !== undefined
+            ? { exec: { command, output: "" }, alwaysAllow: alwaysAllowRules(command)?.join(", ") ?? null }
+            : {}),
           ...(event.why ? { approvalReason: event.why } : {}),
           // Leaving the sandbox or reading a secret is asked each time; an inline edit is a task of one edit.
           ...(event.why || event.toolName === EDIT_SELECTION ? { alwaysAllow: null } : {}),
@@ -227,11 +274,17 @@ export class ChatViewModel {
         const item = this.tool(idOf(event.toolCallId));
         if (!item) return;
         if (event.decision === "reject") {
-          const proposal = item.proposal ? { ...item.proposal, outcome: "rejected" as const, ...(event.reason ? { reason: event.reason } : {}) } : undefined;
+          const proposal = item.proposal
+            ? { ...item.proposal, outcome: "rejected" as const, ...(event.reason ? { reason: event.reason } : {}) }
+            : undefined;
           this.update({ ...item, status: "rejected", ...(proposal ? { proposal } : {}) });
         } else {
           const outcome: Proposal["outcome"] = event.decision === "edit" ? "approved_with_changes" : "approved";
-          this.update({ ...item, status: "running", ...(item.proposal ? { proposal: { ...item.proposal, outcome } } : {}) });
+          this.update({
+            ...item,
+            status: "running",
+            ...(item.proposal ? { proposal: { ...item.proposal, outcome } } : {}),
+          });
         }
         return;
       }
@@ -239,7 +292,11 @@ export class ChatViewModel {
         const item = this.tool(idOf(event.toolCallId));
         if (!item) return;
         if (item.status === "streaming" || !item.exec) {
-          this.update({ ...item, status: "running", exec: item.exec ?? { command: commandOf(parseArgs(this.argText.get(item.id) ?? "")) ?? "", output: "" } });
+          this.update({
+            ...item,
+            status: "running",
+            exec: item.exec ?? { command: commandOf(parseArgs(this.argText.get(item.id) ?? "")) ?? "", output: "" },
+          });
         }
         this.emit({ type: "execOutput", id: item.id, chunk: event.chunk });
         return;
@@ -248,7 +305,8 @@ export class ChatViewModel {
         this.finishTool(idOf(event.toolCallId), event);
         return;
       case "todos_changed":
-        if (!scope.parentId) this.emit({ type: "todos", todos: event.todos.map((t) => ({ content: t.content, status: t.status })) });
+        if (!scope.parentId)
+          this.emit({ type: "todos", todos: event.todos.map((t) => ({ content: t.content, status: t.status })) });
         return;
       case "usage":
         // Usage comes once the call's stream is over: its answer is complete (the run may still be finishing).
@@ -257,12 +315,17 @@ export class ChatViewModel {
         return;
       case "hook_ran":
         // A small line per run: which hook, how long, what it decided (and why, or what went wrong).
-        this.notice(event.decision === "failed" ? "warning" : "info", `Hook ${event.event}${event.toolName ? ` (${event.toolName})` : ""}: ${event.command.split("\n")[0]!.slice(0, 120)} · ${event.durationMs} ms · ${event.decision}${event.message ? ` — ${event.message.slice(0, 500)}` : ""}`, scope.parentId);
+        this.notice(
+          event.decision === "failed" ? "warning" : "info",
+          `Hook ${event.event}${event.toolName ? ` (${event.toolName})` : ""}: ${event.command.split("\n")[0]!.slice(0, 120)} · ${event.durationMs} ms · ${event.decision}${event.message ? ` — ${event.message.slice(0, 500)}` : ""}`,
+          scope.parentId,
+        );
         return;
       case "rules_loaded": {
         // Once per task, not on every message: the person needs to know, not to be reminded.
         const text = `Project rules loaded from ${event.files.join(", ")}.`;
-        if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text === text)) this.notice("info", text);
+        if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text === text))
+          this.notice("info", text);
         const fresh = event.files.filter((f) => !this.state.rules.includes(f));
         if (fresh.length) this.emit({ type: "rules", rules: [...this.state.rules, ...fresh] });
         return;
@@ -272,11 +335,20 @@ export class ChatViewModel {
           this.setBanner({ level: "warning", message: event.message, retryable: false });
         } else if (event.code === "text_tool_calls") {
           // Said once per task in the chat (the log has every one): it explains the cards that follow.
-          if (!scope.parentId && !this.state.items.some((i) => i.kind === "notice" && i.text.startsWith(TEXT_CALLS_NOTICE))) {
+          if (
+            !scope.parentId &&
+            !this.state.items.some((i) => i.kind === "notice" && i.text.startsWith(TEXT_CALLS_NOTICE))
+          ) {
             this.notice("info", `${TEXT_CALLS_NOTICE}. ${event.message}`);
           }
         } else {
-          this.notice(event.code === "dangling_tool_calls" || event.code === "summarized" || event.code === "continued" ? "info" : "warning", event.message, scope.parentId);
+          this.notice(
+            event.code === "dangling_tool_calls" || event.code === "summarized" || event.code === "continued"
+              ? "info"
+              : "warning",
+            event.message,
+            scope.parentId,
+          );
         }
         return;
       case "error":
@@ -320,7 +392,15 @@ export class ChatViewModel {
       this.emit({ type: reasoning ? "reasoningAppended" : "textAppended", id: scope.assistantId, text });
     } else {
       scope.assistantId = this.newId("a");
-      this.append({ id: scope.assistantId, kind: "assistant", ...(reasoning ? { text: "", reasoning: text } : { text }), streaming: true }, scope);
+      this.append(
+        {
+          id: scope.assistantId,
+          kind: "assistant",
+          ...(reasoning ? { text: "", reasoning: text } : { text }),
+          streaming: true,
+        },
+        scope,
+      );
     }
   }
 
@@ -372,14 +452,20 @@ export class ChatViewModel {
       status,
       result: capResult(event.content),
       endedAt: this.now(),
-      ...(event.args !== undefined ? { args: prettyArgs(event.args), title: toolTitle(item.toolName, event.args) } : {}),
+      ...(event.args !== undefined
+        ? { args: prettyArgs(event.args), title: toolTitle(item.toolName, event.args) }
+        : {}),
     };
     const written = this.written.get(this.rawIdOf(id));
     if (written) {
       this.written.delete(this.rawIdOf(id));
       const before = item.proposal?.outcome;
       const outcome: Proposal["outcome"] =
-        status === "failed" ? "failed" : before === "approved" || before === "approved_with_changes" ? before : "auto_applied";
+        status === "failed"
+          ? "failed"
+          : before === "approved" || before === "approved_with_changes"
+            ? before
+            : "auto_applied";
       if (status !== "rejected") next.proposal = proposalView(written, outcome);
     } else if (item.proposal?.outcome === "approved" || item.proposal?.outcome === "approved_with_changes") {
       if (status === "failed") next.proposal = { ...item.proposal, outcome: "failed" };
@@ -389,7 +475,9 @@ export class ChatViewModel {
       next.exec = {
         command: item.exec?.command || commandOf(event.args) || "",
         output: streamed !== "" ? streamed : capResult(event.content),
-        ...(typeof details.exitCode === "number" || details.exitCode === null ? { exitCode: details.exitCode as number | null } : {}),
+        ...(typeof details.exitCode === "number" || details.exitCode === null
+          ? { exitCode: details.exitCode as number | null }
+          : {}),
         ...(typeof details.via === "string" ? { via: details.via } : {}),
         ...(details.timedOut === true ? { timedOut: true } : {}),
         ...(details.truncated === true || item.exec?.truncated ? { truncated: true } : {}),

@@ -8,10 +8,10 @@ export function errorBanner(kind: ModelErrorKind | "internal", message: string, 
     provider === "vscode"
       ? {}
       : kind === "auth"
-      ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
-      : kind === "not_found" || kind === "bad_request"
-        ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
-        : {};
+        ? { action: "fathom.setApiKey" as const, actionLabel: "Set API Key" }
+        : kind === "not_found" || kind === "bad_request"
+          ? { action: "fathom.openSettings" as const, actionLabel: "Open Settings" }
+          : {};
   // A refused key is not fixed by asking again with it: the banner offers Set API Key, and the
   // task continues by itself once a key is stored (ChatSession.keyChanged).
   const retryable = kind !== "cancelled" && !(kind === "auth" && provider !== "vscode");

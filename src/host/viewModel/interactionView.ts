@@ -16,7 +16,14 @@ export function showInteraction(viewModel: ChatViewModel, event: AgentEvent): vo
       if (!card) return;
       // Asked again on resume: what the card said about the interruption no longer holds.
       const { result: _result, endedAt: _endedAt, ...open } = card;
-      viewModel.emit({ type: "itemUpdated", item: { ...open, status: "awaiting_approval", question: { text: event.question, choices: event.choices, allowFreeText: event.allowFreeText } } });
+      viewModel.emit({
+        type: "itemUpdated",
+        item: {
+          ...open,
+          status: "awaiting_approval",
+          question: { text: event.question, choices: event.choices, allowFreeText: event.allowFreeText },
+        },
+      });
       return;
     }
     case "question_answered": {
@@ -27,11 +34,18 @@ export function showInteraction(viewModel: ChatViewModel, event: AgentEvent): vo
       return;
     }
     case "steered":
-      viewModel.emit({ type: "itemAppended", item: { id: viewModel.newId("u"), kind: "user", text: event.text, steered: true } });
+      viewModel.emit({
+        type: "itemAppended",
+        item: { id: viewModel.newId("u"), kind: "user", text: event.text, steered: true },
+      });
       return;
     case "plan_proposed": {
       const answer = [...items].reverse().find((i): i is AssistantItem => i.kind === "assistant");
-      if (answer) viewModel.emit({ type: "itemUpdated", item: { ...answer, plan: { status: "proposed", ...(event.capped ? { capped: true } : {}) } } });
+      if (answer)
+        viewModel.emit({
+          type: "itemUpdated",
+          item: { ...answer, plan: { status: "proposed", ...(event.capped ? { capped: true } : {}) } },
+        });
       return;
     }
     default:

@@ -13,7 +13,9 @@ export function proposalView(proposal: FileChangeProposal, outcome: Proposal["ou
   const before = proposal.before ?? "";
   // A memory reaches every later task: its card shows the whole text, not three lines around the change.
   const memory = isMemoryPath(proposal.path);
-  const patch = structuredPatch(proposal.path, proposal.path, before, proposal.after, undefined, undefined, { context: memory ? Number.MAX_SAFE_INTEGER : 3 });
+  const patch = structuredPatch(proposal.path, proposal.path, before, proposal.after, undefined, undefined, {
+    context: memory ? Number.MAX_SAFE_INTEGER : 3,
+  });
   let added = 0;
   let removed = 0;
   const lines: string[] = [
@@ -23,7 +25,9 @@ export function proposalView(proposal: FileChangeProposal, outcome: Proposal["ou
   for (const hunk of patch.hunks) {
     // Unified diff numbers an empty side from the line before it (`-0,0` for a new file), as parsePatch expects.
     const start = (at: number, count: number) => (count === 0 ? at - 1 : at);
-    lines.push(`@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`);
+    lines.push(
+      `@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`,
+    );
     for (const line of hunk.lines) {
       if (line.startsWith("+")) added++;
       else if (line.startsWith("-")) removed++;

@@ -14,7 +14,10 @@ function str(args: Args, key: string): string | undefined {
 
 function oneLine(text: string, max = 80): string {
   // A line break stays visible (↵): a command on two lines must not read as one.
-  const line = text.trim().replace(/\s*\n\s*/g, " ↵ ").replace(/[ \t\f\v]+/g, " ");
+  const line = text
+    .trim()
+    .replace(/\s*\n\s*/g, " ↵ ")
+    .replace(/[ \t\f\v]+/g, " ");
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -36,12 +39,15 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
       return path ? `Editing ${path}` : "Editing a file";
     case "edit_selection": {
       const [start, end] = [args.start_line, args.end_line];
-      const lines = typeof start === "number" && typeof end === "number" ? linesLabel(start, end) : "the selected lines";
+      const lines =
+        typeof start === "number" && typeof end === "number" ? linesLabel(start, end) : "the selected lines";
       return path ? `Editing ${lines} of ${path}` : "Editing the selection";
     }
     case "glob": {
       const pattern = str(args, "pattern");
-      return pattern ? `Finding files matching ${code(pattern)}${path && path !== "/" ? ` in ${path}` : ""}` : "Finding files";
+      return pattern
+        ? `Finding files matching ${code(pattern)}${path && path !== "/" ? ` in ${path}` : ""}`
+        : "Finding files";
     }
     case "grep": {
       const pattern = str(args, "pattern");
@@ -105,5 +111,7 @@ export function commandOf(args: unknown): string | undefined {
 
 /** A tool result as its card keeps it. */
 export function capResult(text: string): string {
-  return text.length > MAX_CARD_RESULT_CHARS ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)` : text;
+  return text.length > MAX_CARD_RESULT_CHARS
+    ? `${text.slice(0, MAX_CARD_RESULT_CHARS)}\n… (${text.length - MAX_CARD_RESULT_CHARS} more characters)`
+    : text;
 }

@@ -38,7 +38,9 @@ export function registerGettingStarted(o: GettingStartedDeps): vscode.Disposable
     const whenShown = o.view.onDidChangeVisibility(() => {
       if (!o.view.visible) return;
       whenShown.dispose();
-      void offerOnce(o, open).catch((error: unknown) => o.log.warn(`Could not open the Get Started walkthrough: ${String(error)}`));
+      void offerOnce(o, open).catch((error: unknown) =>
+        o.log.warn(`Could not open the Get Started walkthrough: ${String(error)}`),
+      );
     });
     disposables.push(whenShown);
   }
@@ -57,7 +59,8 @@ const WALKTHROUGH_SETTLES_MS = 1000;
 async function offerOnce(o: GettingStartedDeps, open: (toSide: boolean) => Thenable<unknown>): Promise<void> {
   // Recorded first: a walkthrough that fails to open must not be tried at every start.
   await o.context.globalState.update(OFFERED_KEY, true);
-  if (vscode.workspace.getConfiguration("workbench").get<boolean>("welcomePage.walkthroughs.openOnInstall") === false) return;
+  if (vscode.workspace.getConfiguration("workbench").get<boolean>("welcomePage.walkthroughs.openOnInstall") === false)
+    return;
   const besideEditors = vscode.window.visibleTextEditors.length > 0;
   o.log.info("Opening the Get Started walkthrough (once, after install; Fathom: Get Started opens it again).");
   await open(besideEditors);
@@ -76,7 +79,9 @@ async function useVscodeModels(lm: LmApi | string, models: VscodeModels): Promis
   await vscode.workspace.getConfiguration("fathom").update("provider", "vscode", vscode.ConfigurationTarget.Global);
   await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   if (list.models.length === 0) {
-    void vscode.window.showWarningMessage(`Fathom now uses VS Code's language models, but there are none yet. ${list.error ?? ""}`.trim());
+    void vscode.window.showWarningMessage(
+      `Fathom now uses VS Code's language models, but there are none yet. ${list.error ?? ""}`.trim(),
+    );
     return;
   }
   const first = list.models[0]!;

@@ -89,17 +89,26 @@ function worktreeUris(root: string): (virtualPath: string) => vscode.Uri {
 
 /** The session's surroundings in VS Code: settings, SecretStorage, trust, the terminal, diff review. */
 export function createHostEnv(o: HostEnvOptions): SessionEnv {
-  const store = new TaskStore(taskStorageDir(o.context), (text) => o.log.redact(text), (message) => o.log.error(message));
+  const store = new TaskStore(
+    taskStorageDir(o.context),
+    (text) => o.log.redact(text),
+    (message) => o.log.error(message),
+  );
   // User settings only (a repository could otherwise fill the disk); read at each use, so a change applies at once.
   const maxStorageBytes = () => {
     const mb = vscode.workspace.getConfiguration("fathom").inspect<number>("checkpoints.maxStorageMb")?.globalValue;
     return typeof mb === "number" && mb > 0 ? Math.round(mb * 1048576) : undefined;
   };
-  const checkpoints = new CheckpointStore({ dir: path.join(taskStorageDir(o.context), "checkpoints"), maxStorageBytes });
+  const checkpoints = new CheckpointStore({
+    dir: path.join(taskStorageDir(o.context), "checkpoints"),
+    maxStorageBytes,
+  });
   const checkpointTexts = new CheckpointTexts();
   /** Restores write where the task worked: its worktree, or the workspace. */
   const restoreBackend = (root?: string) =>
-    root ? new EditorAwareBackend(new FilesystemBackend({ rootDir: root }), { log: o.channel, toUri: worktreeUris(root) }) : new EditorAwareBackend(fileBackend(), { log: o.channel });
+    root
+      ? new EditorAwareBackend(new FilesystemBackend({ rootDir: root }), { log: o.channel, toUri: worktreeUris(root) })
+      : new EditorAwareBackend(fileBackend(), { log: o.channel });
   return {
     store,
     checkpoints,
@@ -113,9 +122,18 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       if (!uri) return;
       // Left: the file itself (a live document) when it exists; right: what the restore writes.
       const left = now === null ? checkpointTexts.put(virtualPath, "", "absent now") : uri;
-      const right = checkpointTexts.put(virtualPath, restored ?? "", restored === null ? "deleted by the restore" : "after the restore");
+      const right = checkpointTexts.put(
+        virtualPath,
+        restored ?? "",
+        restored === null ? "deleted by the restore" : "after the restore",
+      );
       const name = path.posix.basename(virtualPath);
-      const title = restored === null ? `${name} (now ↔ deleted by the restore)` : now === null ? `${name} (absent now ↔ recreated by the restore)` : `${name} (now ↔ after the restore)`;
+      const title =
+        restored === null
+          ? `${name} (now ↔ deleted by the restore)`
+          : now === null
+            ? `${name} (absent now ↔ recreated by the restore)`
+            : `${name} (now ↔ after the restore)`;
       // Beside the chat, not in its place, and without taking the focus from it.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
@@ -130,34 +148,75 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     ...(o.slots ? { slots: o.slots } : {}),
     ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
-    ...(o.worktrees ? { placeTask: (p) => placeTask(o.worktrees!, p, o.worktreeByDefault?.() ?? false), taskEnded: (taskId, reason) => void taskEndedIn(o.worktrees!, taskId, reason) } : {}),
+    ...(o.worktrees
+      ? {
+          placeTask: (p) => placeTask(o.worktrees!, p, o.worktreeByDefault?.() ?? false),
+          taskEnded: (taskId, reason) => void taskEndedIn(o.worktrees!, taskId, reason),
+        }
+      : {}),
     async createAgent(options) {
       // A task in its worktree sees that folder as `/`, and its editors are the worktree's files.
       const root = options.root ?? workspaceRoot()!;
       const inWorktree = options.root !== undefined;
       const toUri = inWorktree ? worktreeUris(root) : undefined;
-      const backend = new EditorAwareBackend(inWorktree ? new FilesystemBackend({ rootDir: root }) : fileBackend(), { log: o.channel, ...(toUri ? { toUri } : {}) });
-      const middleware: Middleware[] = [editFeedbackMiddleware({ log: o.log, ...(toUri ? { toUri } : {}) }), ...options.middleware];
+      const backend = new EditorAwareBackend(inWorktree ? new FilesystemBackend({ rootDir: root }) : fileBackend(), {
+        log: o.channel,
+        ...(toUri ? { toUri } : {}),
+      });
+      const middleware: Middleware[] = [
+        editFeedbackMiddleware({ log: o.log, ...(toUri ? { toUri } : {}) }),
+        ...options.middleware,
+      ];
       const checkpointed = { store: checkpoints, taskId: options.taskId, onError: (m: string) => o.log.warn(m) };
-      void checkpoints.prune(options.taskId).catch((e: unknown) => o.log.warn(`Checkpoints: could not prune: ${String(e)}`));
+      void checkpoints
+        .prune(options.taskId)
+        .catch((e: unknown) => o.log.warn(`Checkpoints: could not prune: ${String(e)}`));
       // An inline edit needs no terminal, sandbox or MCP servers: it only proposes one file's change.
-      if (options.inlineEdit) return createInlineEditAgent({ ...options, middleware, workspaceRoot: root, backend, checkpoints: checkpointed }, options.inlineEdit);
+      if (options.inlineEdit)
+        return createInlineEditAgent(
+          { ...options, middleware, workspaceRoot: root, backend, checkpoints: checkpointed },
+          options.inlineEdit,
+        );
       const inner = o.terminals ? o.terminals.for(options.taskId, options.title) : o.executor;
       const executor = o.sandbox ? o.sandbox.executorFor(options.sandbox, options.taskId, inner) : inner;
       // MCP servers start with the first task that could use them (never at activation).
-      const tools = o.mcp ? await o.mcp.tools(workspaceRoot()!, (o.isTrusted ?? (() => vscode.workspace.isTrusted))(), o.sandbox?.sandboxFor(options.sandbox)).catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), [])) : [];
+      const tools = o.mcp
+        ? await o.mcp
+            .tools(
+              workspaceRoot()!,
+              (o.isTrusted ?? (() => vscode.workspace.isTrusted))(),
+              o.sandbox?.sandboxFor(options.sandbox),
+            )
+            .catch((e: unknown) => (o.log.error(`MCP: ${String(e)}`), []))
+        : [];
       const mcp = o.mcp;
-      const readMcpResource = mcp ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal) : undefined;
+      const readMcpResource = mcp
+        ? (server: string, uri: string, signal?: AbortSignal) => mcp.readResource(server, uri, signal)
+        : undefined;
       const trusted = (o.isTrusted ?? (() => vscode.workspace.isTrusted))();
       // Hooks are read where the person works and run in the task's folder; a workspace's inside the sandbox.
       const hookSandbox = o.sandbox?.sandboxFor(options.sandbox);
-      const hooks = o.hooks ? await o.hooks.forTask(workspaceRoot()!, { trusted, sandboxed: hookSandbox !== undefined }).catch((e: unknown) => (o.log.error(`Hooks: ${String(e)}`), [])) : [];
+      const hooks = o.hooks
+        ? await o.hooks
+            .forTask(workspaceRoot()!, { trusted, sandboxed: hookSandbox !== undefined })
+            .catch((e: unknown) => (o.log.error(`Hooks: ${String(e)}`), []))
+        : [];
       const memory = { folders: memoryFolders(workspaceRoot()!), allowWrites: memoryWritesAllowed(trusted) };
       // The web's consent is the sandbox's: the person's allowed domains (user settings) are read without asking.
       const webFetch = { allowDomains: options.sandbox.allowedDomains };
       return createAgent({
-        ...options, middleware, workspaceRoot: root, backend, executor, tools, checkpoints: checkpointed, memory, webFetch,
-        ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } } : {}),
+        ...options,
+        middleware,
+        workspaceRoot: root,
+        backend,
+        executor,
+        tools,
+        checkpoints: checkpointed,
+        memory,
+        webFetch,
+        ...(hooks.length
+          ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } }
+          : {}),
         ...(readMcpResource ? { readMcpResource } : {}),
       });
     },
@@ -165,18 +224,31 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
 }
 
 /** The task's worktree: made for a new task that asks for one, found again for one that has one. */
-async function placeTask(worktrees: HostWorktrees, p: { taskId: string; title: string; worktree: boolean | undefined }, byDefault: boolean): Promise<{ root?: string } | { error: string }> {
+async function placeTask(
+  worktrees: HostWorktrees,
+  p: { taskId: string; title: string; worktree: boolean | undefined },
+  byDefault: boolean,
+): Promise<{ root?: string } | { error: string }> {
   const existing = await worktrees.get(p.taskId);
   if (existing) {
-    if (!existing.exists) return { error: `This task ran in ${existing.path}, which is gone. Discard its worktree in the task list to clean up, or start a new task.` };
+    if (!existing.exists)
+      return {
+        error: `This task ran in ${existing.path}, which is gone. Discard its worktree in the task list to clean up, or start a new task.`,
+      };
     // Running in this window means a run that ended without saying so (it failed inside Fathom): take it up again.
-    if (existing.state === "running" && existing.pid !== process.pid) return { error: "This task is running in another window (or the CLI). Continue it there, or wait for it to end." };
+    if (existing.state === "running" && existing.pid !== process.pid)
+      return {
+        error: "This task is running in another window (or the CLI). Continue it there, or wait for it to end.",
+      };
     await worktrees.setStatus(p.taskId, "running");
     return { root: existing.root };
   }
   if (!(p.worktree ?? byDefault)) return {};
   const support = await worktrees.support();
-  if (!support.ok) return p.worktree ? { error: `${support.reason} Start the task without a worktree (untick Worktree) to work in this folder.` } : {};
+  if (!support.ok)
+    return p.worktree
+      ? { error: `${support.reason} Start the task without a worktree (untick Worktree) to work in this folder.` }
+      : {};
   try {
     return { root: (await worktrees.create(p.taskId, p.title)).root };
   } catch (e) {
@@ -185,5 +257,9 @@ async function placeTask(worktrees: HostWorktrees, p: { taskId: string; title: s
 }
 
 async function taskEndedIn(worktrees: HostWorktrees, taskId: string, reason: DoneReason): Promise<void> {
-  if (await worktrees.get(taskId)) await worktrees.setStatus(taskId, reason === "completed" ? "done" : reason === "cancelled" ? "cancelled" : "failed");
+  if (await worktrees.get(taskId))
+    await worktrees.setStatus(
+      taskId,
+      reason === "completed" ? "done" : reason === "cancelled" ? "cancelled" : "failed",
+    );
 }

@@ -19,17 +19,27 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
       ? {
           async fit(signal?: AbortSignal): Promise<ModelFit> {
             const fit = await model.fit!(signal);
-            log.info(`Model ${model.provider}/${model.model}: ${fit.profile} profile, ${fit.toolCallMode} tool calls (${fit.reason}). Set "tools" or "profile" for it in fathom.modelOverrides to choose otherwise.`);
+            log.info(
+              `Model ${model.provider}/${model.model}: ${fit.profile} profile, ${fit.toolCallMode} tool calls (${fit.reason}). Set "tools" or "profile" for it in fathom.modelOverrides to choose otherwise.`,
+            );
             return fit;
           },
         }
       : {}),
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       const n = ++calls;
-      const chars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length + ("toolCalls" in m && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);
+      const chars =
+        request.system.length +
+        request.messages.reduce(
+          (sum, m) =>
+            sum + m.content.length + ("toolCalls" in m && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0),
+          0,
+        );
       const started = Date.now();
       let first: number | undefined;
-      log.info(`→ ${model.provider}/${model.model} request ${n}: ${request.messages.length} messages, ${chars} characters, ${request.tools.length} tools`);
+      log.info(
+        `→ ${model.provider}/${model.model} request ${n}: ${request.messages.length} messages, ${chars} characters, ${request.tools.length} tools`,
+      );
       // What this request answers: the person's message, or the tool results it carries.
       const last = request.messages.at(-1);
       if (last?.role === "user") latency(log, "message", "request sent");
@@ -41,7 +51,8 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
       try {
         for await (const event of model.stream(request)) {
           first ??= Date.now() - started;
-          if (event.type === "retry") log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
+          if (event.type === "retry")
+            log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
           if (event.type === "notice") log.info(`  request ${n}: ${event.message}`);
           if (event.type === "done") {
             for (const call of event.message.toolCalls ?? []) latency(log, call.id, "model done");

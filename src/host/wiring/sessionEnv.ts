@@ -1,5 +1,20 @@
 import type { SessionTeamFiles } from "../tasks/teamRun";
-import type { Agent, QuestionAsker, ApprovalGate, DoneReason, ApprovalPolicy, BackendProtocol, ChatModel, CheckpointStore, CommandPatterns, InlineEditRequest, ModelList, Middleware, TeamCatalog, ToolNarrowing } from "../../core";
+import type {
+  Agent,
+  QuestionAsker,
+  ApprovalGate,
+  DoneReason,
+  ApprovalPolicy,
+  BackendProtocol,
+  ChatModel,
+  CheckpointStore,
+  CommandPatterns,
+  InlineEditRequest,
+  ModelList,
+  Middleware,
+  TeamCatalog,
+  ToolNarrowing,
+} from "../../core";
 import type { Logger } from "../log";
 import type { FathomSettings, SandboxState, SetupProblem } from "../settings";
 import type { SessionGate } from "./sessionGate";
@@ -69,7 +84,11 @@ export interface SessionEnv {
    * person's default when undefined; found again for a task that has one), or the workspace
    * (no `root`). `error` when it cannot start there.
    */
-  placeTask?(o: { taskId: string; title: string; worktree: boolean | undefined }): Promise<{ root?: string } | { error: string }>;
+  placeTask?(o: {
+    taskId: string;
+    title: string;
+    worktree: boolean | undefined;
+  }): Promise<{ root?: string } | { error: string }>;
   /** A run of the task ended (its worktree records how). */
   taskEnded?(taskId: string, reason: DoneReason): void;
   /** The window's tasks at once: a run waits here for a free slot (`onWait` says it waits). */

@@ -45,7 +45,12 @@ export const RESTRICTED_REASON =
  */
 export function guardedGate(
   inner: ApprovalGate,
-  o: { isTrusted(): boolean; alwaysAllowed(): readonly string[]; log: Logger; task?: () => { id: string; title: string } },
+  o: {
+    isTrusted(): boolean;
+    alwaysAllowed(): readonly string[];
+    log: Logger;
+    task?: () => { id: string; title: string };
+  },
 ): ApprovalGate {
   return {
     async request(asked, signal) {
@@ -59,7 +64,10 @@ export function guardedGate(
       if (request.kind === "execute") {
         // Only rules for program and subcommand count; a bare "execute" (saved by older
         // versions) allows nothing.
-        const rules = o.alwaysAllowed().filter((r) => r.startsWith(EXECUTE_RULE)).map((r) => r.slice(EXECUTE_RULE.length));
+        const rules = o
+          .alwaysAllowed()
+          .filter((r) => r.startsWith(EXECUTE_RULE))
+          .map((r) => r.slice(EXECUTE_RULE.length));
         if (request.command !== undefined && allowedByRules(request.command, rules)) return { type: "approve" };
       } else if (o.alwaysAllowed().includes(request.toolName)) return { type: "approve" };
       return inner.request(request, signal);

@@ -23,8 +23,17 @@ export class HostRemoteBranches implements vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<RemoteBranchesView>();
   readonly onDidChange = this.changes.event;
 
-  constructor(private readonly o: { root: string | undefined; log: Logger; worktreesDir?: string; tell(level: "info" | "warning", text: string): void }) {
-    this.core = o.root ? new RemoteBranches({ repoDir: o.root, ...(o.worktreesDir ? { worktreesDir: o.worktreesDir } : {}) }) : undefined;
+  constructor(
+    private readonly o: {
+      root: string | undefined;
+      log: Logger;
+      worktreesDir?: string;
+      tell(level: "info" | "warning", text: string): void;
+    },
+  ) {
+    this.core = o.root
+      ? new RemoteBranches({ repoDir: o.root, ...(o.worktreesDir ? { worktreesDir: o.worktreesDir } : {}) })
+      : undefined;
   }
 
   get current(): RemoteBranchesView {
@@ -69,7 +78,19 @@ export class HostRemoteBranches implements vscode.Disposable {
         const problems = outcomes.flatMap((f) => (f.ok ? [] : [`${f.remote}: ${f.reason}`]));
         for (const p of problems) this.o.log.warn(`Remote branches: could not fetch ${p}`);
         const branches = await this.core!.list();
-        this.set({ hasRemote: outcomes.length > 0, fetching: false, fetchedAt: Date.now(), problems, branches: branches.map(({ ref, remote, branch, subject, files }) => ({ ref, remote, branch, subject, files })) });
+        this.set({
+          hasRemote: outcomes.length > 0,
+          fetching: false,
+          fetchedAt: Date.now(),
+          problems,
+          branches: branches.map(({ ref, remote, branch, subject, files }) => ({
+            ref,
+            remote,
+            branch,
+            subject,
+            files,
+          })),
+        });
       } catch (e) {
         this.set({ fetching: false, fetchedAt: Date.now(), problems: [(e as Error).message] });
       } finally {
@@ -82,9 +103,16 @@ export class HostRemoteBranches implements vscode.Disposable {
   private async diff(ref: string, file: string): Promise<void> {
     const { branch, before, after } = await this.core!.texts(ref, file);
     const name = `${branch.remote}/${branch.branch}`;
-    const left = this.texts.put(`/${file}`, before ?? "", before === null ? "absent where the branch started" : "where the branch started");
+    const left = this.texts.put(
+      `/${file}`,
+      before ?? "",
+      before === null ? "absent where the branch started" : "where the branch started",
+    );
     const right = this.texts.put(`/${file}`, after ?? "", after === null ? `deleted on ${name}` : `on ${name}`);
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${path.posix.basename(file)} (start ↔ ${name})`, { preview: true, preserveFocus: true });
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${path.posix.basename(file)} (start ↔ ${name})`, {
+      preview: true,
+      preserveFocus: true,
+    });
   }
 
   private async apply(ref: string): Promise<void> {
@@ -97,8 +125,12 @@ export class HostRemoteBranches implements vscode.Disposable {
     const made = await this.core!.checkOut(ref);
     this.o.log.info(`Remote branch ${ref} checked out as ${made.branch} in ${made.path}`);
     const open = "Open in New Window";
-    const answer = await vscode.window.showInformationMessage(`Fathom: ${made.branch} is checked out in its own worktree, ${made.path}.`, open);
-    if (answer === open) await vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(made.path), { forceNewWindow: true });
+    const answer = await vscode.window.showInformationMessage(
+      `Fathom: ${made.branch} is checked out in its own worktree, ${made.path}.`,
+      open,
+    );
+    if (answer === open)
+      await vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(made.path), { forceNewWindow: true });
   }
 
   private set(change: Partial<RemoteBranchesView>): void {

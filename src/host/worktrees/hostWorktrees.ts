@@ -21,7 +21,13 @@ export class HostWorktrees implements vscode.Disposable {
   readonly onDidChange = this.changes.event;
 
   constructor(private readonly o: { root: string | undefined; log: Logger; worktreesDir?: string }) {
-    this.core = o.root ? new TaskWorktrees({ repoDir: o.root, surface: "vscode", ...(o.worktreesDir ? { worktreesDir: o.worktreesDir } : {}) }) : undefined;
+    this.core = o.root
+      ? new TaskWorktrees({
+          repoDir: o.root,
+          surface: "vscode",
+          ...(o.worktreesDir ? { worktreesDir: o.worktreesDir } : {}),
+        })
+      : undefined;
   }
 
   /** Whether a task here can have its own worktree; asked once per window (git does not change under it often). */
@@ -56,7 +62,9 @@ export class HostWorktrees implements vscode.Disposable {
 
   async list(): Promise<TaskWorktree[]> {
     if (!this.core || !(await this.support()).ok) return [];
-    return this.core.list().catch((e: unknown) => (this.o.log.warn(`Worktrees: could not list them: ${String(e)}`), []));
+    return this.core
+      .list()
+      .catch((e: unknown) => (this.o.log.warn(`Worktrees: could not list them: ${String(e)}`), []));
   }
 
   async get(taskId: string): Promise<TaskWorktree | undefined> {
@@ -88,12 +96,18 @@ export class HostWorktrees implements vscode.Disposable {
   }
 
   async setStatus(taskId: string, status: "running" | "done" | "failed" | "cancelled"): Promise<void> {
-    await this.core?.setStatus(taskId, status).catch((e: unknown) => this.o.log.warn(`Worktree of ${taskId}: ${String(e)}`));
+    await this.core
+      ?.setStatus(taskId, status)
+      .catch((e: unknown) => this.o.log.warn(`Worktree of ${taskId}: ${String(e)}`));
     this.changedSoon();
   }
 
   async apply(taskId: string): Promise<ApplyResult> {
-    const result = await this.core!.apply(taskId).catch((e: unknown): ApplyResult => ({ ok: false, conflicts: [], message: `Not applied: ${(e as Error).message}` }));
+    const result = await this.core!.apply(taskId).catch((e: unknown): ApplyResult => ({
+      ok: false,
+      conflicts: [],
+      message: `Not applied: ${(e as Error).message}`,
+    }));
     this.o.log.info(`Worktree of ${taskId}: ${result.message}`);
     this.changedSoon();
     return result;
@@ -105,7 +119,10 @@ export class HostWorktrees implements vscode.Disposable {
     if (!w) return false;
     const answer = await vscode.window.showWarningMessage(
       `Discard the worktree of “${w.title}”?`,
-      { modal: true, detail: `Its folder ${w.path} and its branch ${w.branch} are deleted, with any change not applied. Your working tree is not touched.` },
+      {
+        modal: true,
+        detail: `Its folder ${w.path} and its branch ${w.branch} are deleted, with any change not applied. Your working tree is not touched.`,
+      },
       "Discard",
     );
     if (answer !== "Discard") return false;
@@ -123,7 +140,8 @@ export class HostWorktrees implements vscode.Disposable {
 
   async open(taskId: string): Promise<void> {
     const w = await this.get(taskId);
-    if (!w?.exists) return void vscode.window.showWarningMessage("Fathom: that worktree's folder is gone. Discard it to clean up.");
+    if (!w?.exists)
+      return void vscode.window.showWarningMessage("Fathom: that worktree's folder is gone. Discard it to clean up.");
     await vscode.commands.executeCommand("vscode.openFolder", vscode.Uri.file(w.path), { forceNewWindow: true });
   }
 
@@ -134,10 +152,23 @@ export class HostWorktrees implements vscode.Disposable {
     const base = await this.core.baseText(taskId, file);
     const target = path.join(w.path, ...file.split("/"));
     if (path.relative(w.path, target).startsWith("..")) return;
-    const left = this.texts.put(`/${file}`, base ?? "", base === null ? "absent at the task's start" : "at the task's start");
-    const exists = await vscode.workspace.fs.stat(vscode.Uri.file(target)).then(() => true, () => false);
+    const left = this.texts.put(
+      `/${file}`,
+      base ?? "",
+      base === null ? "absent at the task's start" : "at the task's start",
+    );
+    const exists = await vscode.workspace.fs.stat(vscode.Uri.file(target)).then(
+      () => true,
+      () => false,
+    );
     const right = exists ? vscode.Uri.file(target) : this.texts.put(`/${file}`, "", "deleted by the task");
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${path.posix.basename(file)} (start ↔ ${w.branch})`, { preview: true, preserveFocus: true });
+    await vscode.commands.executeCommand(
+      "vscode.diff",
+      left,
+      right,
+      `${path.posix.basename(file)} (start ↔ ${w.branch})`,
+      { preview: true, preserveFocus: true },
+    );
   }
 
   dispose(): void {

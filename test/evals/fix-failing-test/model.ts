@@ -9,7 +9,10 @@ const script: ScenarioScript = {
     after((_, request) => {
       const out = resultOf(request, "execute").text;
       expectText("npm test", out, /not ok - three nights: Expected values to be strictly equal[\s\S]*\[Exit code: 1\]/);
-      return { text: "`nightsBetween` returns one too many; the stay price follows from it. Reading the date code.", toolCalls: [call("read_file", { file_path: "/src/dates.js" })] };
+      return {
+        text: "`nightsBetween` returns one too many; the stay price follows from it. Reading the date code.",
+        toolCalls: [call("read_file", { file_path: "/src/dates.js" })],
+      };
     }),
     after((_, request) => {
       expectText("dates.js", resultOf(request, "read_file").text, /DAY_MS\) \+ 1;/);

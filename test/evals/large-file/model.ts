@@ -8,7 +8,10 @@ import { after, call, expectText, resultOf, type ScenarioScript } from "../scrip
 const script: ScenarioScript = {
   wire: "anthropic",
   turns: [
-    { text: "The file is large; finding the function first.", toolCalls: [call("grep", { pattern: "priceWithTax", path: "/src/catalog.js", output_mode: "content" })] },
+    {
+      text: "The file is large; finding the function first.",
+      toolCalls: [call("grep", { pattern: "priceWithTax", path: "/src/catalog.js", output_mode: "content" })],
+    },
     after((_, request) => {
       const found = resultOf(request, "grep").text;
       const line = Number(/:(\d+):\s*function priceWithTax/.exec(found)?.[1]);
@@ -16,7 +19,11 @@ const script: ScenarioScript = {
       return { toolCalls: [call("read_file", { file_path: "/src/catalog.js", offset: line - 3, limit: 10 })] };
     }),
     after((_, request) => {
-      expectText("window", resultOf(request, "read_file").text, /function priceWithTax\(product\) \{\n\s*\d+\t {4}const TAX_RATE = 0\.2; \/\/ VAT/);
+      expectText(
+        "window",
+        resultOf(request, "read_file").text,
+        /function priceWithTax\(product\) \{\n\s*\d+\t {4}const TAX_RATE = 0\.2; \/\/ VAT/,
+      );
       return {
         text: "The rate is a constant inside `priceWithTax`.",
         toolCalls: [
@@ -48,7 +55,9 @@ const script: ScenarioScript = {
     }),
     after((_, request) => {
       expectText("the retry", resultOf(request, "edit_file").text, /^Edited \/src\/catalog\.js/);
-      return { text: "Changed `TAX_RATE` in `priceWithTax` (`src/catalog.js`, line 4917) from 0.2 to 0.21, so a price of 100 now gives 121 with VAT. Nothing else in the file changed; `shippingFor`'s 0.2 rate is a different thing and stays." };
+      return {
+        text: "Changed `TAX_RATE` in `priceWithTax` (`src/catalog.js`, line 4917) from 0.2 to 0.21, so a price of 100 now gives 121 with VAT. Nothing else in the file changed; `shippingFor`'s 0.2 rate is a different thing and stays.",
+      };
     }),
   ],
 };

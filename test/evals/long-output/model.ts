@@ -8,9 +8,19 @@ const script: ScenarioScript = {
     { toolCalls: [call("execute", { command: "npm run report" })] },
     after((_, request) => {
       const out = resultOf(request, "execute").text;
-      expectText("the report", out, /19999 built, 1 failed[\s\S]*Output was long: the middle is omitted[\s\S]*\[Exit code: 1\]/);
-      if (out.includes("FAILED")) throw new Error("scripted model: the failure is visible already; this scenario expects it in the omitted middle");
-      return { text: "One module failed, but its line is in the part of the output that was left out. Narrowing to the failure:", toolCalls: [call("execute", { command: "npm run report 2>&1 | grep -n 'FAILED'" })] };
+      expectText(
+        "the report",
+        out,
+        /19999 built, 1 failed[\s\S]*Output was long: the middle is omitted[\s\S]*\[Exit code: 1\]/,
+      );
+      if (out.includes("FAILED"))
+        throw new Error(
+          "scripted model: the failure is visible already; this scenario expects it in the omitted middle",
+        );
+      return {
+        text: "One module failed, but its line is in the part of the output that was left out. Narrowing to the failure:",
+        toolCalls: [call("execute", { command: "npm run report 2>&1 | grep -n 'FAILED'" })],
+      };
     }),
     after((_, request) => {
       const out = resultOf(request, "execute").text;

@@ -22,7 +22,8 @@ const script: ScenarioScript = {
           call("edit_file", {
             file_path: "/src/format.js",
             old_string: "module.exports = { formatText };",
-            new_string: "/** The entries as a JSON array of {name, value} objects. */\nfunction formatJson(entries) {\n  return JSON.stringify(entries.map(({ name, value }) => ({ name, value })), null, 2);\n}\n\nmodule.exports = { formatText, formatJson };",
+            new_string:
+              "/** The entries as a JSON array of {name, value} objects. */\nfunction formatJson(entries) {\n  return JSON.stringify(entries.map(({ name, value }) => ({ name, value })), null, 2);\n}\n\nmodule.exports = { formatText, formatJson };",
           }),
         ],
       };
@@ -39,7 +40,8 @@ const script: ScenarioScript = {
           }),
           call("edit_file", {
             file_path: "/src/cli.js",
-            old_string: "  const file = argv[0];\n  if (!file) {\n    console.error('usage: node src/cli.js FILE');\n    return 2;\n  }\n  console.log(formatText(readEntries(file)));",
+            old_string:
+              "  const file = argv[0];\n  if (!file) {\n    console.error('usage: node src/cli.js FILE');\n    return 2;\n  }\n  console.log(formatText(readEntries(file)));",
             new_string:
               "  const json = argv.includes('--json');\n  const file = argv.find((arg) => arg !== '--json');\n  if (!file) {\n    console.error('usage: node src/cli.js [--json] FILE');\n    return 2;\n  }\n  const entries = readEntries(file);\n  console.log(json ? formatJson(entries) : formatText(entries));",
           }),
@@ -54,20 +56,28 @@ const script: ScenarioScript = {
             file_path: "/README.md",
             old_string: "prints one `name: value` line per entry.",
             new_string:
-              "prints one `name: value` line per entry. With `--json` it prints a JSON array of\n`{ \"name\": …, \"value\": … }` objects instead (values are numbers):\n\n```sh\nnode src/cli.js --json data/sample.txt\n```",
+              'prints one `name: value` line per entry. With `--json` it prints a JSON array of\n`{ "name": …, "value": … }` objects instead (values are numbers):\n\n```sh\nnode src/cli.js --json data/sample.txt\n```',
           }),
         ],
       };
     }),
     after((_, request) => {
       expectText("readme edit", resultOf(request, "edit_file").text, /^Edited/);
-      return { text: "Trying both outputs:", toolCalls: [call("execute", { command: "node src/cli.js data/sample.txt && node src/cli.js --json data/sample.txt" })] };
+      return {
+        text: "Trying both outputs:",
+        toolCalls: [
+          call("execute", { command: "node src/cli.js data/sample.txt && node src/cli.js --json data/sample.txt" }),
+        ],
+      };
     }),
     after((_, request) => {
-      expectText("try-out", lastResults(request)[0]!.text, /apples: 3\npears: 5\n\[\n {2}\{\n {4}"name": "apples",\n {4}"value": 3[\s\S]*\[Exit code: 0\]/);
+      expectText(
+        "try-out",
+        lastResults(request)[0]!.text,
+        /apples: 3\npears: 5\n\[\n {2}\{\n {4}"name": "apples",\n {4}"value": 3[\s\S]*\[Exit code: 0\]/,
+      );
       return {
-        text:
-          "Added `--json`:\n\n- `src/format.js`: `formatJson(entries)` next to `formatText`, printing a JSON array of `{name, value}` objects (values stay numbers).\n- `src/cli.js`: `--json` anywhere in the arguments picks it; the usage line mentions it.\n- `README.md`: documents the option with an example.\n\n`node src/cli.js --json data/sample.txt` prints `[{\"name\": \"apples\", \"value\": 3}, {\"name\": \"pears\", \"value\": 5}]` (indented), and the plain output is unchanged.",
+        text: 'Added `--json`:\n\n- `src/format.js`: `formatJson(entries)` next to `formatText`, printing a JSON array of `{name, value}` objects (values stay numbers).\n- `src/cli.js`: `--json` anywhere in the arguments picks it; the usage line mentions it.\n- `README.md`: documents the option with an example.\n\n`node src/cli.js --json data/sample.txt` prints `[{"name": "apples", "value": 3}, {"name": "pears", "value": 5}]` (indented), and the plain output is unchanged.',
       };
     }),
   ],

@@ -8,7 +8,12 @@ const script: ScenarioScript = {
     { toolCalls: [call("grep", { pattern: "retry" })] },
     after((_, request) => {
       expectText("grep", resultOf(request, "grep").text, /\/src\/retry\.js[\s\S]*|\/src\/client\.js/);
-      return { toolCalls: [call("read_file", { file_path: "/src/retry.js" }), call("read_file", { file_path: "/src/client.js" })] };
+      return {
+        toolCalls: [
+          call("read_file", { file_path: "/src/retry.js" }),
+          call("read_file", { file_path: "/src/client.js" }),
+        ],
+      };
     }),
     after((results) => {
       const code = results.map((r) => r.text).join("\n");

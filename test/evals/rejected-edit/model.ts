@@ -6,20 +6,36 @@ import { after, call, expectText, resultOf, type ScenarioScript } from "../scrip
 const script: ScenarioScript = {
   wire: "anthropic",
   turns: [
-    { toolCalls: [call("read_file", { file_path: "/src/server.js" }), call("read_file", { file_path: "/src/config.js" })] },
+    {
+      toolCalls: [
+        call("read_file", { file_path: "/src/server.js" }),
+        call("read_file", { file_path: "/src/config.js" }),
+      ],
+    },
     after(() => ({
       text: "The server takes its timeout from the defaults in src/config.js (10 s). Raising it there:",
-      toolCalls: [call("edit_file", { file_path: "/src/config.js", old_string: "  requestTimeoutMs: 10000,", new_string: "  requestTimeoutMs: 30000," })],
+      toolCalls: [
+        call("edit_file", {
+          file_path: "/src/config.js",
+          old_string: "  requestTimeoutMs: 10000,",
+          new_string: "  requestTimeoutMs: 30000,",
+        }),
+      ],
     })),
     after((_, request) => {
-      expectText("the rejection", resultOf(request, "edit_file").text, /^The person rejected this edit_file call\. Their reason: Don't change config\.js/);
+      expectText(
+        "the rejection",
+        resultOf(request, "edit_file").text,
+        /^The person rejected this edit_file call\. Their reason: Don't change config\.js/,
+      );
       return {
         text: "Understood: the worker shares those defaults. I'll give the server its own timeout instead, still overridable by the caller.",
         toolCalls: [
           call("edit_file", {
             file_path: "/src/server.js",
             old_string: "  const settings = { ...defaults, ...options };",
-            new_string: "  // The server waits longer than the shared default (the worker keeps 10 s).\n  const settings = { ...defaults, requestTimeoutMs: 30000, ...options };",
+            new_string:
+              "  // The server waits longer than the shared default (the worker keeps 10 s).\n  const settings = { ...defaults, requestTimeoutMs: 30000, ...options };",
           }),
         ],
       };

@@ -9,7 +9,14 @@ const script: ScenarioScript = {
     { toolCalls: [call("read_file", { file_path: "/notes.txt" })] },
     after((_, request) => {
       const notes = resultOf(request, "read_file").text.replace(/^\s*\d+\t/gm, "");
-      return { toolCalls: [call("write_file", { file_path: "../shared/notes.txt", content: notes.endsWith("\n") ? notes : `${notes}\n` })] };
+      return {
+        toolCalls: [
+          call("write_file", {
+            file_path: "../shared/notes.txt",
+            content: notes.endsWith("\n") ? notes : `${notes}\n`,
+          }),
+        ],
+      };
     }),
     after((_, request) => {
       expectText("the refusal", resultOf(request, "write_file").text, /contains '\.\.', which is not allowed/);

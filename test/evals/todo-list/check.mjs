@@ -12,4 +12,7 @@ const todos = calls("write_todos");
 expect(todos.length >= 2, `the todo list was written ${todos.length} time(s): not planned, or not kept up to date`);
 const last = todos.at(-1).args.todos;
 expect(last.length >= 3, "the plan has fewer than 3 items");
-expect(last.every((t) => t.status === "completed"), "the todo list was left unfinished");
+expect(
+  last.every((t) => t.status === "completed"),
+  "the todo list was left unfinished",
+);

@@ -32,7 +32,9 @@ export interface Checkout {
 }
 
 /** origin (bare) with one commit on main, and the workspace actions/checkout would leave. */
-export function makeCheckout(files: Record<string, string> = { "greet.js": 'module.exports = () => "Helo";\n' }): Checkout {
+export function makeCheckout(
+  files: Record<string, string> = { "greet.js": 'module.exports = () => "Helo";\n' },
+): Checkout {
   const scratch = mkdtempSync(path.join(tmpdir(), "fathom-action-"));
   const origin = path.join(scratch, "origin.git");
   const seed = path.join(scratch, "seed");
@@ -48,7 +50,13 @@ export function makeCheckout(files: Record<string, string> = { "greet.js": 'modu
   git(seed, "push", "-q", origin, "main");
   git(scratch, "clone", "-q", origin, workspace);
   // What actions/checkout leaves with persist-credentials (its default).
-  git(workspace, "config", "--local", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString("base64")}`);
+  git(
+    workspace,
+    "config",
+    "--local",
+    "http.https://github.com/.extraheader",
+    `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString("base64")}`,
+  );
   return { scratch, origin, workspace, runnerTemp, home };
 }
 
@@ -61,7 +69,18 @@ export interface ActionRun {
 }
 
 /** `entry`: node's arguments; by default the action's source through tsx (a release's test passes its built runs.main). */
-export async function runActionAsRunner(c: Checkout, o: { event: string; payload: unknown; repository: string; apiUrl: string; inputs: Record<string, string>; env?: Record<string, string>; entry?: string[] }): Promise<ActionRun> {
+export async function runActionAsRunner(
+  c: Checkout,
+  o: {
+    event: string;
+    payload: unknown;
+    repository: string;
+    apiUrl: string;
+    inputs: Record<string, string>;
+    env?: Record<string, string>;
+    entry?: string[];
+  },
+): Promise<ActionRun> {
   const eventPath = path.join(c.runnerTemp, "event.json");
   const outputFile = path.join(c.runnerTemp, `output-${Date.now()}`);
   writeFileSync(eventPath, JSON.stringify(o.payload));
@@ -87,7 +106,11 @@ export async function runActionAsRunner(c: Checkout, o: { event: string; payload
     ...o.env,
   };
   const started = Date.now();
-  const child = spawn(process.execPath, o.entry ?? ["--import", TSX, ENTRY], { cwd: c.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, o.entry ?? ["--import", TSX, ENTRY], {
+    cwd: c.workspace,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

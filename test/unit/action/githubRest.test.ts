@@ -11,7 +11,14 @@ before(async () => {
 });
 after(() => api.close());
 
-const client = (retries: string[] = []) => new GitHubRest({ apiUrl: api.url, token: "t0ken-for-tests", repository: "octo/repo", retryBaseMs: 1, onRetry: (m) => retries.push(m) });
+const client = (retries: string[] = []) =>
+  new GitHubRest({
+    apiUrl: api.url,
+    token: "t0ken-for-tests",
+    repository: "octo/repo",
+    retryBaseMs: 1,
+    onRetry: (m) => retries.push(m),
+  });
 
 test("open, find, update and comment: valid requests, answers read", async () => {
   api.requests.length = 0;
@@ -33,18 +40,37 @@ test("5xx, 429 and a rate-limited 403 are retried; a permission 403 and a 422 ar
   assert.equal(retries.length, 2);
 
   retries.length = 0;
-  api.faults.push({ route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", status: 429, headers: { "retry-after": "0" } });
-  api.faults.push({ route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0" }, body: { message: "API rate limit exceeded" } });
+  api.faults.push({
+    route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+    status: 429,
+    headers: { "retry-after": "0" },
+  });
+  api.faults.push({
+    route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+    status: 403,
+    headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0" },
+    body: { message: "API rate limit exceeded" },
+  });
   await client(retries).comment(2, "x");
   assert.equal(retries.length, 2);
 
   retries.length = 0;
-  api.faults.push({ route: "POST /repos/{owner}/{repo}/pulls", status: 403, body: { message: "GitHub Actions is not permitted to create or approve pull requests." } });
-  await assert.rejects(client(retries).createPullRequest({ title: "T", head: "fathom/2-y", base: "trunk", body: "" }), (e: GitHubApiError) => {
-    assert.equal(e.status, 403);
-    assert.match(e.message, /not permitted to create[\s\S]*permissions: contents: write, pull-requests: write, issues: write[\s\S]*Allow GitHub Actions to create and approve pull requests/);
-    return true;
+  api.faults.push({
+    route: "POST /repos/{owner}/{repo}/pulls",
+    status: 403,
+    body: { message: "GitHub Actions is not permitted to create or approve pull requests." },
   });
+  await assert.rejects(
+    client(retries).createPullRequest({ title: "T", head: "fathom/2-y", base: "trunk", body: "" }),
+    (e: GitHubApiError) => {
+      assert.equal(e.status, 403);
+      assert.match(
+        e.message,
+        /not permitted to create[\s\S]*permissions: contents: write, pull-requests: write, issues: write[\s\S]*Allow GitHub Actions to create and approve pull requests/,
+      );
+      return true;
+    },
+  );
   assert.equal(retries.length, 0);
 
   api.faults.push({ route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", status: 500, times: 10 });
@@ -53,6 +79,12 @@ test("5xx, 429 and a rate-limited 403 are retried; a permission 403 and a 422 ar
 });
 
 test("an API that cannot be reached is a clear failure after the tries", async () => {
-  const rest = new GitHubRest({ apiUrl: "http://127.0.0.1:9", token: "t", repository: "o/r", retryBaseMs: 1, attempts: 2 });
+  const rest = new GitHubRest({
+    apiUrl: "http://127.0.0.1:9",
+    token: "t",
+    repository: "o/r",
+    retryBaseMs: 1,
+    attempts: 2,
+  });
   await assert.rejects(rest.comment(1, "x"), /could not be reached \(POST \/repos\/o\/r\/issues\/1\/comments\)/);
 });

@@ -21,14 +21,26 @@ test("inputs are read as the runner names them; outputs take any value", () => {
 });
 
 test("credentials, inputs and any variable holding a secret leave the environment; the rest stays", () => {
-  const env: NodeJS.ProcessEnv = { PATH: "/bin", GITHUB_TOKEN: "ghs_x", "INPUT_API-KEY": "sk-secret-1", INPUT_LABEL: "fathom", ACTIONS_RUNTIME_TOKEN: "r", OPENAI_API_KEY: "o", NPM_URL: "https://u:sk-secret-1@host", GITHUB_REPOSITORY: "o/r" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: "/bin",
+    GITHUB_TOKEN: "ghs_x",
+    "INPUT_API-KEY": "sk-secret-1",
+    INPUT_LABEL: "fathom",
+    ACTIONS_RUNTIME_TOKEN: "r",
+    OPENAI_API_KEY: "o",
+    NPM_URL: "https://u:sk-secret-1@host",
+    GITHUB_REPOSITORY: "o/r",
+  };
   scrubEnvironment(env, ["sk-secret-1", "ghs_x"]);
   assert.deepEqual(Object.keys(env).sort(), ["GITHUB_REPOSITORY", "PATH"]);
 });
 
 test("log lines never carry a secret, and mask commands come one per line", () => {
   let out = "";
-  const log = runnerLog((t) => (out += t), () => ["sk-secret-1"]);
+  const log = runnerLog(
+    (t) => (out += t),
+    () => ["sk-secret-1"],
+  );
   log.mask("sk-secret-1");
   log.info("key sk-secret-1 used");
   log.error("failed with sk-secret-1 at 100%\nsecond line");

@@ -20,7 +20,10 @@ after(() => {
 
 test("on Linux the line says what is lost and gives the step: install bubblewrap and socat, lift AppArmor's user-namespace restriction", () => {
   const line = runnerSandboxUnavailableLine("bwrap: setting up uid map: Permission denied", "linux");
-  assert.match(line, /^The OS sandbox cannot run on this runner \(bwrap: setting up uid map: Permission denied\); the task may read and write files but no command will run\./);
+  assert.match(
+    line,
+    /^The OS sandbox cannot run on this runner \(bwrap: setting up uid map: Permission denied\); the task may read and write files but no command will run\./,
+  );
   assert.match(line, /add this step before the Fathom step/);
   assert.ok(line.includes("sudo apt-get install -y -qq bubblewrap socat"));
   assert.ok(line.includes("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"));
@@ -43,32 +46,44 @@ test("every example workflow that runs Fathom has the sandbox step's commands", 
   }
 });
 
-test("a runner without bubblewrap: the action logs the fix and still finishes the task", { timeout: 60_000 }, async () => {
-  // A PATH with git and nothing else, so the sandbox's programs are not found.
-  const c = makeCheckout();
-  checkouts.push(c);
-  const bin = path.join(c.scratch, "bin");
-  mkdirSync(bin);
-  symlinkSync(execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim(), path.join(bin, "git"));
-  const model = await startScriptedModelServer([{ text: "greet.js needs no change." }]);
-  const payload = webhookPayload("issue_comment", "created");
-  payload.comment.body = "@fathom look at greet.js";
-  const api = await startGitHubApiStandIn({ repository: payload.repository.full_name });
-  try {
-    const run = await runActionAsRunner(c, {
-      event: "issue_comment",
-      payload,
-      repository: payload.repository.full_name,
-      apiUrl: api.url,
-      inputs: { "api-key": MODEL_KEY, "github-token": GITHUB_TOKEN, provider: "anthropic", "base-url": model.baseUrlAnthropic },
-      env: { PATH: bin },
-    });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /The OS sandbox cannot run on this runner \(The OS sandbox cannot start \([^\n]*bubblewrap[^\n]*\); the task may read and write files but no command will run\. To run commands, add this step before the Fathom step/);
-    for (const command of commands) assert.ok(run.stdout.includes(command), `the log lacks "${command}"`);
-    assert.match(api.comments[0]?.body ?? "", /without changing any file/);
-  } finally {
-    await model.close();
-    await api.close();
-  }
-});
+test(
+  "a runner without bubblewrap: the action logs the fix and still finishes the task",
+  { timeout: 60_000 },
+  async () => {
+    // A PATH with git and nothing else, so the sandbox's programs are not found.
+    const c = makeCheckout();
+    checkouts.push(c);
+    const bin = path.join(c.scratch, "bin");
+    mkdirSync(bin);
+    symlinkSync(execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim(), path.join(bin, "git"));
+    const model = await startScriptedModelServer([{ text: "greet.js needs no change." }]);
+    const payload = webhookPayload("issue_comment", "created");
+    payload.comment.body = "@fathom look at greet.js";
+    const api = await startGitHubApiStandIn({ repository: payload.repository.full_name });
+    try {
+      const run = await runActionAsRunner(c, {
+        event: "issue_comment",
+        payload,
+        repository: payload.repository.full_name,
+        apiUrl: api.url,
+        inputs: {
+          "api-key": MODEL_KEY,
+          "github-token": GITHUB_TOKEN,
+          provider: "anthropic",
+          "base-url": model.baseUrlAnthropic,
+        },
+        env: { PATH: bin },
+      });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(
+        run.stdout,
+        /The OS sandbox cannot run on this runner \(The OS sandbox cannot start \([^\n]*bubblewrap[^\n]*\); the task may read and write files but no command will run\. To run commands, add this step before the Fathom step/,
+      );
+      for (const command of commands) assert.ok(run.stdout.includes(command), `the log lacks "${command}"`);
+      assert.match(api.comments[0]?.body ?? "", /without changing any file/);
+    } finally {
+      await model.close();
+      await api.close();
+    }
+  },
+);

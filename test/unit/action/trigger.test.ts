@@ -2,10 +2,20 @@
 // works on, from real webhook payloads.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DEFAULT_ALLOWED_ASSOCIATIONS, decideTrigger, parseAssociations, slugify, type TriggerSettings } from "../../../src/action/trigger";
+import {
+  DEFAULT_ALLOWED_ASSOCIATIONS,
+  decideTrigger,
+  parseAssociations,
+  slugify,
+  type TriggerSettings,
+} from "../../../src/action/trigger";
 import { webhookPayload } from "./webhookPayloads";
 
-const settings: TriggerSettings = { label: "fathom", allowedAssociations: [...DEFAULT_ALLOWED_ASSOCIATIONS], prompt: "" };
+const settings: TriggerSettings = {
+  label: "fathom",
+  allowedAssociations: [...DEFAULT_ALLOWED_ASSOCIATIONS],
+  prompt: "",
+};
 
 test("an issue labeled with the workflow's label starts a task from its title, body, number and link", () => {
   const payload = webhookPayload("issues", "labeled");
@@ -38,7 +48,10 @@ test("an issue with an empty body runs on its title, and says so", () => {
   const decision = decideTrigger("issues", payload, settings);
   assert.equal(decision.kind, "run");
   if (decision.kind !== "run") return;
-  assert.match(decision.prompt, new RegExp(`^${payload.issue.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n\\n\\(GitHub issue #`));
+  assert.match(
+    decision.prompt,
+    new RegExp(`^${payload.issue.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n\\n\\(GitHub issue #`),
+  );
   assert.match(decision.notes.join(" "), /no body: its title is the whole task/);
 });
 
@@ -63,16 +76,25 @@ test("an outsider's comment starts nothing, with a log line; the allowed associa
     payload.comment.author_association = association;
     const decision = decideTrigger("issue_comment", payload, settings);
     assert.equal(decision.kind, "ignore", association);
-    assert.match(decision.kind === "ignore" ? decision.reason : "", new RegExp(`\\(${association}\\) asked .* only OWNER, MEMBER, COLLABORATOR may start Fathom`));
+    assert.match(
+      decision.kind === "ignore" ? decision.reason : "",
+      new RegExp(`\\(${association}\\) asked .* only OWNER, MEMBER, COLLABORATOR may start Fathom`),
+    );
   }
   const payload = webhookPayload("issue_comment", "created");
   payload.comment.body = "@fathom fix it";
   payload.comment.author_association = "CONTRIBUTOR";
   const widened = parseAssociations("owner, member contributor");
   assert.deepEqual(widened, ["OWNER", "MEMBER", "CONTRIBUTOR"]);
-  assert.equal(decideTrigger("issue_comment", payload, { ...settings, allowedAssociations: widened as string[] }).kind, "run");
+  assert.equal(
+    decideTrigger("issue_comment", payload, { ...settings, allowedAssociations: widened as string[] }).kind,
+    "run",
+  );
   assert.deepEqual(parseAssociations(""), ["OWNER", "MEMBER", "COLLABORATOR"]);
-  assert.match((parseAssociations("OWNER EVERYONE") as { error: string }).error, /EVERYONE is not an author association/);
+  assert.match(
+    (parseAssociations("OWNER EVERYONE") as { error: string }).error,
+    /EVERYONE is not an author association/,
+  );
 });
 
 test("a comment without the mention at its start, or an edited one, starts nothing", () => {
@@ -84,7 +106,10 @@ test("a comment without the mention at its start, or an edited one, starts nothi
   assert.equal(decideTrigger("issue_comment", payload, settings).kind, "ignore");
   const edited = webhookPayload("issue_comment", "edited");
   edited.comment.body = "@fathom do it";
-  assert.match((decideTrigger("issue_comment", edited, settings) as { reason: string }).reason, /was edited, not created/);
+  assert.match(
+    (decideTrigger("issue_comment", edited, settings) as { reason: string }).reason,
+    /was edited, not created/,
+  );
 });
 
 test("a bare mention works from the issue's own title and body", () => {
@@ -103,17 +128,27 @@ test("a pull request review comment starts a task about that pull request", () =
   const decision = decideTrigger("pull_request_review_comment", payload, settings);
   assert.equal(decision.kind, "run");
   if (decision.kind !== "run") return;
-  assert.deepEqual(decision.issue, { number: payload.pull_request.number, url: payload.pull_request.html_url, isPullRequest: true });
+  assert.deepEqual(decision.issue, {
+    number: payload.pull_request.number,
+    url: payload.pull_request.html_url,
+    isPullRequest: true,
+  });
   assert.match(decision.prompt, /^rename this variable\n\nThis was asked in a comment by .* on pull request #/);
 });
 
 test("workflow_dispatch runs its prompt input, and without one starts nothing", () => {
   const payload = webhookPayload("workflow_dispatch");
-  assert.match((decideTrigger("workflow_dispatch", payload, settings) as { reason: string }).reason, /without a prompt/);
+  assert.match(
+    (decideTrigger("workflow_dispatch", payload, settings) as { reason: string }).reason,
+    /without a prompt/,
+  );
   payload.inputs = { prompt: "Update the README's install steps" };
   const fromEvent = decideTrigger("workflow_dispatch", payload, settings);
   assert.equal(fromEvent.kind === "run" && fromEvent.branch, "fathom/manual-update-the-readme-s-install-steps");
-  const fromInput = decideTrigger("workflow_dispatch", webhookPayload("workflow_dispatch"), { ...settings, prompt: "Bump the version" });
+  const fromInput = decideTrigger("workflow_dispatch", webhookPayload("workflow_dispatch"), {
+    ...settings,
+    prompt: "Bump the version",
+  });
   assert.equal(fromInput.kind === "run" && fromInput.prompt, "Bump the version");
 });
 

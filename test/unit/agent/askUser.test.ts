@@ -15,8 +15,24 @@ function answering(answer: string, asked: QuestionRequest[] = []): QuestionAsker
 test("ask_user: the question reaches the asker, the answer is the tool result, no step is taken while it waits", async () => {
   const asked: QuestionRequest[] = [];
   let release!: () => void;
-  const slow: QuestionAsker = { ask: (request) => new Promise((resolve) => { asked.push(request); release = () => resolve({ answer: "Postgres" }); }) };
-  const model = new FakeModel([{ toolCalls: [{ name: "ask_user", arguments: { question: "Which database?", choices: ["Postgres", "SQLite"], allow_free_text: false } }] }, { text: "Using Postgres." }]);
+  const slow: QuestionAsker = {
+    ask: (request) =>
+      new Promise((resolve) => {
+        asked.push(request);
+        release = () => resolve({ answer: "Postgres" });
+      }),
+  };
+  const model = new FakeModel([
+    {
+      toolCalls: [
+        {
+          name: "ask_user",
+          arguments: { question: "Which database?", choices: ["Postgres", "SQLite"], allow_free_text: false },
+        },
+      ],
+    },
+    { text: "Using Postgres." },
+  ]);
   const agent = createAgent({ ...base, model, questions: slow });
   const run = collect(agent, "add a database");
   await new Promise((r) => setTimeout(r, 50));
@@ -24,17 +40,29 @@ test("ask_user: the question reaches the asker, the answer is the tool result, n
   release();
   const { events, done } = await run;
   assert.equal(done.reason, "completed");
-  assert.deepEqual(asked[0], { toolCallId: asked[0]!.toolCallId, question: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: false });
+  assert.deepEqual(asked[0], {
+    toolCallId: asked[0]!.toolCallId,
+    question: "Which database?",
+    choices: ["Postgres", "SQLite"],
+    allowFreeText: false,
+  });
   const q = ofType(events, "question_asked")[0]!;
   assert.equal(q.question, "Which database?");
-  assert.deepEqual(ofType(events, "question_answered")[0], { type: "question_answered", toolCallId: q.toolCallId, answer: "Postgres" });
+  assert.deepEqual(ofType(events, "question_answered")[0], {
+    type: "question_answered",
+    toolCallId: q.toolCallId,
+    answer: "Postgres",
+  });
   const result = done.state.messages.find((m) => m.role === "tool")!;
   assert.equal(result.content, "The person answered: Postgres");
   assert.equal(done.state.steps, 2);
 });
 
 test("ask_user: nobody to answer (the default) tells the model to decide and say what it assumed", async () => {
-  const model = new FakeModel([{ toolCalls: [{ name: "ask_user", arguments: { question: "Tabs or spaces?" } }] }, { text: "Spaces (assumed)." }]);
+  const model = new FakeModel([
+    { toolCalls: [{ name: "ask_user", arguments: { question: "Tabs or spaces?" } }] },
+    { text: "Spaces (assumed)." },
+  ]);
   const { done } = await collect(createAgent({ ...base, model }), "format");
   assert.equal(done.state.messages.find((m) => m.role === "tool")!.content, NO_ONE_CAN_ANSWER);
 });
@@ -62,7 +90,10 @@ test("a subagent cannot ask: its question gets the no-one-can-answer result", as
     { text: "sub report" },
     { text: "done" },
   ]);
-  const { done } = await collect(createAgent({ ...base, generalPurposeSubagent: true, model, questions: answering("x", asked) }), "go");
+  const { done } = await collect(
+    createAgent({ ...base, generalPurposeSubagent: true, model, questions: answering("x", asked) }),
+    "go",
+  );
   assert.equal(done.reason, "completed");
   assert.equal(asked.length, 0);
   const subResult = model.requests[2]!.messages.find((m) => m.role === "tool")!;
@@ -71,7 +102,11 @@ test("a subagent cannot ask: its question gets the no-one-can-answer result", as
 
 test("100 questions in a row: past the limit they are refused, and the run stops on the failures guard", async () => {
   let n = 0;
-  const model = new FakeModel(Array.from({ length: 100 }, () => () => ({ toolCalls: [{ name: "ask_user", arguments: { question: `Question ${++n}?` } }] })));
+  const model = new FakeModel(
+    Array.from({ length: 100 }, () => () => ({
+      toolCalls: [{ name: "ask_user", arguments: { question: `Question ${++n}?` } }],
+    })),
+  );
   const asked: QuestionRequest[] = [];
   const { done } = await collect(createAgent({ ...base, model, questions: answering("yes", asked) }), "go");
   assert.equal(asked.length, MAX_QUESTIONS_IN_A_ROW);
@@ -83,7 +118,12 @@ test("100 questions in a row: past the limit they are refused, and the run stops
 
 test("a cancelled run settles a waiting question", async () => {
   const controller = new AbortController();
-  const waiting: QuestionAsker = { ask: (_r, signal) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ unanswered: "cancelled" }), { once: true })) };
+  const waiting: QuestionAsker = {
+    ask: (_r, signal) =>
+      new Promise((resolve) =>
+        signal.addEventListener("abort", () => resolve({ unanswered: "cancelled" }), { once: true }),
+      ),
+  };
   const model = new FakeModel([{ toolCalls: [{ name: "ask_user", arguments: { question: "Wait?" } }] }]);
   const run = collect(createAgent({ ...base, model, questions: waiting }), "go", { signal: controller.signal });
   setTimeout(() => controller.abort(), 30);

@@ -16,7 +16,8 @@ import { collect, ofType } from "../../support/agentTestKit";
 const servers: ScriptedModelServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+const call = (name: string, args: Record<string, unknown>) =>
+  `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 
 test("a server without native tools: the whole task (a write and a command) runs through calls written as text", async () => {
   const server = await startScriptedModelServer([
@@ -28,7 +29,13 @@ test("a server without native tools: the whole task (a write and a command) runs
   server.dialect = { noNativeTools: true, ignoreStreamOptions: true };
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-local-"));
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: "gemma:2b", override: { tools: "native" }, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: "gemma:2b",
+      override: { tools: "native" },
+      baseUrl: server.baseUrlOpenAI,
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
     executor: new ChildProcessExecutor(),
@@ -43,15 +50,24 @@ test("a server without native tools: the whole task (a write and a command) runs
   // Said once that tools moved to the prompt, and each time a text call ran.
   const warnings = ofType(events, "warning");
   assert.equal(warnings.filter((w) => w.code === "model_adapted").length, 1);
-  assert.deepEqual(warnings.filter((w) => w.code === "text_tool_calls").map((w) => w.message.match(/Ran (\w+)/)?.[1]), ["write_file", "execute"]);
+  assert.deepEqual(
+    warnings.filter((w) => w.code === "text_tool_calls").map((w) => w.message.match(/Ran (\w+)/)?.[1]),
+    ["write_file", "execute"],
+  );
   // The transcript shows the prose, not the JSON.
-  assert.deepEqual(ofType(events, "text_replaced").map((e) => e.text), ["I'll create the file.", ""]);
+  assert.deepEqual(
+    ofType(events, "text_replaced").map((e) => e.text),
+    ["I'll create the file.", ""],
+  );
   assert.equal(done.state.messages[1]?.content, "I'll create the file.");
   assertWellFormed(done.state.messages);
   // Usage was estimated (the server sends none), so the budget and the context meter still move.
   assert.ok(done.state.usage.inputTokens > 0 && done.state.usage.outputTokens > 0);
   // One refused request, then three in text form.
-  assert.deepEqual(server.requests.map((r) => Boolean(r.body.tools)), [true, false, false, false]);
+  assert.deepEqual(
+    server.requests.map((r) => Boolean(r.body.tools)),
+    [true, false, false, false],
+  );
 });
 
 test("a model changed while the task runs answers from the next request on, with its own price", async () => {
@@ -61,7 +77,8 @@ test("a model changed while the task runs answers from the next request on, with
   ]);
   servers.push(server);
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-switch-"));
-  const make = (model: string) => createModel({ provider: "openai", model, baseUrl: server.baseUrlOpenAI, apiKey: "sk-test-key-123456" });
+  const make = (model: string) =>
+    createModel({ provider: "openai", model, baseUrl: server.baseUrlOpenAI, apiKey: "sk-test-key-123456" });
   const model = new SwitchableModel(make("gpt-4.1"));
   const agent = createAgent({
     model,
@@ -79,7 +96,10 @@ test("a model changed while the task runs answers from the next request on, with
   });
   const { done } = await collect(agent, "go");
   assert.equal(done.reason, "completed", done.message);
-  assert.deepEqual(server.requests.map((r) => r.body.model), ["gpt-4.1", "gpt-4.1-mini"]);
+  assert.deepEqual(
+    server.requests.map((r) => r.body.model),
+    ["gpt-4.1", "gpt-4.1-mini"],
+  );
   // $2 per million input tokens for the first call, $0.40 for the second.
   assert.ok(Math.abs(done.state.costUsd - 2.4) < 1e-9, String(done.state.costUsd));
 });

@@ -13,7 +13,10 @@ test("answers without tools: text deltas, usage, done completed", async () => {
   const { events, done } = await collect(agent, "hi");
   assert.equal(done.reason, "completed");
   assert.equal(done.finalText, "Hello there");
-  assert.deepEqual(ofType(events, "text_delta").map((e) => e.text), ["Hello there"]);
+  assert.deepEqual(
+    ofType(events, "text_delta").map((e) => e.text),
+    ["Hello there"],
+  );
   const usage = ofType(events, "usage");
   assert.equal(usage.length, 1);
   assert.equal(usage[0]!.total.inputTokens, 10);
@@ -87,7 +90,16 @@ test("read-only calls in one turn run concurrently; side-effect calls one at a t
     tools: [echoTool("r1", "read", 30, log), echoTool("r2", "read", 10, log), echoTool("w", "other", 5, log)],
   });
   const { done } = await collect(agent, "go");
-  assert.deepEqual(log, ["start r1 a", "start r2 b", "end r2 b", "end r1 a", "start w c", "end w c", "start w d", "end w d"]);
+  assert.deepEqual(log, [
+    "start r1 a",
+    "start r2 b",
+    "end r2 b",
+    "end r1 a",
+    "start w c",
+    "end w c",
+    "start w d",
+    "end w d",
+  ]);
   // Results keep call order even though r2 finished first.
   assert.deepEqual(
     done.state.messages.filter((m) => m.role === "tool").map((m) => (m as { toolName: string }).toolName),
@@ -96,7 +108,9 @@ test("read-only calls in one turn run concurrently; side-effect calls one at a t
 });
 
 test("step limit stops the run with max_steps", async () => {
-  const turns = Array.from({ length: 5 }, (_, i) => ({ toolCalls: [{ name: "echo", arguments: { text: String(i) } }] }));
+  const turns = Array.from({ length: 5 }, (_, i) => ({
+    toolCalls: [{ name: "echo", arguments: { text: String(i) } }],
+  }));
   const model = new FakeModel(turns);
   const agent = createAgent({ ...base, model, tools: [echoTool()], maxSteps: 3 });
   const { done } = await collect(agent, "go");
@@ -126,7 +140,12 @@ test("a successful edit resets the repetition count (re-reading after a change i
   const turns = [];
   for (let i = 0; i < 6; i++) turns.push(read, { toolCalls: [{ name: "w", arguments: { text: String(i) } }] });
   const model = new FakeModel([...turns, { text: "fine" }]);
-  const agent = createAgent({ ...base, model, tools: [echoTool(), echoTool("w", "edit")], approvalPolicy: { edit: "auto" } });
+  const agent = createAgent({
+    ...base,
+    model,
+    tools: [echoTool(), echoTool("w", "edit")],
+    approvalPolicy: { edit: "auto" },
+  });
   const { done } = await collect(agent, "go");
   assert.equal(done.reason, "completed");
 });
@@ -145,7 +164,13 @@ test("spend cap stops and says so; unanswered calls get results", async () => {
     { toolCalls: [{ name: "echo", arguments: { text: "a" } }], usage: { inputTokens: 1000 } },
     { text: "unreached" },
   ]);
-  const agent = createAgent({ ...base, model, tools: [echoTool()], spendCapUsd: 0.5, costOf: (u) => u.inputTokens / 1000 });
+  const agent = createAgent({
+    ...base,
+    model,
+    tools: [echoTool()],
+    spendCapUsd: 0.5,
+    costOf: (u) => u.inputTokens / 1000,
+  });
   const { done } = await collect(agent, "go");
   assert.equal(done.reason, "spend_cap");
   assert.match(done.message!, /spend cap of \$0\.50/);
@@ -154,7 +179,9 @@ test("spend cap stops and says so; unanswered calls get results", async () => {
 });
 
 test("a model error ends the run with a readable error", async () => {
-  const model = new FakeModel([{ error: new ModelError("auth", "The API key was refused (401). Set OPENAI_API_KEY.", 401) }]);
+  const model = new FakeModel([
+    { error: new ModelError("auth", "The API key was refused (401). Set OPENAI_API_KEY.", 401) },
+  ]);
   const agent = createAgent({ ...base, model });
   const { events, done } = await collect(agent, "go");
   assert.equal(done.reason, "error");
@@ -180,7 +207,12 @@ test("cancel during the model call: done cancelled, partial text kept", async ()
 test("cancel during a tool call: remaining calls get results, no more model calls", async () => {
   const controller = new AbortController();
   const model = new FakeModel([
-    { toolCalls: [{ name: "slow", arguments: { text: "a" } }, { name: "slow", arguments: { text: "b" } }] },
+    {
+      toolCalls: [
+        { name: "slow", arguments: { text: "a" } },
+        { name: "slow", arguments: { text: "b" } },
+      ],
+    },
     { text: "unreached" },
   ]);
   const agent = createAgent({ ...base, model, tools: [echoTool("slow", "other", 50)] });
@@ -213,7 +245,14 @@ test("resume: a saved state continues; dangling tool calls are patched first", a
       version: 1,
       messages: [
         { role: "user", content: "go" },
-        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "echo", arguments: '{"text":"a"}' }, { id: "c2", name: "echo", arguments: '{"text":"b"}' }] },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [
+            { id: "c1", name: "echo", arguments: '{"text":"a"}' },
+            { id: "c2", name: "echo", arguments: '{"text":"b"}' },
+          ],
+        },
         { role: "tool", toolCallId: "c1", toolName: "echo", content: "echo: a" },
       ],
       todos: [{ content: "t", status: "pending" }],
@@ -226,7 +265,10 @@ test("resume: a saved state continues; dangling tool calls are patched first", a
   const { events, done } = await collect(agent, "please continue", { state: saved });
   assert.equal(done.reason, "completed");
   const sent = model.requests[0]!.messages;
-  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "tool", "tool", "user"]);
+  assert.deepEqual(
+    sent.map((m) => m.role),
+    ["user", "assistant", "tool", "tool", "user"],
+  );
   assert.match((sent[3] as { content: string }).content, /cancelled or did not complete/);
   assert.equal(ofType(events, "warning")[0]!.code, "dangling_tool_calls");
   assert.equal(done.state.steps, 2);
@@ -250,7 +292,14 @@ test("resume with askAgain: the calls that waited for approval are asked again b
     version: 1,
     messages: [
       { role: "user", content: "go" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "echo", arguments: '{"text":"a"}' }, { id: "c2", name: "echo", arguments: '{"text":"b"}' }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "c1", name: "echo", arguments: '{"text":"a"}' },
+          { id: "c2", name: "echo", arguments: '{"text":"b"}' },
+        ],
+      },
     ],
     todos: [],
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -263,12 +312,29 @@ test("resume with askAgain: the calls that waited for approval are asked again b
   assert.deepEqual(asked, ["c2"], "only the call that waited for the person is asked again");
   assert.ok(ofType(events, "approval_requested").some((e) => e.toolCallId === "c2"));
   const sent = model.requests[0]!.messages;
-  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
-  assert.match((sent[2] as { content: string }).content, /cancelled or did not complete/, "c1 (running when it stopped) is not run again");
+  assert.deepEqual(
+    sent.map((m) => m.role),
+    ["user", "assistant", "tool", "tool"],
+  );
+  assert.match(
+    (sent[2] as { content: string }).content,
+    /cancelled or did not complete/,
+    "c1 (running when it stopped) is not run again",
+  );
   assert.equal((sent[3] as { content: string }).content, "echo: b");
   // A new message from the person instead: nothing is asked again.
   asked.length = 0;
-  const other = await collect(createAgent({ ...base, model: new FakeModel([{ text: "ok" }]), tools: [echoTool()], approvalPolicy: { read: "ask", edit: "ask", execute: "ask" }, approvalGate: { request: async (r) => (asked.push(r.toolCallId), { type: "approve" }) } }), "something else", { state: saved as never, askAgain: ["c2"] });
+  const other = await collect(
+    createAgent({
+      ...base,
+      model: new FakeModel([{ text: "ok" }]),
+      tools: [echoTool()],
+      approvalPolicy: { read: "ask", edit: "ask", execute: "ask" },
+      approvalGate: { request: async (r) => (asked.push(r.toolCallId), { type: "approve" }) },
+    }),
+    "something else",
+    { state: saved as never, askAgain: ["c2"] },
+  );
   assert.equal(other.done.reason, "completed");
   assert.deepEqual(asked, []);
 });
@@ -283,8 +349,18 @@ test("a corrupt saved state ends with a clear error and loses nothing", async ()
 
 test("tool call ids are unique across the task even when the model repeats or omits them", async () => {
   const model = new FakeModel([
-    { toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "a" } }, { id: "call_0", name: "echo", arguments: { text: "b" } }] },
-    { toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "c" } }, { id: "", name: "echo", arguments: { text: "d" } }] },
+    {
+      toolCalls: [
+        { id: "call_0", name: "echo", arguments: { text: "a" } },
+        { id: "call_0", name: "echo", arguments: { text: "b" } },
+      ],
+    },
+    {
+      toolCalls: [
+        { id: "call_0", name: "echo", arguments: { text: "c" } },
+        { id: "", name: "echo", arguments: { text: "d" } },
+      ],
+    },
     { text: "done" },
   ]);
   const agent = createAgent({ ...base, model, tools: [echoTool()] });
@@ -295,8 +371,13 @@ test("tool call ids are unique across the task even when the model repeats or om
   assert.equal(ids[0], "call_0", "a unique id from the model is kept");
   assertWellFormed(done.state.messages);
   // Resuming the task must not reuse an id either.
-  const resumed = new FakeModel([{ toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "e" } }] }, { text: "ok" }]);
-  const again = await collect(createAgent({ ...base, model: resumed, tools: [echoTool()] }), "more", { state: done.state });
+  const resumed = new FakeModel([
+    { toolCalls: [{ id: "call_0", name: "echo", arguments: { text: "e" } }] },
+    { text: "ok" },
+  ]);
+  const again = await collect(createAgent({ ...base, model: resumed, tools: [echoTool()] }), "more", {
+    state: done.state,
+  });
   const newId = ofType(again.events, "tool_call_finished")[0]!.toolCallId;
   assert.ok(!ids.includes(newId), `resumed id ${newId} collides`);
 });
@@ -328,6 +409,9 @@ test("beforeFinish: a middleware that finds more to do after the final answer co
     { role: "assistant", content: "All done." },
     { role: "user", content: "[Fathom] The editor reports an error in /a.ts." },
   ]);
-  assert.deepEqual(ofType(events, "warning").map((w) => [w.code, w.message]), [["continued", "An error came in after the answer."]]);
+  assert.deepEqual(
+    ofType(events, "warning").map((w) => [w.code, w.message]),
+    [["continued", "An error came in after the answer."]],
+  );
   assertWellFormed(done.state.messages);
 });

@@ -7,7 +7,19 @@ import { measurePrompt, PROMPT_TOKEN_BUDGET } from "../../../bench/agent";
 
 test("system prompt + all built-in tool schemas fit in 2,000 tokens", async () => {
   const prompt = await measurePrompt(mkdtempSync(path.join(tmpdir(), "fathom-prompt-")));
-  assert.deepEqual(prompt.tools, ["write_todos", "ask_user", "web_fetch", "ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task"]);
+  assert.deepEqual(prompt.tools, [
+    "write_todos",
+    "ask_user",
+    "web_fetch",
+    "ls",
+    "read_file",
+    "write_file",
+    "edit_file",
+    "glob",
+    "grep",
+    "execute",
+    "task",
+  ]);
   assert.ok(prompt.tokens <= PROMPT_TOKEN_BUDGET, `${prompt.tokens} tokens`);
 });
 

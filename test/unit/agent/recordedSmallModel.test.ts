@@ -24,7 +24,9 @@ interface RecordedRun {
   outcome: { reason: string; succeeded: boolean; toolCalls: string[] };
 }
 
-const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../fixtures/local-model/smollm2-modes-recordings.json"), "utf8")) as { runs: RecordedRun[] };
+const recorded = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, "../../fixtures/local-model/smollm2-modes-recordings.json"), "utf8"),
+) as { runs: RecordedRun[] };
 const servers: ScriptedModelServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 beforeEach(() => forgetToolCallLessons());
@@ -33,13 +35,23 @@ for (const run of recorded.runs) {
   test(`recorded ${run.mode} run of "${run.task}": the same calls, the same end (${run.outcome.reason}), ${run.outcome.succeeded ? "succeeded" : "failed"} as live`, async () => {
     const task = TASKS.find((t) => t.id === run.task)!;
     const server = await startScriptedModelServer(
-      run.replies.map((r) => ({ text: r.content, toolCalls: r.toolCalls, ...(r.finishReason === "length" ? { stopReason: "length" } : {}) })),
+      run.replies.map((r) => ({
+        text: r.content,
+        toolCalls: r.toolCalls,
+        ...(r.finishReason === "length" ? { stopReason: "length" } : {}),
+      })),
     );
     servers.push(server);
     const workspace = mkdtempSync(path.join(tmpdir(), `fathom-recorded-${run.task}-`));
     writeWorkspace(workspace, task.files);
     const agent = createAgent({
-      model: createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1, ...(run.mode === "native" ? { override: { tools: "native", profile: "full" } } : {}) }),
+      model: createModel({
+        provider: "openai-compatible",
+        model: "smollm2-135m-instruct",
+        baseUrl: server.baseUrlOpenAI,
+        retryBaseDelayMs: 1,
+        ...(run.mode === "native" ? { override: { tools: "native", profile: "full" } } : {}),
+      }),
       workspaceRoot: workspace,
       backend: new FilesystemBackend({ rootDir: workspace }),
       executor: new ChildProcessExecutor(),
@@ -47,10 +59,18 @@ for (const run of recorded.runs) {
       maxSteps: task.maxSteps,
     });
     const { events, done } = await collect(agent, task.prompt);
-    assert.deepEqual(finishedCalls(events).map((c) => c.toolName), run.outcome.toolCalls, "the same calls ran");
+    assert.deepEqual(
+      finishedCalls(events).map((c) => c.toolName),
+      run.outcome.toolCalls,
+      "the same calls ran",
+    );
     assert.equal(done.reason, run.outcome.reason, done.message);
     assert.equal(task.succeeded({ workspace, done, events }), run.outcome.succeeded, "succeeded as the live run did");
     assert.equal(server.requests.length, run.replies.length, "as many model requests as live");
-    if (run.mode === "constrained") assert.ok(server.requests.every((r) => r.body.response_format), "every request held to the schema");
+    if (run.mode === "constrained")
+      assert.ok(
+        server.requests.every((r) => r.body.response_format),
+        "every request held to the schema",
+      );
   });
 }

@@ -14,7 +14,9 @@ import { createModel } from "../../../src/core/model/createModel";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
 import { collect } from "../../support/agentTestKit";
 
-const recorded = JSON.parse(readFileSync(path.join(__dirname, "../../fixtures/local-model/runaway-answer.json"), "utf8")) as { content: string; prompt: string }[];
+const recorded = JSON.parse(
+  readFileSync(path.join(__dirname, "../../fixtures/local-model/runaway-answer.json"), "utf8"),
+) as { content: string; prompt: string }[];
 
 /** The recorded answer (cut where Fathom stopped it), continued as the greedy server would have: the same loop. */
 function asTheServerWouldHaveContinued(text: string): string {
@@ -31,15 +33,27 @@ test("the recorded looping answer is stopped early; the task ends as a repetitio
   servers.push(server);
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-runaway-"));
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", override: { tools: "native" }, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: "smollm2-135m-instruct",
+      override: { tools: "native" },
+      baseUrl: server.baseUrlOpenAI,
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
   });
   const { events, done } = await collect(agent, answer.prompt);
   assert.equal(done.reason, "repetition");
   assert.match(done.message ?? "", /went into a loop.*stopped/);
-  const streamed = events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("");
-  assert.ok(streamed.length < answer.content.length, `stopped before the end (${streamed.length} of ${answer.content.length} characters)`);
+  const streamed = events
+    .filter((e) => e.type === "text_delta")
+    .map((e) => (e as { text: string }).text)
+    .join("");
+  assert.ok(
+    streamed.length < answer.content.length,
+    `stopped before the end (${streamed.length} of ${answer.content.length} characters)`,
+  );
   assert.equal(server.requests[0]!.lastChunkAt, undefined, "Fathom closed the stream");
   const last = done.state.messages.at(-1)!;
   assert.equal(last.role, "assistant");

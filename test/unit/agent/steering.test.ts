@@ -11,14 +11,27 @@ const base = { workspaceRoot: "/tmp/ws", rules: false, generalPurposeSubagent: f
 
 /** A tool that runs until released (a long command). */
 function slowTool(started: () => void, until: Promise<void>): Tool {
-  return defineTool({ name: "slow", description: "Runs a while.", schema: z.object({}), kind: "read", async run() { started(); await until; return { content: "slow done" }; } }) as unknown as Tool;
+  return defineTool({
+    name: "slow",
+    description: "Runs a while.",
+    schema: z.object({}),
+    kind: "read",
+    async run() {
+      started();
+      await until;
+      return { content: "slow done" };
+    },
+  }) as unknown as Tool;
 }
 
 test("a message sent while a tool runs reaches the next request, after the tool's result", async () => {
   const inbox = new SteeringInbox();
   let finish!: () => void;
   const until = new Promise<void>((r) => (finish = r));
-  const model = new FakeModel([{ toolCalls: [{ name: "slow", arguments: {} }] }, { text: "Switched to the other file." }]);
+  const model = new FakeModel([
+    { toolCalls: [{ name: "slow", arguments: {} }] },
+    { text: "Switched to the other file." },
+  ]);
   const tool = slowTool(() => {
     inbox.push("use the other file instead");
     finish();
@@ -26,7 +39,10 @@ test("a message sent while a tool runs reaches the next request, after the tool'
   const { events, done } = await collect(createAgent({ ...base, model, tools: [tool] }), "start", { steering: inbox });
   assert.equal(done.reason, "completed");
   const second = model.requests[1]!.messages;
-  assert.deepEqual(second.slice(-2).map((m) => m.role), ["tool", "user"]);
+  assert.deepEqual(
+    second.slice(-2).map((m) => m.role),
+    ["tool", "user"],
+  );
   assert.equal(second.at(-1)!.content, "use the other file instead");
   const steered = events.findIndex((e) => e.type === "steered");
   const toolDone = events.findIndex((e) => e.type === "tool_call_finished");
@@ -67,7 +83,16 @@ test("a message that arrives as the final answer ends is read before the run end
 test("tool calls the model had begun when a message stopped the stream are closed, not run", async () => {
   const inbox = new SteeringInbox();
   let ran = 0;
-  const tool = defineTool({ name: "echo", description: "e", schema: z.object({ text: z.string() }), kind: "read", async run() { ran++; return { content: "x" }; } }) as unknown as Tool;
+  const tool = defineTool({
+    name: "echo",
+    description: "e",
+    schema: z.object({ text: z.string() }),
+    kind: "read",
+    async run() {
+      ran++;
+      return { content: "x" };
+    },
+  }) as unknown as Tool;
   const model = new FakeModel([
     {
       hang: true,

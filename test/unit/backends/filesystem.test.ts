@@ -29,7 +29,13 @@ describe("read", () => {
     ["BOM hidden", "/bom.txt", undefined, undefined, /^ {5}1\tbom$/],
     ["empty file reminder", "/empty.txt", undefined, undefined, /empty/],
     ["long lines split", "/long.txt", 0, 10, /^ {3}1\.1\ta{5000}\n {3}1\.2\ta{5000}\n {3}1\.3\ta{2000}\n {5}2\tshort$/],
-    ["offset and limit", "/many.txt", 2100, 2, /^ {2}2101\tline 2101\n {2}2102\tline 2102\n\n\(Showing lines 2101-2102/],
+    [
+      "offset and limit",
+      "/many.txt",
+      2100,
+      2,
+      /^ {2}2101\tline 2101\n {2}2102\tline 2102\n\n\(Showing lines 2101-2102/,
+    ],
   ];
   for (const [name, p, o, l, re] of cases) {
     it(name, async () => assert.match((await b.read(p, o, l)).content ?? String((await b.read(p, o, l)).error), re));
@@ -44,8 +50,19 @@ describe("read", () => {
     const all = Array.from({ length: 120_000 }, (_, i) => `row ${i + 1} ${"v".repeat(i % 97)}`);
     writeFileSync(path.join(s.root, "rows.txt"), all.join("\n"));
     const big = new FilesystemBackend({ rootDir: s.root, ripgrepPath: null });
-    for (const [o, l] of [[0, 3], [1023, 3], [1024, 2], [65_537, 5], [119_998, 10], [50_000, 1], [3, 2]] as const) {
-      const want = all.slice(o, o + l).map((t, k) => `${String(o + k + 1).padStart(6)}\t${t}`).join("\n");
+    for (const [o, l] of [
+      [0, 3],
+      [1023, 3],
+      [1024, 2],
+      [65_537, 5],
+      [119_998, 10],
+      [50_000, 1],
+      [3, 2],
+    ] as const) {
+      const want = all
+        .slice(o, o + l)
+        .map((t, k) => `${String(o + k + 1).padStart(6)}\t${t}`)
+        .join("\n");
       const got = (await big.read("/rows.txt", o, l)).content ?? "";
       assert.equal(got.split("\n\n(")[0], want, `offset ${o}`);
     }
@@ -77,19 +94,68 @@ describe("write and edit", () => {
   after(s.cleanup);
   const b = new FilesystemBackend({ rootDir: s.root, ripgrepPath: null });
   const file = (rel: string) => path.join(s.root, rel);
-  const editCases: { name: string; before: string | Buffer; old: string; neu: string; all?: boolean; want?: string; err?: RegExp; n?: number }[] = [
+  const editCases: {
+    name: string;
+    before: string | Buffer;
+    old: string;
+    neu: string;
+    all?: boolean;
+    want?: string;
+    err?: RegExp;
+    n?: number;
+  }[] = [
     { name: "single replacement", before: "a b c\n", old: "b", neu: "B", want: "a B c\n", n: 1 },
-    { name: "CRLF kept, model used LF", before: "x\r\ny\r\nz\r\n", old: "x\ny", neu: "x\nY\nW", want: "x\r\nY\r\nW\r\nz\r\n" },
+    {
+      name: "CRLF kept, model used LF",
+      before: "x\r\ny\r\nz\r\n",
+      old: "x\ny",
+      neu: "x\nY\nW",
+      want: "x\r\nY\r\nW\r\nz\r\n",
+    },
     { name: "CRLF kept, model used CRLF", before: "x\r\ny\r\n", old: "x\r\n", neu: "X\r\n", want: "X\r\ny\r\n" },
     { name: "LF file, model used CRLF", before: "x\ny\n", old: "x\r\ny", neu: "q\r\nr", want: "q\nr\n" },
     { name: "BOM kept", before: "\uFEFFhello\n", old: "hello", neu: "bye", want: "\uFEFFbye\n" },
-    { name: "final newline kept when old_string ate it", before: "a\nlast\n", old: "last\n", neu: "end", want: "a\nend\n" },
+    {
+      name: "final newline kept when old_string ate it",
+      before: "a\nlast\n",
+      old: "last\n",
+      neu: "end",
+      want: "a\nend\n",
+    },
     { name: "absence of final newline kept", before: "a\nlast", old: "last", neu: "end\n", want: "a\nend" },
-    { name: "0 matches shows closest lines", before: "function handleRequest(req) {\n}\n", old: "function handleRequests(req) {", neu: "x", err: /not found[\s\S]*Closest lines:\n\s+1\tfunction handleRequest/ },
-    { name: "whitespace hint", before: "if (a) {\n    go();\n}\n", old: "if (a) {\n  go();", neu: "x", err: /different whitespace/ },
+    {
+      name: "0 matches shows closest lines",
+      before: "function handleRequest(req) {\n}\n",
+      old: "function handleRequests(req) {",
+      neu: "x",
+      err: /not found[\s\S]*Closest lines:\n\s+1\tfunction handleRequest/,
+    },
+    {
+      name: "whitespace hint",
+      before: "if (a) {\n    go();\n}\n",
+      old: "if (a) {\n  go();",
+      neu: "x",
+      err: /different whitespace/,
+    },
     { name: ">1 without replace_all gives the count", before: "x x x\n", old: "x", neu: "y", err: /appears 3 times/ },
-    { name: "replace_all counts non-overlapping", before: "aaaa\n", old: "aa", neu: "b", all: true, want: "bb\n", n: 2 },
-    { name: "replace_all with $ patterns is literal", before: "a a\n", old: "a", neu: "$&$1", all: true, want: "$&$1 $&$1\n", n: 2 },
+    {
+      name: "replace_all counts non-overlapping",
+      before: "aaaa\n",
+      old: "aa",
+      neu: "b",
+      all: true,
+      want: "bb\n",
+      n: 2,
+    },
+    {
+      name: "replace_all with $ patterns is literal",
+      before: "a a\n",
+      old: "a",
+      neu: "$&$1",
+      all: true,
+      want: "$&$1 $&$1\n",
+      n: 2,
+    },
     { name: "empty old_string", before: "a\n", old: "", neu: "b", err: /empty/ },
     { name: "identical strings", before: "a\n", old: "a", neu: "a", err: /identical/ },
     { name: "binary file", before: Buffer.from([0, 1, 2]), old: "a", neu: "b", err: /binary/ },

@@ -42,15 +42,47 @@ describe("fuzz: a symlink farm cannot be used to escape the root", () => {
   const before = snapshot(s.outside);
 
   const seg = fc.constantFrom(
-    "a", "b", "x.txt", "y.txt", "new.txt", "link-out", "a/link-od", "canary.txt", "rel-canary.txt", "link-in", "link-b",
-    "loop1", "loop2", "self", "dangling", "up2", "slash", "od", "outside", "root", "..", ".", "", "~", "%2e%2e", "..%2f",
-    "C:", "\\\\srv", "foo..bar", "\0", "etc", "passwd", "x".repeat(300),
+    "a",
+    "b",
+    "x.txt",
+    "y.txt",
+    "new.txt",
+    "link-out",
+    "a/link-od",
+    "canary.txt",
+    "rel-canary.txt",
+    "link-in",
+    "link-b",
+    "loop1",
+    "loop2",
+    "self",
+    "dangling",
+    "up2",
+    "slash",
+    "od",
+    "outside",
+    "root",
+    "..",
+    ".",
+    "",
+    "~",
+    "%2e%2e",
+    "..%2f",
+    "C:",
+    "\\\\srv",
+    "foo..bar",
+    "\0",
+    "etc",
+    "passwd",
+    "x".repeat(300),
   );
-  const pathArb = fc.tuple(
-    fc.constantFrom("", "/", s.root + "/", s.outside + "/", s.base + "/", "\\", "~/", "//"),
-    fc.array(seg, { minLength: 0, maxLength: 6 }),
-    fc.constantFrom("/", "\\"),
-  ).map(([prefix, parts, sep]) => prefix + parts.join(sep));
+  const pathArb = fc
+    .tuple(
+      fc.constantFrom("", "/", s.root + "/", s.outside + "/", s.base + "/", "\\", "~/", "//"),
+      fc.array(seg, { minLength: 0, maxLength: 6 }),
+      fc.constantFrom("/", "\\"),
+    )
+    .map(([prefix, parts, sep]) => prefix + parts.join(sep));
 
   const backends = [
     new FilesystemBackend({ rootDir: s.root, ripgrepPath: null }),
@@ -86,7 +118,10 @@ describe("fuzz: a symlink farm cannot be used to escape the root", () => {
       { seed: 20240603, numRuns: 400 },
     );
     assert.ok(ops >= 4000);
-    assert.ok(written > 10 && refused > 100, `the generator must hit both sides (written ${written}, refused ${refused})`);
+    assert.ok(
+      written > 10 && refused > 100,
+      `the generator must hit both sides (written ${written}, refused ${refused})`,
+    );
     assert.equal(snapshot(s.outside), before, "nothing outside the root was created or changed");
   });
 

@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** A temp folder holding `root/` (the workspace) and `outside/` (with a canary file). */
-export function makeSandbox(files: Record<string, string | Buffer> = {}): { base: string; root: string; outside: string; canary: string; cleanup: () => void } {
+export function makeSandbox(files: Record<string, string | Buffer> = {}): {
+  base: string;
+  root: string;
+  outside: string;
+  canary: string;
+  cleanup: () => void;
+} {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), "fathom-fs-")));
   const root = path.join(base, "root");
   const outside = path.join(base, "outside");

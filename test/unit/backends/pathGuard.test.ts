@@ -76,7 +76,14 @@ describe("symlinks", () => {
     assert.equal((await b.write("/indir/new.txt", "n")).error, undefined);
     assert.equal(readFileSync(path.join(s.root, "real", "new.txt"), "utf8"), "n");
   });
-  const escapes = ["/outdir/secret.txt", "/canary-link.txt", "/real/up/outside/canary.txt", "/dangling.txt", "/loop1", "/loop1/x"];
+  const escapes = [
+    "/outdir/secret.txt",
+    "/canary-link.txt",
+    "/real/up/outside/canary.txt",
+    "/dangling.txt",
+    "/loop1",
+    "/loop1/x",
+  ];
   for (const p of escapes) {
     it(`refuses ${p} for read, write, edit, ls`, async () => {
       assert.ok((await b.read(p)).error);

@@ -28,7 +28,11 @@ const s = makeSandbox({
   "pkg/.gitignore": "gen.txt\n!../app.log\n",
   "pkg/gen.txt": "needle generated\n",
   "pkg/src.txt": "needle source\n",
-  "bin.dat": Buffer.concat([Buffer.from("needle before nul\n"), Buffer.alloc(70000, 0x61), Buffer.from("\n\0needle after\n")]),
+  "bin.dat": Buffer.concat([
+    Buffer.from("needle before nul\n"),
+    Buffer.alloc(70000, 0x61),
+    Buffer.from("\n\0needle after\n"),
+  ]),
   "latin1.txt": Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]),
   "huge.txt": "needle\n" + "x".repeat(60_000) + "\n",
   "unicodé/naïve.txt": "needle ünïcode\n",
@@ -58,14 +62,30 @@ describe("search engines", () => {
     const r = await node.grep("needle");
     const paths = [...new Set(r.matches?.map((m) => m.path))];
     assert.deepEqual(paths, [
-      "/.env", "/.hidden/h.txt", "/a.txt", "/b.md", "/docs/deep/more.md", "/docs/guide.md", "/docs/notes.txt",
-      "/foo..bar.txt", "/keep.log", "/latin1.txt", "/many.txt", "/pkg/src.txt", "/src/sub/y.js", "/src/sub/y.ts", "/src/x.ts",
+      "/.env",
+      "/.hidden/h.txt",
+      "/a.txt",
+      "/b.md",
+      "/docs/deep/more.md",
+      "/docs/guide.md",
+      "/docs/notes.txt",
+      "/foo..bar.txt",
+      "/keep.log",
+      "/latin1.txt",
+      "/many.txt",
+      "/pkg/src.txt",
+      "/src/sub/y.js",
+      "/src/sub/y.ts",
+      "/src/x.ts",
       "/unicodé/naïve.txt",
     ]);
-    assert.deepEqual(r.matches?.filter((m) => m.path === "/a.txt"), [
-      { path: "/a.txt", line: 1, text: "needle one" },
-      { path: "/a.txt", line: 3, text: "needle needle two" },
-    ]);
+    assert.deepEqual(
+      r.matches?.filter((m) => m.path === "/a.txt"),
+      [
+        { path: "/a.txt", line: 1, text: "needle one" },
+        { path: "/a.txt", line: 3, text: "needle needle two" },
+      ],
+    );
     assert.equal(r.matches?.find((m) => m.path === "/b.md")?.text, "needle in markdown");
     assert.equal(r.matches?.find((m) => m.path === "/latin1.txt")?.text, "needle \uFFFD");
   });
@@ -113,7 +133,9 @@ describe("search engines", () => {
     assert.equal(r.counts?.["/a.txt"], 2);
   });
   it("a single file path searches only that file; ignored single files are refused", async () => {
-    assert.deepEqual((await rg.grep("needle", "/docs/guide.md")).matches, [{ path: "/docs/guide.md", line: 1, text: "docs needle" }]);
+    assert.deepEqual((await rg.grep("needle", "/docs/guide.md")).matches, [
+      { path: "/docs/guide.md", line: 1, text: "docs needle" },
+    ]);
     assert.match((await rg.grep("needle", "/private/p.txt")).error ?? "", /fathomignore/);
   });
   it("bad patterns are errors, not throws", async () => {
@@ -123,30 +145,59 @@ describe("search engines", () => {
   });
 
   const globs: [string, string | undefined][] = [
-    ["**/*.md", undefined], ["*.md", undefined], ["*.md", "/docs"], ["**/*", undefined], ["**/*.{ts,js}", "/src"],
-    ["**/*.log", undefined], ["*", "/pkg"], ["docs/**", undefined], ["/docs/*.md", undefined], ["**/.*", undefined],
+    ["**/*.md", undefined],
+    ["*.md", undefined],
+    ["*.md", "/docs"],
+    ["**/*", undefined],
+    ["**/*.{ts,js}", "/src"],
+    ["**/*.log", undefined],
+    ["*", "/pkg"],
+    ["docs/**", undefined],
+    ["/docs/*.md", undefined],
+    ["**/.*", undefined],
   ];
   for (const [pat, p] of globs) {
     it(`parity: glob ${pat} under ${p ?? "/"}`, async () => {
       const a = await rg.glob(pat, p);
       const b = await node.glob(pat, p);
       assert.equal(a.error, undefined);
-      assert.deepEqual(a.files?.map((f) => f.path), b.files?.map((f) => f.path));
+      assert.deepEqual(
+        a.files?.map((f) => f.path),
+        b.files?.map((f) => f.path),
+      );
     });
   }
   it("glob: minimatch semantics, files only, sorted, .git and ignored files skipped", async () => {
-    assert.deepEqual((await node.glob("*.md")).files?.map((f) => f.path), ["/b.md"]);
-    assert.deepEqual((await node.glob("**/*.md", "/docs")).files?.map((f) => f.path), ["/docs/deep/more.md", "/docs/guide.md"]);
+    assert.deepEqual(
+      (await node.glob("*.md")).files?.map((f) => f.path),
+      ["/b.md"],
+    );
+    assert.deepEqual(
+      (await node.glob("**/*.md", "/docs")).files?.map((f) => f.path),
+      ["/docs/deep/more.md", "/docs/guide.md"],
+    );
     const all = ((await node.glob("**/*")).files ?? []).map((f) => f.path);
     assert.ok(all.includes("/.env") && all.includes("/keep.log") && all.includes("/bin.dat"));
-    for (const gone of ["/.git/config", "/sub/.git", "/build/out.js", "/app.log", "/pkg/gen.txt", "/private/p.txt", "/link-out", "/docs/"]) {
+    for (const gone of [
+      "/.git/config",
+      "/sub/.git",
+      "/build/out.js",
+      "/app.log",
+      "/pkg/gen.txt",
+      "/private/p.txt",
+      "/link-out",
+      "/docs/",
+    ]) {
       assert.ok(!all.includes(gone), gone);
     }
     assert.deepEqual(all, [...all].sort());
     assert.ok((await node.glob("../*")).error);
   });
   it("glob arguments: a leading / starts at the root whatever the folder; empty and '..' patterns are refused", async () => {
-    assert.deepEqual((await node.glob("/docs/*.md", "/src")).files?.map((f) => f.path), ["/docs/guide.md"]);
+    assert.deepEqual(
+      (await node.glob("/docs/*.md", "/src")).files?.map((f) => f.path),
+      ["/docs/guide.md"],
+    );
     assert.match((await node.glob("  ")).error ?? "", /pattern must be a glob/);
     assert.match((await node.glob("docs/../../*")).error ?? "", /may not contain '\.\.'/);
     assert.match((await node.glob("*.md", "/b.md")).error ?? "", /is a file; glob needs a folder/);
@@ -162,7 +213,8 @@ describe("search engines", () => {
 describe("ripgrep candidates are checked in path order", () => {
   // rg -l lists files whose NUL byte comes far after the first match, and files over the size
   // limit; both are dropped when read, so a small cap must look past the first cap + 1 paths.
-  const far = (): Buffer => Buffer.concat([Buffer.from("needle first\n"), Buffer.alloc(200_000, 0x61), Buffer.from("\n\0\n")]);
+  const far = (): Buffer =>
+    Buffer.concat([Buffer.from("needle first\n"), Buffer.alloc(200_000, 0x61), Buffer.from("\n\0\n")]);
   const files: Record<string, string | Buffer> = {};
   for (let i = 0; i < 6; i++) files[`a${i}.bin`] = far();
   for (let i = 0; i < 4; i++) files[`b${i}.txt`] = "needle\n" + "y".repeat(80_000) + "\n";
@@ -176,7 +228,11 @@ describe("ripgrep candidates are checked in path order", () => {
     for (const mode of ["content", "files_with_matches", "count"] as GrepOutputMode[]) {
       for (const cap of [1, 2, 5, 9, 16, 29, 30, 31, 59, 60, 61, 100]) {
         const a = await rg.grep("needle", "/", undefined, { outputMode: mode, maxResults: cap });
-        assert.deepEqual(a, await node.grep("needle", "/", undefined, { outputMode: mode, maxResults: cap }), `${mode} ${cap}`);
+        assert.deepEqual(
+          a,
+          await node.grep("needle", "/", undefined, { outputMode: mode, maxResults: cap }),
+          `${mode} ${cap}`,
+        );
         assert.equal(a.matches?.[0]?.path, "/c00.txt", `${mode} ${cap}`);
       }
     }
@@ -184,18 +240,42 @@ describe("ripgrep candidates are checked in path order", () => {
 });
 
 describe("glob **/*.ext", () => {
-  const names = [".ts", "a.ts", "a.ts.bak", "a.TS", "ats", ".hidden/b.ts", "d/.c.ts", "d/e/f.ts", "d/e.ts/g.js", "d/e.ts/h.ts", "sp ace/ü.ts", "x.tsx"];
+  const names = [
+    ".ts",
+    "a.ts",
+    "a.ts.bak",
+    "a.TS",
+    "ats",
+    ".hidden/b.ts",
+    "d/.c.ts",
+    "d/e/f.ts",
+    "d/e.ts/g.js",
+    "d/e.ts/h.ts",
+    "sp ace/ü.ts",
+    "x.tsx",
+  ];
   const s = makeSandbox(Object.fromEntries(names.map((n) => [n, "x\n"])));
   after(s.cleanup);
   it("lists what minimatch (dot: true) matches, with either engine, from the root or a folder", async () => {
     const rgPath = findRipgrep(undefined);
     for (const ripgrepPath of [rgPath, null]) {
       const b = new FilesystemBackend({ rootDir: s.root, ripgrepPath });
-      for (const [pat, base] of [["**/*.ts", "/"], ["**/*.ts", "/d"], ["**/*.tsx", "/"]] as const) {
+      for (const [pat, base] of [
+        ["**/*.ts", "/"],
+        ["**/*.ts", "/d"],
+        ["**/*.tsx", "/"],
+      ] as const) {
         const mm = new Minimatch(pat, { dot: true });
         const prefix = base === "/" ? "" : base.slice(1) + "/";
-        const want = names.filter((n) => n.startsWith(prefix) && mm.match(n.slice(prefix.length))).map((n) => "/" + n).sort();
-        assert.deepEqual((await b.glob(pat, base)).files?.map((f) => f.path), want, `${pat} ${base} ${ripgrepPath}`);
+        const want = names
+          .filter((n) => n.startsWith(prefix) && mm.match(n.slice(prefix.length)))
+          .map((n) => "/" + n)
+          .sort();
+        assert.deepEqual(
+          (await b.glob(pat, base)).files?.map((f) => f.path),
+          want,
+          `${pat} ${base} ${ripgrepPath}`,
+        );
       }
     }
   });

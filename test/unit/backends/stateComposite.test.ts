@@ -21,27 +21,42 @@ describe("StateBackend", () => {
   });
   it("ls, glob and grep", async () => {
     const b = new StateBackend({ "/d/a.ts": "needle\n", "/d/e/b.ts": "x\nneedle\n", "/c.md": "needle" });
-    assert.deepEqual((await b.ls("/")).files?.map((f) => f.path), ["/c.md", "/d/"]);
-    assert.deepEqual((await b.glob("**/*.ts")).files?.map((f) => f.path), ["/d/a.ts", "/d/e/b.ts"]);
+    assert.deepEqual(
+      (await b.ls("/")).files?.map((f) => f.path),
+      ["/c.md", "/d/"],
+    );
+    assert.deepEqual(
+      (await b.glob("**/*.ts")).files?.map((f) => f.path),
+      ["/d/a.ts", "/d/e/b.ts"],
+    );
     assert.deepEqual((await b.grep("needle", "/d")).matches, [
       { path: "/d/a.ts", line: 1, text: "needle" },
       { path: "/d/e/b.ts", line: 2, text: "needle" },
     ]);
-    assert.deepEqual((await b.grep("needle", "/", "*.md")).matches?.map((m) => m.path), ["/c.md"]);
+    assert.deepEqual(
+      (await b.grep("needle", "/", "*.md")).matches?.map((m) => m.path),
+      ["/c.md"],
+    );
   });
 });
 
 describe("CompositeBackend", () => {
   const s1 = makeSandbox({ "src/a.ts": "needle front\n" });
   const s2 = makeSandbox({ "src/b.ts": "needle back\n" });
-  after(() => { s1.cleanup(); s2.cleanup(); });
+  after(() => {
+    s1.cleanup();
+    s2.cleanup();
+  });
   const front = new FilesystemBackend({ rootDir: s1.root, ripgrepPath: null });
   const back = new FilesystemBackend({ rootDir: s2.root, ripgrepPath: null });
   const results = new StateBackend();
   const multi = new CompositeBackend(null, { "/frontend": front, "/backend": back, "/large_tool_results/": results });
 
   it("routes by the first segment and gives paths back with it", async () => {
-    assert.deepEqual((await multi.ls("/")).files?.map((f) => f.path), ["/backend/", "/frontend/", "/large_tool_results/"]);
+    assert.deepEqual(
+      (await multi.ls("/")).files?.map((f) => f.path),
+      ["/backend/", "/frontend/", "/large_tool_results/"],
+    );
     assert.match((await multi.read("/frontend/src/a.ts")).content ?? "", /needle front/);
     assert.deepEqual(await multi.write("/backend/src/new.ts", "n"), { path: "/backend/src/new.ts" });
     assert.equal(readFileSync(path.join(s2.root, "src/new.ts"), "utf8"), "n");
@@ -50,8 +65,14 @@ describe("CompositeBackend", () => {
     assert.equal(results.snapshot()["/r1"], "big");
   });
   it("searches across roots, sorted", async () => {
-    assert.deepEqual((await multi.grep("needle")).matches?.map((m) => m.path), ["/backend/src/b.ts", "/frontend/src/a.ts"]);
-    assert.deepEqual((await multi.glob("**/*.ts", "/frontend")).files?.map((f) => f.path), ["/frontend/src/a.ts"]);
+    assert.deepEqual(
+      (await multi.grep("needle")).matches?.map((m) => m.path),
+      ["/backend/src/b.ts", "/frontend/src/a.ts"],
+    );
+    assert.deepEqual(
+      (await multi.glob("**/*.ts", "/frontend")).files?.map((f) => f.path),
+      ["/frontend/src/a.ts"],
+    );
   });
   it("longest prefix wins", async () => {
     const inner = new StateBackend({ "/x": "inner" });

@@ -19,7 +19,12 @@ function workspace() {
 }
 
 /** A task that writes `files` (path → text) through the checkpointing backend. */
-async function task(store: CheckpointStore, inner: FilesystemBackend, taskId: string, files: Record<string, string>): Promise<void> {
+async function task(
+  store: CheckpointStore,
+  inner: FilesystemBackend,
+  taskId: string,
+  files: Record<string, string>,
+): Promise<void> {
   await store.checkpoint(taskId, { kind: "message", label: taskId, conversationLength: 0 });
   const agent = new CheckpointingBackend(inner, store, taskId, { conversationLength: 0 });
   for (const [p, text] of Object.entries(files)) {
@@ -40,7 +45,8 @@ function age(dir: string, oldestFirst: string[]): void {
 }
 
 const blobHash = (text: string) => BlobStore.hashOf(Buffer.from(text, "utf8"));
-const blobExists = (dir: string, text: string) => existsSync(path.join(dir, "blobs", blobHash(text).slice(0, 2), blobHash(text).slice(2)));
+const blobExists = (dir: string, text: string) =>
+  existsSync(path.join(dir, "blobs", blobHash(text).slice(0, 2), blobHash(text).slice(2)));
 
 describe("checkpoint bounds", () => {
   it("a file over the size limit is not kept: the checkpoint, the plan and the restore say so, and the file is left alone", async () => {
@@ -57,14 +63,20 @@ describe("checkpoint bounds", () => {
     const [first, write] = await store.checkpoints("t1");
     assert.deepEqual(first!.notKept, ["/big.log"]);
     assert.deepEqual(first!.files.sort(), ["/big.log", "/small.txt"]);
-    assert.match(write!.label, /^Changed \/big\.log \(its earlier text, 10 KB, was over the size checkpoints keep: it cannot be restored\)$/);
+    assert.match(
+      write!.label,
+      /^Changed \/big\.log \(its earlier text, 10 KB, was over the size checkpoints keep: it cannot be restored\)$/,
+    );
 
     const plan = await store.plan("t1", 1, inner);
     const bigPlan = plan.files.find((f) => f.path === "/big.log")!;
     assert.match(bigPlan.notKept!, /over the size kept by checkpoints/);
     const result = await store.restore(plan, inner);
     assert.deepEqual(result.restored, ["/small.txt"]);
-    assert.deepEqual(result.failed.map((f) => f.path), ["/big.log"]);
+    assert.deepEqual(
+      result.failed.map((f) => f.path),
+      ["/big.log"],
+    );
     assert.equal(readFileSync(path.join(root, "big.log"), "utf8"), "short now\n", "left as it is");
     assert.equal(readFileSync(path.join(root, "small.txt"), "utf8"), "small\n");
   });
@@ -116,7 +128,10 @@ describe("checkpoint bounds", () => {
     assert.ok(blobExists(dir, "the person's a\n"), "task two still needs it");
     assert.ok(blobExists(dir, "two's a\n"));
     assert.ok((await store.usage()) < used - 10_000);
-    assert.deepEqual((await store.tasks()).map((t) => t.taskId), ["two"]);
+    assert.deepEqual(
+      (await store.tasks()).map((t) => t.taskId),
+      ["two"],
+    );
     assert.equal(await store.hasTask("one"), false);
     await assert.rejects(store.plan("one", 0, inner), /has no checkpoints: they were deleted/);
   });

@@ -32,34 +32,48 @@ async function setUp() {
 }
 
 function restoreInChild(root: string, storeDir: string, killAfterMs: number | null): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, root, storeDir, "t"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, root, storeDir, "t"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve) => {
     child.stdout.on("data", (d: Buffer) => {
-      if (killAfterMs !== null && d.toString().includes("restoring")) setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+      if (killAfterMs !== null && d.toString().includes("restoring"))
+        setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     });
     child.on("close", () => resolve());
   });
 }
 
-it("kill -9 during a restore leaves every file whole; a second restore completes it", { timeout: 180_000 }, async () => {
-  let partlyDone = 0;
-  for (const killAfterMs of [0, 5, 15, 30, 60, 120]) {
-    const { root, storeDir } = await setUp();
-    await restoreInChild(root, storeDir, killAfterMs);
-    let restored = 0;
-    for (let i = 0; i < 100; i++) {
-      const file = path.join(root, `src/f${i}.txt`);
-      const text = existsSync(file) ? readFileSync(file, "utf8") : null;
-      const earlier = i % 2 === 0 ? old(i) : null;
-      assert.ok(text === earlier || text === agents(i), `f${i}.txt is neither its earlier text nor the agent's (${text?.length} chars) after kill -9 at ${killAfterMs} ms`);
-      if (text === earlier) restored++;
+it(
+  "kill -9 during a restore leaves every file whole; a second restore completes it",
+  { timeout: 180_000 },
+  async () => {
+    let partlyDone = 0;
+    for (const killAfterMs of [0, 5, 15, 30, 60, 120]) {
+      const { root, storeDir } = await setUp();
+      await restoreInChild(root, storeDir, killAfterMs);
+      let restored = 0;
+      for (let i = 0; i < 100; i++) {
+        const file = path.join(root, `src/f${i}.txt`);
+        const text = existsSync(file) ? readFileSync(file, "utf8") : null;
+        const earlier = i % 2 === 0 ? old(i) : null;
+        assert.ok(
+          text === earlier || text === agents(i),
+          `f${i}.txt is neither its earlier text nor the agent's (${text?.length} chars) after kill -9 at ${killAfterMs} ms`,
+        );
+        if (text === earlier) restored++;
+      }
+      if (restored > 0 && restored < 100) partlyDone++;
+      await restoreInChild(root, storeDir, null);
+      for (let i = 0; i < 100; i++) {
+        const file = path.join(root, `src/f${i}.txt`);
+        assert.equal(
+          existsSync(file) ? readFileSync(file, "utf8") : null,
+          i % 2 === 0 ? old(i) : null,
+          `f${i}.txt after the second restore`,
+        );
+      }
     }
-    if (restored > 0 && restored < 100) partlyDone++;
-    await restoreInChild(root, storeDir, null);
-    for (let i = 0; i < 100; i++) {
-      const file = path.join(root, `src/f${i}.txt`);
-      assert.equal(existsSync(file) ? readFileSync(file, "utf8") : null, i % 2 === 0 ? old(i) : null, `f${i}.txt after the second restore`);
-    }
-  }
-  assert.ok(partlyDone > 0, "some kill landed in the middle of a restore");
-});
+    assert.ok(partlyDone > 0, "some kill landed in the middle of a restore");
+  },
+);

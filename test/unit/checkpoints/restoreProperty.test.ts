@@ -5,7 +5,16 @@
 // it after Fathom's last write) and left as it was; no other file changes.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
@@ -39,7 +48,10 @@ function snapshot(root: string): Map<string, string> {
 
 type Event = { type: "cp"; n: number } | { type: "w"; path: string; before: string | null };
 
-async function runSequence(seed: number, steps: number): Promise<{ restores: number; conflicts: number; restored: number }> {
+async function runSequence(
+  seed: number,
+  steps: number,
+): Promise<{ restores: number; conflicts: number; restored: number }> {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
   const root = mkdtempSync(path.join(tmpdir(), "fathom-cp-ws-"));
@@ -59,7 +71,11 @@ async function runSequence(seed: number, steps: number): Promise<{ restores: num
   for (let step = 0; step < steps; step++) {
     const roll = random();
     if (roll < 0.15) {
-      checkpoints = await store.checkpoint("task-1", { kind: "message", label: `message ${step}`, conversationLength: step });
+      checkpoints = await store.checkpoint("task-1", {
+        kind: "message",
+        label: `message ${step}`,
+        conversationLength: step,
+      });
       events.push({ type: "cp", n: checkpoints });
     } else if (roll < 0.55) {
       // The agent writes or edits (after reading, as its tools make it).
@@ -67,7 +83,10 @@ async function runSequence(seed: number, steps: number): Promise<{ restores: num
       const before = disk(p);
       if (before !== null) await inner.read(p);
       const content = random() < 0.1 ? "" : `${p} by the agent at step ${step}${random() < 0.2 ? "\r\n" : "\n"}`;
-      const w = random() < 0.5 || before === null || before === "" ? await agent.write(p, content) : await agent.edit(p, before.slice(0, 1), `[${step}]`);
+      const w =
+        random() < 0.5 || before === null || before === ""
+          ? await agent.write(p, content)
+          : await agent.edit(p, before.slice(0, 1), `[${step}]`);
       if (w.error === undefined) {
         checkpoints++; // a checkpoint before each write
         events.push({ type: "cp", n: checkpoints }, { type: "w", path: p, before });
@@ -98,7 +117,8 @@ async function runSequence(seed: number, steps: number): Promise<{ restores: num
       stats.restored += result.restored.length;
       const start = to === 0 ? 0 : events.findIndex((e) => e.type === "cp" && e.n === to);
       const firstBefore = new Map<string, string | null>();
-      for (const e of events.slice(start)) if (e.type === "w" && !firstBefore.has(e.path)) firstBefore.set(e.path, e.before);
+      for (const e of events.slice(start))
+        if (e.type === "w" && !firstBefore.has(e.path)) firstBefore.set(e.path, e.before);
       const conflicted = new Set(result.conflicts.map((c) => c.path));
       for (const [p, target] of firstBefore) {
         const was = before.get(p) ?? null;
@@ -107,10 +127,19 @@ async function runSequence(seed: number, steps: number): Promise<{ restores: num
         if (result.restored.includes(p)) assert.equal(now, target, `${ctx}: restored to the wrong text`);
         else assert.equal(now, was, `${ctx}: changed without being restored`);
         if (was === target) continue;
-        assert.equal(conflicted.has(p), was !== lastAfter.get(p), `${ctx}: conflict ${conflicted.has(p)}, but the person ${was !== lastAfter.get(p) ? "changed" : "did not change"} it`);
+        assert.equal(
+          conflicted.has(p),
+          was !== lastAfter.get(p),
+          `${ctx}: conflict ${conflicted.has(p)}, but the person ${was !== lastAfter.get(p) ? "changed" : "did not change"} it`,
+        );
       }
       for (const p of new Set([...before.keys(), ...after.keys()])) {
-        if (!firstBefore.has(p)) assert.equal(after.get(p), before.get(p), `seed ${seed}, step ${step}: ${p} was not Fathom's to restore, yet it changed`);
+        if (!firstBefore.has(p))
+          assert.equal(
+            after.get(p),
+            before.get(p),
+            `seed ${seed}, step ${step}: ${p} was not Fathom's to restore, yet it changed`,
+          );
       }
       assert.equal(after.get("/untracked.log") !== undefined || before.get("/untracked.log") === undefined, true);
       for (const p of result.restored) {

@@ -56,7 +56,10 @@ describe("checkpoints in any workspace", () => {
     assert.equal((await agent.edit("/app.ts", "app = 1", "app = 2")).error, undefined);
     assert.equal((await agent.edit("/vendor/lib/index.ts", "lib = 1", "lib = 2")).error, undefined);
     assert.equal((await agent.write("/vendor/lib/added.ts", "export {};\n")).error, undefined);
-    const filesDuring = readdirSync(root, { recursive: true }).map(String).filter((f) => !f.includes(".git")).sort();
+    const filesDuring = readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((f) => !f.includes(".git"))
+      .sort();
 
     const result = await store.restore(await store.plan("t", 1, inner), inner);
     assert.deepEqual(result.restored.sort(), ["/app.ts", "/vendor/lib/added.ts", "/vendor/lib/index.ts"]);
@@ -65,9 +68,16 @@ describe("checkpoints in any workspace", () => {
     assert.ok(!existsSync(path.join(root, "vendor", "lib", "added.ts")));
     assert.equal(readFileSync(path.join(root, "vendor", "lib", "untracked.tmp"), "utf8"), "the person's scratch\n");
     assert.deepEqual(tree(path.join(root, ".git")), gitBefore, "the repository's .git is untouched");
-    assert.deepEqual(tree(path.join(root, "vendor", "lib", ".git")), nestedGitBefore, "the nested repository's .git is untouched");
     assert.deepEqual(
-      readdirSync(root, { recursive: true }).map(String).filter((f) => !f.includes(".git")).sort(),
+      tree(path.join(root, "vendor", "lib", ".git")),
+      nestedGitBefore,
+      "the nested repository's .git is untouched",
+    );
+    assert.deepEqual(
+      readdirSync(root, { recursive: true })
+        .map(String)
+        .filter((f) => !f.includes(".git"))
+        .sort(),
       filesDuring.filter((f) => f !== path.join("vendor", "lib", "added.ts")),
       "nothing of Fathom's was added to the workspace",
     );
@@ -76,12 +86,18 @@ describe("checkpoints in any workspace", () => {
   it("a multi-root workspace: the same relative path in two folders are two files, each restored to its own text", async () => {
     const front = mkdtempSync(path.join(tmpdir(), "fathom-cpw-front-"));
     const back = mkdtempSync(path.join(tmpdir(), "fathom-cpw-back-"));
-    for (const [dir, name] of [[front, "front"], [back, "back"]] as const) {
+    for (const [dir, name] of [
+      [front, "front"],
+      [back, "back"],
+    ] as const) {
       mkdirSync(path.join(dir, "src"));
       writeFileSync(path.join(dir, "src", "index.ts"), `export const side = "${name}";\n`);
     }
     // As the host routes several folders: /<folder name>/…
-    const inner = new CompositeBackend(null, { "/front": new FilesystemBackend({ rootDir: front, ripgrepPath: null }), "/back": new FilesystemBackend({ rootDir: back, ripgrepPath: null }) });
+    const inner = new CompositeBackend(null, {
+      "/front": new FilesystemBackend({ rootDir: front, ripgrepPath: null }),
+      "/back": new FilesystemBackend({ rootDir: back, ripgrepPath: null }),
+    });
     const store = new CheckpointStore({ dir: mkdtempSync(path.join(tmpdir(), "fathom-cpw-store-")) });
     const agent = new CheckpointingBackend(inner, store, "t", { conversationLength: 0 });
     await store.checkpoint("t", { kind: "message", label: "rename in both", conversationLength: 0 });
@@ -96,19 +112,30 @@ describe("checkpoints in any workspace", () => {
     const checkpoints = await store.checkpoints("t");
     assert.deepEqual(checkpoints[0]!.files, ["/front/src/index.ts", "/back/src/index.ts", "/back/src/new.ts"]);
     const plan = await store.plan("t", 1, inner);
-    assert.deepEqual(plan.files.map((f) => [f.path, f.action, f.conflict ?? ""]), [
-      ["/front/src/index.ts", "write", "changed after Fathom's last change"],
-      ["/back/src/index.ts", "write", ""],
-      ["/back/src/new.ts", "delete", ""],
-    ]);
+    assert.deepEqual(
+      plan.files.map((f) => [f.path, f.action, f.conflict ?? ""]),
+      [
+        ["/front/src/index.ts", "write", "changed after Fathom's last change"],
+        ["/back/src/index.ts", "write", ""],
+        ["/back/src/new.ts", "delete", ""],
+      ],
+    );
     const result = await store.restore(plan, inner);
     assert.deepEqual(result.restored, ["/back/src/index.ts", "/back/src/new.ts"]);
-    assert.deepEqual(result.conflicts.map((c) => c.path), ["/front/src/index.ts"]);
+    assert.deepEqual(
+      result.conflicts.map((c) => c.path),
+      ["/front/src/index.ts"],
+    );
     assert.equal(readFileSync(path.join(back, "src", "index.ts"), "utf8"), `export const side = "back";\n`);
     assert.ok(!existsSync(path.join(back, "src", "new.ts")));
-    assert.equal(readFileSync(path.join(front, "src", "index.ts"), "utf8"), `export const where = "front, the person's";\n`);
+    assert.equal(
+      readFileSync(path.join(front, "src", "index.ts"), "utf8"),
+      `export const where = "front, the person's";\n`,
+    );
     // Overwriting the conflict after a look at it puts the front file back too.
-    const again = await store.restore(await store.plan("t", 1, inner), inner, { overwrite: new Set(["/front/src/index.ts"]) });
+    const again = await store.restore(await store.plan("t", 1, inner), inner, {
+      overwrite: new Set(["/front/src/index.ts"]),
+    });
     assert.deepEqual(again.restored, ["/front/src/index.ts"]);
     assert.equal(readFileSync(path.join(front, "src", "index.ts"), "utf8"), `export const side = "front";\n`);
   });
@@ -117,23 +144,58 @@ describe("checkpoints in any workspace", () => {
     const root = mkdtempSync(path.join(tmpdir(), "fathom-cpw-sub-"));
     const store = new CheckpointStore({ dir: mkdtempSync(path.join(tmpdir(), "fathom-cpw-store-")) });
     const model = new FakeModel([
-      { toolCalls: [{ id: "taskA", name: "task", arguments: { description: "write a.txt", subagent_type: "general-purpose" } }, { id: "taskB", name: "task", arguments: { description: "write b.txt", subagent_type: "general-purpose" } }] },
+      {
+        toolCalls: [
+          { id: "taskA", name: "task", arguments: { description: "write a.txt", subagent_type: "general-purpose" } },
+          { id: "taskB", name: "task", arguments: { description: "write b.txt", subagent_type: "general-purpose" } },
+        ],
+      },
       // Both subagents start before either writes, then write in turn.
-      (req) => ({ delayMs: 20, toolCalls: [{ id: `w-${req.messages[0]!.content.slice(-5)}`, name: "write_file", arguments: { file_path: `/${req.messages[0]!.content.slice(-5)}`, content: "by a subagent\n" } }] }),
-      (req) => ({ delayMs: 40, toolCalls: [{ id: `w-${req.messages[0]!.content.slice(-5)}`, name: "write_file", arguments: { file_path: `/${req.messages[0]!.content.slice(-5)}`, content: "by a subagent\n" } }] }),
+      (req) => ({
+        delayMs: 20,
+        toolCalls: [
+          {
+            id: `w-${req.messages[0]!.content.slice(-5)}`,
+            name: "write_file",
+            arguments: { file_path: `/${req.messages[0]!.content.slice(-5)}`, content: "by a subagent\n" },
+          },
+        ],
+      }),
+      (req) => ({
+        delayMs: 40,
+        toolCalls: [
+          {
+            id: `w-${req.messages[0]!.content.slice(-5)}`,
+            name: "write_file",
+            arguments: { file_path: `/${req.messages[0]!.content.slice(-5)}`, content: "by a subagent\n" },
+          },
+        ],
+      }),
       { text: "done" },
       { text: "done" },
       { text: "both done" },
     ]);
-    const agent = createAgent({ model, workspaceRoot: root, rules: false, backend: new FilesystemBackend({ rootDir: root, ripgrepPath: null }), checkpoints: { store, taskId: "t" } });
+    const agent = createAgent({
+      model,
+      workspaceRoot: root,
+      rules: false,
+      backend: new FilesystemBackend({ rootDir: root, ripgrepPath: null }),
+      checkpoints: { store, taskId: "t" },
+    });
     const { done } = await collect(agent, "write two files in parallel");
     assert.equal(done.reason, "completed");
     const writes = (await store.checkpoints("t")).filter((c) => c.kind === "write");
-    assert.deepEqual(writes.map((c) => c.meta).sort((a, b) => String(a!.callId).localeCompare(String(b!.callId))), [
-      { toolCallId: "taskA", callId: "w-a.txt" },
-      { toolCallId: "taskB", callId: "w-b.txt" },
-    ]);
+    assert.deepEqual(
+      writes.map((c) => c.meta).sort((a, b) => String(a!.callId).localeCompare(String(b!.callId))),
+      [
+        { toolCallId: "taskA", callId: "w-a.txt" },
+        { toolCallId: "taskB", callId: "w-b.txt" },
+      ],
+    );
     // Both at the turn of the task calls: the conversation restored to either ends before it.
-    assert.deepEqual(writes.map((c) => c.conversationLength), [1, 1]);
+    assert.deepEqual(
+      writes.map((c) => c.conversationLength),
+      [1, 1],
+    );
   });
 });

@@ -5,7 +5,12 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import {
+  startScriptedModelServer,
+  faults,
+  type ScriptedModelServer,
+  type ScriptedTurn,
+} from "../../support/scriptedModelServer";
 import { assertWellFormed } from "../../support/fakeModel";
 import type { AgentEvent } from "../../../src/core/run/events";
 
@@ -31,7 +36,11 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function startCli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -68,7 +77,11 @@ test("exit 2 for usage errors, with a message saying what to do", async () => {
     [["run", "--bogus", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /Unknown option '--bogus'/],
     [["run", "x"], cleanEnv(), /Set OPENAI_API_KEY/],
     [["run", "--provider", "anthropic", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /Set ANTHROPIC_API_KEY/],
-    [["run", "--file", "a.ts:9-3", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--file a\.ts:9-3: lines are 1-based and the end may not come before the start/],
+    [
+      ["run", "--file", "a.ts:9-3", "x"],
+      cleanEnv({ OPENAI_API_KEY: KEY }),
+      /--file a\.ts:9-3: lines are 1-based and the end may not come before the start/,
+    ],
     [["run", "--file", ":3", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--file needs a path/],
   ];
   await Promise.all(
@@ -86,10 +99,26 @@ test("exit 2 for usage errors, with a message saying what to do", async () => {
 test("exit 0: --yes writes and runs; --json prints one event per line; every call has one result", async () => {
   const dir = workspace();
   const s = await server([
-    { toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "A\n" } }, { name: "execute", arguments: { command: "cat a.txt" } }] },
+    {
+      toolCalls: [
+        { name: "write_file", arguments: { file_path: "/a.txt", content: "A\n" } },
+        { name: "execute", arguments: { command: "cat a.txt" } },
+      ],
+    },
     { text: "All done." },
   ]);
-  const run = await cli(["run", "--yes", "--json", "--provider", "openai", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "make a"]);
+  const run = await cli([
+    "run",
+    "--yes",
+    "--json",
+    "--provider",
+    "openai",
+    "--base-url",
+    s.baseUrlOpenAI,
+    "--cwd",
+    dir,
+    "make a",
+  ]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "A\n");
   const evs = events(run.stdout);
@@ -105,15 +134,36 @@ test("exit 0: --yes writes and runs; --json prints one event per line; every cal
 
 test("--file attaches a range with its line numbers and a whole file to the first request; a secret file is not attached", async () => {
   const dir = workspace();
-  writeFileSync(path.join(dir, "a.ts"), Array.from({ length: 9 }, (_, i) => `export const v${i + 1} = ${i + 1};`).join("\n") + "\n");
+  writeFileSync(
+    path.join(dir, "a.ts"),
+    Array.from({ length: 9 }, (_, i) => `export const v${i + 1} = ${i + 1};`).join("\n") + "\n",
+  );
   writeFileSync(path.join(dir, "b.md"), "# B notes\n");
   writeFileSync(path.join(dir, ".env"), "TOKEN=hunter2\n");
   const s = await server([{ text: "Seen." }]);
-  const run = await cli(["run", "--provider", "openai", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "--file", "a.ts:3-4", "--file", "./b.md", "--file", ".env", "explain"]);
+  const run = await cli([
+    "run",
+    "--provider",
+    "openai",
+    "--base-url",
+    s.baseUrlOpenAI,
+    "--cwd",
+    dir,
+    "--file",
+    "a.ts:3-4",
+    "--file",
+    "./b.md",
+    "--file",
+    ".env",
+    "explain",
+  ]);
   assert.equal(run.code, 0, run.stderr);
   const sent = JSON.stringify(s.requests[0]!.body);
   assert.match(sent, /explain/);
-  assert.match(sent, /<file path=\\"\/a\.ts\\" lines=\\"3-4\\">\\n\s+3\\texport const v3 = 3;\\n\s+4\\texport const v4 = 4;/);
+  assert.match(
+    sent,
+    /<file path=\\"\/a\.ts\\" lines=\\"3-4\\">\\n\s+3\\texport const v3 = 3;\\n\s+4\\texport const v4 = 4;/,
+  );
   assert.doesNotMatch(sent, /v2 = 2|v5 = 5/, "only the range");
   assert.match(sent, /<file path=\\"\/b\.md\\">\\n\s+1\\t# B notes/);
   assert.match(sent, /not attached: \/\.env may hold secrets/);
@@ -123,8 +173,14 @@ test("--file attaches a range with its line numbers and a whole file to the firs
 test("exit 0 with anthropic: the answer streams to stdout, activity to stderr", async () => {
   const dir = workspace();
   writeFileSync(path.join(dir, "notes.md"), "hello\n");
-  const s = await server([{ toolCalls: [{ name: "read_file", arguments: { file_path: "/notes.md" } }] }, { text: "The notes say hello." }]);
-  const run = await cli(["run", "--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--cwd", dir, "read notes"], cleanEnv({ ANTHROPIC_API_KEY: KEY }));
+  const s = await server([
+    { toolCalls: [{ name: "read_file", arguments: { file_path: "/notes.md" } }] },
+    { text: "The notes say hello." },
+  ]);
+  const run = await cli(
+    ["run", "--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--cwd", dir, "read notes"],
+    cleanEnv({ ANTHROPIC_API_KEY: KEY }),
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout, "The notes say hello.\n");
   assert.match(run.stderr, /✓ read_file \/notes\.md/);
@@ -134,7 +190,12 @@ test("exit 0 with anthropic: the answer streams to stdout, activity to stderr", 
 test("no TTY and no --yes: writes and commands are rejected with a reason; nothing is written", async () => {
   const dir = workspace();
   const s = await server([
-    { toolCalls: [{ name: "write_file", arguments: { file_path: "/b.txt", content: "B" } }, { name: "execute", arguments: { command: "touch c.txt" } }] },
+    {
+      toolCalls: [
+        { name: "write_file", arguments: { file_path: "/b.txt", content: "B" } },
+        { name: "execute", arguments: { command: "touch c.txt" } },
+      ],
+    },
     { text: "I could not write." },
   ]);
   const run = await cli(["run", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "make b"]);
@@ -142,7 +203,9 @@ test("no TTY and no --yes: writes and commands are rejected with a reason; nothi
   assert.equal(existsSync(path.join(dir, "b.txt")), false);
   assert.equal(existsSync(path.join(dir, "c.txt")), false);
   assert.match(run.stderr, /rejected write_file: No one is at a terminal/);
-  const toolMessages = (s.requests[1]!.body.messages as { role: string; content: string }[]).filter((m) => m.role === "tool");
+  const toolMessages = (s.requests[1]!.body.messages as { role: string; content: string }[]).filter(
+    (m) => m.role === "tool",
+  );
   assert.match(toolMessages[0]!.content, /rerun fathom with --yes/);
 });
 
@@ -159,7 +222,10 @@ test("exit 1: an unreachable server is reported once, with the flag to fix", asy
   const s = await startScriptedModelServer([]);
   const url = s.baseUrlOpenAI;
   await s.close();
-  const run = await cli(["run", "--provider", "openai-compatible", "--base-url", url, "--cwd", workspace(), "hi"], cleanEnv({ FATHOM_RETRY_BASE_DELAY_MS: "1" }));
+  const run = await cli(
+    ["run", "--provider", "openai-compatible", "--base-url", url, "--cwd", workspace(), "hi"],
+    cleanEnv({ FATHOM_RETRY_BASE_DELAY_MS: "1" }),
+  );
   assert.equal(run.code, 1, run.stderr);
   const mentions = run.stderr.split("\n").filter((line) => line.includes("Could not get an answer"));
   assert.equal(mentions.length, 1, run.stderr);
@@ -170,7 +236,9 @@ test("exit 1: an unreachable server is reported once, with the flag to fix", asy
 test("--json: a usage error is a JSON event on stdout as well", async () => {
   const run = await cli(["run", "--json", "--max-steps", "zero", "x"]);
   assert.equal(run.code, 2);
-  assert.deepEqual(events(run.stdout), [{ type: "error", kind: "usage", message: '--max-steps must be a whole number from 1 to 10000 (got "zero").' }]);
+  assert.deepEqual(events(run.stdout), [
+    { type: "error", kind: "usage", message: '--max-steps must be a whole number from 1 to 10000 (got "zero").' },
+  ]);
 });
 
 test("exit 1 at the step limit; a server error then success recovers", async () => {
@@ -185,25 +253,35 @@ test("exit 1 at the step limit; a server error then success recovers", async () 
 });
 
 // Outside the sandbox: inside it the command sees its own PID namespace, so its pid means nothing here.
-test("exit 130: Ctrl+C during a long execute kills the command's process tree", { skip: process.platform === "win32" }, async () => {
-  const dir = workspace();
-  const pidFile = path.join(dir, "grandchild.pid");
-  const s = await server([{ toolCalls: [{ name: "execute", arguments: { command: `sh -c 'echo $$ > ${pidFile}; exec sleep 60'` } }] }, { text: "never" }]);
-  const { child, done } = startCli(["run", "--yes", "--no-sandbox", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "wait"], cleanEnv({ OPENAI_API_KEY: KEY }));
-  const deadline = Date.now() + 15_000;
-  while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
-    if (Date.now() > deadline) throw new Error("the command never started");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const pid = Number(readFileSync(pidFile, "utf8").trim());
-  child.kill("SIGINT");
-  const run = await done;
-  assert.equal(run.code, 130, run.stderr);
-  assert.match(run.stderr, /Cancelling/);
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(isRunning(pid), false, "the grandchild survived");
-  assert.equal(s.requests.length, 1);
-});
+test(
+  "exit 130: Ctrl+C during a long execute kills the command's process tree",
+  { skip: process.platform === "win32" },
+  async () => {
+    const dir = workspace();
+    const pidFile = path.join(dir, "grandchild.pid");
+    const s = await server([
+      { toolCalls: [{ name: "execute", arguments: { command: `sh -c 'echo $$ > ${pidFile}; exec sleep 60'` } }] },
+      { text: "never" },
+    ]);
+    const { child, done } = startCli(
+      ["run", "--yes", "--no-sandbox", "--base-url", s.baseUrlOpenAI, "--cwd", dir, "wait"],
+      cleanEnv({ OPENAI_API_KEY: KEY }),
+    );
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
+      if (Date.now() > deadline) throw new Error("the command never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    child.kill("SIGINT");
+    const run = await done;
+    assert.equal(run.code, 130, run.stderr);
+    assert.match(run.stderr, /Cancelling/);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(isRunning(pid), false, "the grandchild survived");
+    assert.equal(s.requests.length, 1);
+  },
+);
 
 function isRunning(pid: number): boolean {
   try {

@@ -11,7 +11,12 @@ import { cliHooks } from "../../../src/cli/cliHooks";
 function repo(): string {
   const root = mkdtempSync(path.join(tmpdir(), "fathom-clihooks-"));
   mkdirSync(path.join(root, ".fathom"));
-  writeFileSync(path.join(root, ".fathom", "hooks.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "execute", hooks: [{ type: "command", command: "./audit.sh" }] }] } }));
+  writeFileSync(
+    path.join(root, ".fathom", "hooks.json"),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "execute", hooks: [{ type: "command", command: "./audit.sh" }] }] },
+    }),
+  );
   return root;
 }
 
@@ -41,17 +46,32 @@ test("at a terminal the repository's hooks are shown and run only on yes; the fl
   try {
     const yes = terminal("y");
     const ran = await cliHooks({ repoRoot: root, allowWorkspaceHooks: false, sandbox: undefined }, yes.io, err());
-    assert.deepEqual(ran.map((h) => [h.command, h.origin]), [["./audit.sh", "workspace"]]);
-    assert.match(yes.shown(), /This repository defines a hook, programs written by whoever wrote it:\n {2}PreToolUse \[execute\]: \.\/audit\.sh \(\.fathom\/hooks\.json\)/);
+    assert.deepEqual(
+      ran.map((h) => [h.command, h.origin]),
+      [["./audit.sh", "workspace"]],
+    );
+    assert.match(
+      yes.shown(),
+      /This repository defines a hook, programs written by whoever wrote it:\n {2}PreToolUse \[execute\]: \.\/audit\.sh \(\.fathom\/hooks\.json\)/,
+    );
 
     const no = terminal("n");
     const noErr = err();
-    assert.deepEqual(await cliHooks({ repoRoot: root, allowWorkspaceHooks: false, sandbox: undefined }, no.io, noErr), []);
+    assert.deepEqual(
+      await cliHooks({ repoRoot: root, allowWorkspaceHooks: false, sandbox: undefined }, no.io, noErr),
+      [],
+    );
     assert.match(noErr.text(), /not running the 1 hooks this repository defines/);
 
-    assert.equal((await cliHooks({ repoRoot: root, allowWorkspaceHooks: true, sandbox: undefined }, undefined, err())).length, 1);
+    assert.equal(
+      (await cliHooks({ repoRoot: root, allowWorkspaceHooks: true, sandbox: undefined }, undefined, err())).length,
+      1,
+    );
     const noSandbox = err();
-    assert.deepEqual(await cliHooks({ repoRoot: root, allowWorkspaceHooks: true, sandbox: null }, undefined, noSandbox), []);
+    assert.deepEqual(
+      await cliHooks({ repoRoot: root, allowWorkspaceHooks: true, sandbox: null }, undefined, noSandbox),
+      [],
+    );
     assert.match(noSandbox.text(), /they run only in the OS sandbox, which cannot run here/);
   } finally {
     process.env = saved;

@@ -6,7 +6,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import {
+  startScriptedModelServer,
+  faults,
+  type ScriptedModelServer,
+  type ScriptedTurn,
+} from "../../support/scriptedModelServer";
 import { cliEnv, runCli, type CliRun } from "../../support/cliProcess";
 
 const KEY = "sk-commit-SECRET-0123456789abcdef";
@@ -14,7 +19,6 @@ const servers: ScriptedModelServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
-
 
 function cli(args: string[], env = cliEnv({ OPENAI_API_KEY: KEY })): Promise<CliRun> {
   return runCli(["commit-message", ...args], env);
@@ -27,7 +31,17 @@ async function server(turns: ScriptedTurn[]) {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
 
 function repository(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-cli-commit-"));
@@ -40,7 +54,9 @@ function repository(): string {
 
 /** The text of the one user message a request carried (Anthropic's wire sends it as blocks). */
 function userText(s: ScriptedModelServer, i = 0): string {
-  const content = (s.requests[i]!.body.messages as { role: string; content: string | { text?: string }[] }[]).find((m) => m.role === "user")!.content;
+  const content = (s.requests[i]!.body.messages as { role: string; content: string | { text?: string }[] }[]).find(
+    (m) => m.role === "user",
+  )!.content;
   return typeof content === "string" ? content : content.map((b) => b.text ?? "").join("");
 }
 
@@ -49,7 +65,9 @@ test("prints a message for the staged changes, written from the staged diff and 
   writeFileSync(path.join(dir, "slugify.js"), "module.exports = (s) => s.trim().toLowerCase();\n");
   git(dir, "add", "slugify.js");
   writeFileSync(path.join(dir, "unstaged.txt"), "not part of the commit\n");
-  const s = await server([{ text: "```\nTrim slugs before lowering them\n\nA leading space used to end up in the slug.\n```" }]);
+  const s = await server([
+    { text: "```\nTrim slugs before lowering them\n\nA leading space used to end up in the slug.\n```" },
+  ]);
   const run = await cli(["--provider", "openai", "--base-url", s.baseUrlOpenAI, "--cwd", dir]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout, "Trim slugs before lowering them\n\nA leading space used to end up in the slug.\n");
@@ -68,7 +86,10 @@ test("exit 1 with the reason when nothing is staged, or the folder is no reposit
   const nothing = await cli(["--base-url", s.baseUrlOpenAI, "--cwd", dir]);
   assert.equal(nothing.code, 1);
   assert.equal(nothing.stdout, "");
-  assert.match(nothing.stderr, /Nothing is staged in .*, so there is nothing to describe\. Stage what the commit should hold \(git add PATH\), or pass --all/);
+  assert.match(
+    nothing.stderr,
+    /Nothing is staged in .*, so there is nothing to describe\. Stage what the commit should hold \(git add PATH\), or pass --all/,
+  );
   assert.equal(s.requests.length, 0, "no request for nothing");
 
   const all = await cli(["--all", "--base-url", s.baseUrlOpenAI, "--cwd", dir]);
@@ -90,11 +111,17 @@ test("exit 1 with the reason when nothing is staged, or the folder is no reposit
 
 test("works with the anthropic wire too, and a huge staged diff is cut to the budget", async () => {
   const dir = repository();
-  writeFileSync(path.join(dir, "data.js"), Array.from({ length: 20_000 }, (_, i) => `exports.v${i} = ${i};`).join("\n") + "\n");
+  writeFileSync(
+    path.join(dir, "data.js"),
+    Array.from({ length: 20_000 }, (_, i) => `exports.v${i} = ${i};`).join("\n") + "\n",
+  );
   writeFileSync(path.join(dir, "slugify.js"), "module.exports = (s) => s.trim();\n");
   git(dir, "add", "-A");
   const s = await server([{ text: "Add the data table" }]);
-  const run = await cli(["--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--context-window", "8192", "--cwd", dir], cliEnv({ ANTHROPIC_API_KEY: KEY }));
+  const run = await cli(
+    ["--provider", "anthropic", "--base-url", s.baseUrlAnthropic, "--context-window", "8192", "--cwd", dir],
+    cliEnv({ ANTHROPIC_API_KEY: KEY }),
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout, "Add the data table\n");
   assert.match(run.stderr, /too large to send whole/);

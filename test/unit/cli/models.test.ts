@@ -36,10 +36,14 @@ test("fathom models prints the provider's models with context window and price",
 
 test("fathom models --json, from Ollama's tags", async () => {
   const s = await server();
-  s.dialect = { lists: { ollama: [{ id: "qwen2.5-coder:14b", contextLength: 32_768, capabilities: ["completion", "tools"] }] } };
+  s.dialect = {
+    lists: { ollama: [{ id: "qwen2.5-coder:14b", contextLength: 32_768, capabilities: ["completion", "tools"] }] },
+  };
   const run = await cli(["models", "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--json"]);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { models: [{ id: "qwen2.5-coder:14b", contextWindow: 32_768, images: false, tools: true }] });
+  assert.deepEqual(JSON.parse(run.stdout), {
+    models: [{ id: "qwen2.5-coder:14b", contextWindow: 32_768, images: false, tools: true }],
+  });
 });
 
 test("fathom models: a server that cannot list says why and what to do (exit 1); usage errors exit 2", async () => {
@@ -61,9 +65,29 @@ test("fathom models: a server that cannot list says why and what to do (exit 1);
 
 test("fathom run --tools text: tools go in the prompt and the calls written as text run", async () => {
   const s = await server();
-  s.push({ text: '<tool_call>{"name": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}</tool_call>' }, { text: "Wrote a.txt." });
+  s.push(
+    { text: '<tool_call>{"name": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}</tool_call>' },
+    { text: "Wrote a.txt." },
+  );
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-cli-models-"));
-  const run = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "tiny", "--tools", "text", "--context-window", "8192", "--yes", "--no-sandbox", "write a"]);
+  const run = await cli([
+    "run",
+    "--cwd",
+    dir,
+    "--provider",
+    "openai-compatible",
+    "--base-url",
+    s.baseUrlOpenAI,
+    "--model",
+    "tiny",
+    "--tools",
+    "text",
+    "--context-window",
+    "8192",
+    "--yes",
+    "--no-sandbox",
+    "write a",
+  ]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "A");
   assert.equal(s.requests[0]!.body.tools, undefined);
@@ -75,21 +99,59 @@ test("fathom run --tools text: tools go in the prompt and the calls written as t
 
 test("fathom run with a small model: constrained tool calls and the small profile by default, said on stderr; --tools and --profile choose otherwise", async () => {
   const s = await server();
-  s.push({ text: '{"tool": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}' }, { text: '{"tool": "answer", "arguments": {"text": "Wrote a.txt."}}' });
+  s.push(
+    { text: '{"tool": "write_file", "arguments": {"file_path": "/a.txt", "content": "A"}}' },
+    { text: '{"tool": "answer", "arguments": {"text": "Wrote a.txt."}}' },
+  );
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-cli-constrained-"));
-  const run = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "qwen2.5:0.5b", "--yes", "--no-sandbox", "write a"]);
+  const run = await cli([
+    "run",
+    "--cwd",
+    dir,
+    "--provider",
+    "openai-compatible",
+    "--base-url",
+    s.baseUrlOpenAI,
+    "--model",
+    "qwen2.5:0.5b",
+    "--yes",
+    "--no-sandbox",
+    "write a",
+  ]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "A");
-  assert.match(run.stderr, /fathom: small profile, constrained tool calls \(qwen2\.5:0\.5b: 500M parameters \(from its name\).*Choose otherwise with --tools and --profile/);
+  assert.match(
+    run.stderr,
+    /fathom: small profile, constrained tool calls \(qwen2\.5:0\.5b: 500M parameters \(from its name\).*Choose otherwise with --tools and --profile/,
+  );
   assert.match(run.stdout, /Wrote a\.txt\./);
   assert.equal(s.requests[0]!.body.response_format.json_schema.strict, true);
   // Chosen by the person: native tools and the full profile, nothing said.
   s.push({ text: "hi" });
-  const chosen = await cli(["run", "--cwd", dir, "--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "qwen2.5:0.5b", "--tools", "native", "--profile", "full", "hello"]);
+  const chosen = await cli([
+    "run",
+    "--cwd",
+    dir,
+    "--provider",
+    "openai-compatible",
+    "--base-url",
+    s.baseUrlOpenAI,
+    "--model",
+    "qwen2.5:0.5b",
+    "--tools",
+    "native",
+    "--profile",
+    "full",
+    "hello",
+  ]);
   assert.equal(chosen.code, 0, chosen.stderr);
   assert.doesNotMatch(chosen.stderr, /profile/);
   assert.ok(s.requests[2]!.body.tools.length >= 9);
-  for (const [flag, value, message] of [["--profile", "tiny", /--profile must be small or full/], ["--temperature", "hot", /--temperature must be a number from 0 to 2/], ["--seed", "1.5", /--seed must be a whole number/]] as const) {
+  for (const [flag, value, message] of [
+    ["--profile", "tiny", /--profile must be small or full/],
+    ["--temperature", "hot", /--temperature must be a number from 0 to 2/],
+    ["--seed", "1.5", /--seed must be a whole number/],
+  ] as const) {
     const bad = await cli(["run", flag, value, "x"], { OPENAI_API_KEY: KEY });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, message);

@@ -35,8 +35,22 @@ async function taskThatChanged(o: { env?: NodeJS.ProcessEnv; id?: string; files?
     if (!("error" in now) && now.text !== null) await inner.read(p);
     assert.equal((await agent.write(p, text)).error, undefined);
   }
-  const state = { ...newRunState(), messages: [{ role: "user" as const, content: "change a, add b" }, { role: "assistant" as const, content: "Done." }] };
-  saveTask(dataDir, { version: 1, id, title: "change a, add b", createdAt: Date.now(), updatedAt: Date.now(), reason: "completed", state });
+  const state = {
+    ...newRunState(),
+    messages: [
+      { role: "user" as const, content: "change a, add b" },
+      { role: "assistant" as const, content: "Done." },
+    ],
+  };
+  saveTask(dataDir, {
+    version: 1,
+    id,
+    title: "change a, add b",
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+    reason: "completed",
+    state,
+  });
   return { ws, id, store };
 }
 
@@ -64,7 +78,10 @@ describe("fathom restore asks; fathom tasks shows bounds", () => {
     const { ws, id } = await taskThatChanged();
     const no = terminal("n");
     assert.equal(await restoreCommand([id, "--cwd", ws], ws, no.io), 0);
-    assert.match(no.text().err, /Restore task .* to checkpoint 0 \(before the task\):\n {2}\/a\.txt: restore\n {2}\/b\.txt: delete \(Fathom created it\)\n {2}conversation: back to 0 of 2 messages\n/);
+    assert.match(
+      no.text().err,
+      /Restore task .* to checkpoint 0 \(before the task\):\n {2}\/a\.txt: restore\n {2}\/b\.txt: delete \(Fathom created it\)\n {2}conversation: back to 0 of 2 messages\n/,
+    );
     assert.match(no.text().err, /Nothing was changed\./);
     assert.equal(readFileSync(path.join(ws, "a.txt"), "utf8"), "the agent's a\n");
     assert.equal(readFileSync(path.join(ws, "b.txt"), "utf8"), "created\n");
@@ -94,30 +111,72 @@ describe("fathom restore asks; fathom tasks shows bounds", () => {
     await store.checkpoint("big-task", { kind: "message", label: "shrink big.txt", conversationLength: 0 });
     const inner = new FilesystemBackend({ rootDir: ws, ripgrepPath: null });
     await inner.read("/big.txt");
-    const w = await new CheckpointingBackend(inner, store, "big-task", { conversationLength: 0 }).write("/big.txt", "small now\n");
+    const w = await new CheckpointingBackend(inner, store, "big-task", { conversationLength: 0 }).write(
+      "/big.txt",
+      "small now\n",
+    );
     assert.equal(w.error, undefined, w.error);
-    saveTask(dataDir, { version: 1, id: "big-task", title: "shrink big.txt", createdAt: 1, updatedAt: 1, reason: "completed", state: newRunState() });
+    saveTask(dataDir, {
+      version: 1,
+      id: "big-task",
+      title: "shrink big.txt",
+      createdAt: 1,
+      updatedAt: 1,
+      reason: "completed",
+      state: newRunState(),
+    });
     const listed = terminal(null);
     await tasksCommand(["--cwd", ws], ws, listed.io);
-    assert.match(listed.text().out, /1 {2}your message "shrink big.txt"\n {6}not kept \(over the size checkpoints keep\), cannot be restored to here: \/big\.txt\n {3}2 {2}before: Changed \/big\.txt \(its earlier text, 11 KB, was over the size checkpoints keep: it cannot be restored\)\nStorage used/);
+    assert.match(
+      listed.text().out,
+      /1 {2}your message "shrink big.txt"\n {6}not kept \(over the size checkpoints keep\), cannot be restored to here: \/big\.txt\n {3}2 {2}before: Changed \/big\.txt \(its earlier text, 11 KB, was over the size checkpoints keep: it cannot be restored\)\nStorage used/,
+    );
     const json = terminal(null);
     await tasksCommand(["--cwd", ws, "--json"], ws, json.io);
-    assert.deepEqual((JSON.parse(json.text().out) as { tasks: { checkpoints: { notKept: string[] }[] }[] }).tasks[0]!.checkpoints[0]!.notKept, ["/big.txt"]);
+    assert.deepEqual(
+      (JSON.parse(json.text().out) as { tasks: { checkpoints: { notKept: string[] }[] }[] }).tasks[0]!.checkpoints[0]!
+        .notKept,
+      ["/big.txt"],
+    );
 
     // A second task; the first one's checkpoints go (as a prune would): the list says so.
-    const { ws: ws2, id, store: store2 } = await taskThatChanged({ id: "second", files: { "/a.txt": "the agent's a\n", "/big-agent.txt": "y".repeat(200_000) } });
-    saveTask(workspaceDataDir(ws2), { version: 1, id: "pruned", title: "old one", createdAt: 0, updatedAt: 0, reason: "completed", state: newRunState() });
+    const {
+      ws: ws2,
+      id,
+      store: store2,
+    } = await taskThatChanged({
+      id: "second",
+      files: { "/a.txt": "the agent's a\n", "/big-agent.txt": "y".repeat(200_000) },
+    });
+    saveTask(workspaceDataDir(ws2), {
+      version: 1,
+      id: "pruned",
+      title: "old one",
+      createdAt: 0,
+      updatedAt: 0,
+      reason: "completed",
+      state: newRunState(),
+    });
     const used = await store2.usage();
     const deleted = terminal(null);
     assert.equal(await tasksCommand(["--delete", id, "--cwd", ws2], ws2, deleted.io), 0);
-    assert.match(deleted.text().out, /^Deleted task second and its checkpoints \((19[0-9]|20[0-9]) KB freed\)\. Your files were not touched\.\n$/);
+    assert.match(
+      deleted.text().out,
+      /^Deleted task second and its checkpoints \((19[0-9]|20[0-9]) KB freed\)\. Your files were not touched\.\n$/,
+    );
     assert.ok((await store2.usage()) < used - 190_000);
     assert.equal(readFileSync(path.join(ws2, "a.txt"), "utf8"), "the agent's a\n", "files are not touched");
     const after = terminal(null);
     await tasksCommand(["--cwd", ws2], ws2, after.io);
     assert.doesNotMatch(after.text().out, /second/);
-    assert.match(after.text().out, /pruned .*"old one"\n {6}no checkpoints \(pruned to stay under the storage cap\): its files cannot be restored\n/);
-    await assert.rejects(tasksCommand(["--delete", "nope", "--cwd", ws2], ws2, terminal(null).io), /No task nope in this workspace/);
+    assert.match(
+      after.text().out,
+      /pruned .*"old one"\n {6}no checkpoints \(pruned to stay under the storage cap\): its files cannot be restored\n/,
+    );
+    await assert.rejects(
+      tasksCommand(["--delete", "nope", "--cwd", ws2], ws2, terminal(null).io),
+      /No task nope in this workspace/,
+    );
   });
 
   it("FATHOM_CHECKPOINTS_MAX_MB sets the cap the prune keeps to", async () => {
@@ -128,9 +187,20 @@ describe("fathom restore asks; fathom tasks shows bounds", () => {
     const newer = checkpointStoreFor(dataDir, env);
     await newer.checkpoint("new", { kind: "message", label: "new", conversationLength: 0 });
     const inner = new FilesystemBackend({ rootDir: ws, ripgrepPath: null });
-    assert.equal((await new CheckpointingBackend(inner, newer, "new", { conversationLength: 0 }).write("/new.txt", "n".repeat(80_000))).error, undefined);
+    assert.equal(
+      (
+        await new CheckpointingBackend(inner, newer, "new", { conversationLength: 0 }).write(
+          "/new.txt",
+          "n".repeat(80_000),
+        )
+      ).error,
+      undefined,
+    );
     assert.deepEqual(await newer.prune("new"), ["old"]);
-    assert.deepEqual((await newer.tasks()).map((t) => t.taskId), ["new"]);
+    assert.deepEqual(
+      (await newer.tasks()).map((t) => t.taskId),
+      ["new"],
+    );
     assert.equal(checkpointStoreFor(dataDir, {}).maxStorageBytes, 300 * 1048576, "the default");
   });
 });

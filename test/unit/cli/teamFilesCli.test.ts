@@ -4,7 +4,11 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedTurn,
+} from "../../support/scriptedModelServer";
 import type { AgentEvent } from "../../../src/core/run/events";
 import { runCli, type CliRun } from "../../support/cliProcess";
 
@@ -24,7 +28,14 @@ function workspace(files: Record<string, string>): { dir: string; home: string }
 }
 
 function cli(args: string[], home: string): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "sk-team-test", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_DATA_HOME: path.join(home, ".data"), FATHOM_RETRY_BASE_DELAY_MS: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OPENAI_API_KEY: "sk-team-test",
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".data"),
+    FATHOM_RETRY_BASE_DELAY_MS: "1",
+  };
   return runCli([...args], env);
 }
 
@@ -35,15 +46,44 @@ async function server(turns: ScriptedTurn[]) {
 }
 
 const run = (s: ScriptedModelServer, w: { dir: string; home: string }, ...args: string[]) =>
-  cli(["run", "--yes", "--json", "--no-sandbox", "--provider", "openai", "--base-url", s.baseUrlOpenAI, "--cwd", w.dir, ...args], w.home);
+  cli(
+    [
+      "run",
+      "--yes",
+      "--json",
+      "--no-sandbox",
+      "--provider",
+      "openai",
+      "--base-url",
+      s.baseUrlOpenAI,
+      "--cwd",
+      w.dir,
+      ...args,
+    ],
+    w.home,
+  );
 
-const events = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line) as AgentEvent & Record<string, unknown>);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as AgentEvent & Record<string, unknown>);
 const bodyText = (s: ScriptedModelServer, i: number) => JSON.stringify(s.requests[i]!.body);
-const toolNames = (s: ScriptedModelServer, i: number) => ((s.requests[i]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
+const toolNames = (s: ScriptedModelServer, i: number) =>
+  ((s.requests[i]!.body as { tools?: { function: { name: string } }[] }).tools ?? [])
+    .map((t) => t.function.name)
+    .sort();
 
 test("a nested AGENTS.md reaches the model only after a file in its folder is read; --json reports the rules", async () => {
-  const w = workspace({ "AGENTS.md": "Root rule: run npm test.\n", "src/api/AGENTS.md": "API rule: validate every input.\n", "src/api/h.ts": "export const h = 1;\n" });
-  const s = await server([{ toolCalls: [{ name: "read_file", arguments: { file_path: "/src/api/h.ts" } }] }, { text: "Read." }]);
+  const w = workspace({
+    "AGENTS.md": "Root rule: run npm test.\n",
+    "src/api/AGENTS.md": "API rule: validate every input.\n",
+    "src/api/h.ts": "export const h = 1;\n",
+  });
+  const s = await server([
+    { toolCalls: [{ name: "read_file", arguments: { file_path: "/src/api/h.ts" } }] },
+    { text: "Read." },
+  ]);
   const r = await run(s, w, "look at the handler");
   assert.equal(r.code, 0, r.stderr);
   assert.match(bodyText(s, 0), /Root rule: run npm test/);
@@ -57,7 +97,8 @@ test("a nested AGENTS.md reaches the model only after a file in its folder is re
 
 test('"/name args" sends the prompt file\'s body with its arguments filled in; an unknown agent is a usage error naming the agents', async () => {
   const w = workspace({
-    ".claude/commands/fix-issue.md": "---\ndescription: Fix a GitHub issue\n---\nFix issue #$1 with priority $2. All: $ARGUMENTS\n",
+    ".claude/commands/fix-issue.md":
+      "---\ndescription: Fix a GitHub issue\n---\nFix issue #$1 with priority $2. All: $ARGUMENTS\n",
     ".github/agents/reviewer.agent.md": "---\ndescription: Reviews\ntools: ['search', 'read']\n---\nYou review.\n",
   });
   const s = await server([{ text: "Fixed." }]);
@@ -74,7 +115,10 @@ test('"/name args" sends the prompt file\'s body with its arguments filled in; a
 });
 
 test("a skill's description is in the first request and its body only after load_skill", async () => {
-  const w = workspace({ ".github/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Extract text and tables from PDF files.\n---\n# PDF\nSKILL-BODY: use scripts/extract.py.\n" });
+  const w = workspace({
+    ".github/skills/pdf/SKILL.md":
+      "---\nname: pdf\ndescription: Extract text and tables from PDF files.\n---\n# PDF\nSKILL-BODY: use scripts/extract.py.\n",
+  });
   const s = await server([{ toolCalls: [{ name: "load_skill", arguments: { name: "pdf" } }] }, { text: "Loaded." }]);
   const r = await run(s, w, "read the pdf");
   assert.equal(r.code, 0, r.stderr);
@@ -84,7 +128,10 @@ test("a skill's description is in the first request and its body only after load
 });
 
 test("--agent runs as the custom agent: its instructions, and only the tools its list names", async () => {
-  const w = workspace({ ".github/agents/reviewer.agent.md": "---\ndescription: Reviews code without changing it\ntools: ['search', 'read']\n---\nREVIEWER: never edit.\n" });
+  const w = workspace({
+    ".github/agents/reviewer.agent.md":
+      "---\ndescription: Reviews code without changing it\ntools: ['search', 'read']\n---\nREVIEWER: never edit.\n",
+  });
   const s = await server([{ text: "Plain." }, { text: "Reviewed." }]);
   const plain = await run(s, w, "hi");
   assert.equal(plain.code, 0, plain.stderr);

@@ -41,7 +41,10 @@ test("shows the diff of an edit and approves on y", async () => {
 
 test("n asks for a reason, which goes to the model", async () => {
   const t = terminal("x", "n", "wrong file");
-  const decision = await t.gate.request({ toolCallId: "c2", toolName: "execute", kind: "execute", args: { command: "rm x" }, command: "rm x" }, new AbortController().signal);
+  const decision = await t.gate.request(
+    { toolCallId: "c2", toolName: "execute", kind: "execute", args: { command: "rm x" }, command: "rm x" },
+    new AbortController().signal,
+  );
   assert.deepEqual(decision, { type: "reject", reason: "wrong file" });
   assert.match(t.shown(), /\$ rm x/);
   assert.match(t.shown(), /Please answer y or n/);
@@ -66,8 +69,27 @@ test("human renderer: answer on stdout, activity on stderr, secrets redacted", (
   const render = humanRenderer(target);
   const events: AgentEvent[] = [
     { type: "text_delta", text: "Looking" },
-    { type: "tool_call_finished", toolCallId: "c", toolName: "read_file", args: { file_path: "/a.ts" }, content: "x", isError: false },
-    { type: "subagent", toolCallId: "t", subagentType: "general-purpose", event: { type: "tool_call_finished", toolCallId: "d", toolName: "grep", args: { pattern: "foo" }, content: "No match", isError: true } },
+    {
+      type: "tool_call_finished",
+      toolCallId: "c",
+      toolName: "read_file",
+      args: { file_path: "/a.ts" },
+      content: "x",
+      isError: false,
+    },
+    {
+      type: "subagent",
+      toolCallId: "t",
+      subagentType: "general-purpose",
+      event: {
+        type: "tool_call_finished",
+        toolCallId: "d",
+        toolName: "grep",
+        args: { pattern: "foo" },
+        content: "No match",
+        isError: true,
+      },
+    },
     { type: "todos_changed", todos: [{ content: "Fix", status: "in_progress" }] },
     { type: "error", kind: "auth", message: "key sk-very-secret-key refused" },
     { type: "text_delta", text: " done" },
@@ -82,7 +104,9 @@ test("human renderer: answer on stdout, activity on stderr, secrets redacted", (
   assert.ok(!err.includes("sk-very-secret-key"));
 
   let json = "";
-  jsonRenderer({ ...target, out: { write: (s: string) => ((json += s), true) } as unknown as NodeJS.WritableStream })(events[4]!);
+  jsonRenderer({ ...target, out: { write: (s: string) => ((json += s), true) } as unknown as NodeJS.WritableStream })(
+    events[4]!,
+  );
   assert.equal(json, '{"type":"error","kind":"auth","message":"key [redacted] refused"}\n');
   assert.equal(redact("short", ["abc"]), "short");
 });
@@ -90,7 +114,18 @@ test("human renderer: answer on stdout, activity on stderr, secrets redacted", (
 test("what the person approves looks like what runs: invisible characters marked, two lines as two, and why it is asked", async () => {
   const command = "npm test \u202E#\u200B\nrm -rf ~/project \u001b[2K";
   const t = terminal("n", "");
-  await t.gate.request({ toolCallId: "c3", toolName: "execute", kind: "execute", args: { command, sandbox: false }, command, reason: "It asks to run outside the OS sandbox.", mustAsk: true }, new AbortController().signal);
+  await t.gate.request(
+    {
+      toolCallId: "c3",
+      toolName: "execute",
+      kind: "execute",
+      args: { command, sandbox: false },
+      command,
+      reason: "It asks to run outside the OS sandbox.",
+      mustAsk: true,
+    },
+    new AbortController().signal,
+  );
   const shown = t.shown();
   // eslint-disable-next-line no-control-regex -- the point: no escape character reaches the terminal
   assert.doesNotMatch(shown, /[\u202E\u200B\u001b]/, "an invisible character reached the terminal");
@@ -98,9 +133,15 @@ test("what the person approves looks like what runs: invisible characters marked
   assert.match(shown, /Asked because: It asks to run outside the OS sandbox\./);
 
   const t2 = terminal("y");
-  await t2.gate.request({ ...editRequest, proposal: { path: "/a.ts", before: "one\n", after: "one\u202E\n" } }, new AbortController().signal);
+  await t2.gate.request(
+    { ...editRequest, proposal: { path: "/a.ts", before: "one\n", after: "one\u202E\n" } },
+    new AbortController().signal,
+  );
   assert.match(t2.shown(), /^\+one<U\+202E>$/m);
   const t3 = terminal("y");
-  await t3.gate.request({ toolCallId: "c4", toolName: "mcp__x__y", kind: "other", args: { text: "a\u2066b" } }, new AbortController().signal);
+  await t3.gate.request(
+    { toolCallId: "c4", toolName: "mcp__x__y", kind: "other", args: { text: "a\u2066b" } },
+    new AbortController().signal,
+  );
   assert.match(t3.shown(), /"text": "a<U\+2066>b"/);
 });

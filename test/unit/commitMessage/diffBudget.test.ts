@@ -8,9 +8,25 @@ import { budgetDiff, commitDiffBudget, fairShares } from "../../../src/core/comm
 import { secretFileMatcher } from "../../../src/core/trust/secretFiles";
 
 /** A modified file whose diff has `hunks` hunks of `lines` changed lines each. */
-function modified(path: string, hunks: number, lines: number, text = (h: number, i: number) => `line ${h}.${i} of ${path}`): string {
-  const body = Array.from({ length: hunks }, (_, h) => [`@@ -${h * 100 + 1},${lines} +${h * 100 + 1},${lines} @@ function f${h}()`, ...Array.from({ length: lines }, (_, i) => `-old ${text(h, i)}\n+new ${text(h, i)}`)].join("\n"));
-  return [`diff --git a/${path} b/${path}`, "index 1111111..2222222 100644", `--- a/${path}`, `+++ b/${path}`, ...body].join("\n");
+function modified(
+  path: string,
+  hunks: number,
+  lines: number,
+  text = (h: number, i: number) => `line ${h}.${i} of ${path}`,
+): string {
+  const body = Array.from({ length: hunks }, (_, h) =>
+    [
+      `@@ -${h * 100 + 1},${lines} +${h * 100 + 1},${lines} @@ function f${h}()`,
+      ...Array.from({ length: lines }, (_, i) => `-old ${text(h, i)}\n+new ${text(h, i)}`),
+    ].join("\n"),
+  );
+  return [
+    `diff --git a/${path} b/${path}`,
+    "index 1111111..2222222 100644",
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    ...body,
+  ].join("\n");
 }
 
 const RENAME_AND_MORE = `diff --git a/src/old.ts b/src/new.ts
@@ -68,23 +84,48 @@ describe("reading git's diff", () => {
   });
 
   it("reads paths without prefixes, with mnemonic prefixes, quoted, and with colour codes", () => {
-    const noPrefix = "diff --git src/a b.ts src/a b.ts\nindex 1..2 100644\n--- src/a b.ts\t\n+++ src/a b.ts\t\n@@ -1 +1 @@\n-x\n+y\n";
+    const noPrefix =
+      "diff --git src/a b.ts src/a b.ts\nindex 1..2 100644\n--- src/a b.ts\t\n+++ src/a b.ts\t\n@@ -1 +1 @@\n-x\n+y\n";
     assert.equal(parseGitDiff(noPrefix)[0]!.path, "src/a b.ts");
-    const mnemonic = "diff --git c/a/b.ts i/a/b.ts\nnew file mode 100644\n--- /dev/null\n+++ i/a/b.ts\n@@ -0,0 +1 @@\n+x\n";
+    const mnemonic =
+      "diff --git c/a/b.ts i/a/b.ts\nnew file mode 100644\n--- /dev/null\n+++ i/a/b.ts\n@@ -0,0 +1 @@\n+x\n";
     assert.equal(parseGitDiff(mnemonic)[0]!.path, "a/b.ts");
-    const quoted = 'diff --git "a/\\303\\274n\\303\\257 \\"q\\".txt" "b/\\303\\274n\\303\\257 \\"q\\".txt"\nnew file mode 100644\nindex 0..1\nBinary files /dev/null and "b/\\303\\274n\\303\\257 \\"q\\".txt" differ\n';
-    assert.deepEqual(parseGitDiff(quoted).map((f) => [f.path, f.binary]), [['ünï "q".txt', true]]);
-    const coloured = "\x1b[1mdiff --git a/x.ts b/x.ts\x1b[m\n\x1b[1m--- a/x.ts\x1b[m\n\x1b[1m+++ b/x.ts\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+b\x1b[m\n";
-    assert.deepEqual(parseGitDiff(coloured).map((f) => [f.path, f.added, f.removed]), [["x.ts", 1, 1]]);
+    const quoted =
+      'diff --git "a/\\303\\274n\\303\\257 \\"q\\".txt" "b/\\303\\274n\\303\\257 \\"q\\".txt"\nnew file mode 100644\nindex 0..1\nBinary files /dev/null and "b/\\303\\274n\\303\\257 \\"q\\".txt" differ\n';
+    assert.deepEqual(
+      parseGitDiff(quoted).map((f) => [f.path, f.binary]),
+      [['ünï "q".txt', true]],
+    );
+    const coloured =
+      "\x1b[1mdiff --git a/x.ts b/x.ts\x1b[m\n\x1b[1m--- a/x.ts\x1b[m\n\x1b[1m+++ b/x.ts\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+b\x1b[m\n";
+    assert.deepEqual(
+      parseGitDiff(coloured).map((f) => [f.path, f.added, f.removed]),
+      [["x.ts", 1, 1]],
+    );
   });
 
   it("skips a binary patch's data and reads the next file", () => {
-    const text = "diff --git a/x.bin b/x.bin\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZ?wbN%Ng\n\nliteral 0\nHcmV?d00001\n\n" + modified("after.ts", 1, 1);
-    assert.deepEqual(parseGitDiff(text).map((f) => [f.path, f.binary, f.added]), [["x.bin", true, 0], ["after.ts", false, 1]]);
+    const text =
+      "diff --git a/x.bin b/x.bin\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZ?wbN%Ng\n\nliteral 0\nHcmV?d00001\n\n" +
+      modified("after.ts", 1, 1);
+    assert.deepEqual(
+      parseGitDiff(text).map((f) => [f.path, f.binary, f.added]),
+      [
+        ["x.bin", true, 0],
+        ["after.ts", false, 1],
+      ],
+    );
   });
 
   it("makes an untracked file a diff that adds it", () => {
-    assert.deepEqual(addedFileDiff("new.ts", "a\nb\n"), { path: "new.ts", status: "added", binary: false, added: 2, removed: 0, hunks: ["@@ -0,0 +1,2 @@\n+a\n+b"] });
+    assert.deepEqual(addedFileDiff("new.ts", "a\nb\n"), {
+      path: "new.ts",
+      status: "added",
+      binary: false,
+      added: 2,
+      removed: 0,
+      hunks: ["@@ -0,0 +1,2 @@\n+a\n+b"],
+    });
     assert.equal(addedFileDiff("x", "last").hunks[0], "@@ -0,0 +1,1 @@\n+last\n\\ No newline at end of file");
     assert.equal(addedFileDiff("img.png", undefined).binary, true);
   });
@@ -97,20 +138,28 @@ describe("the commit-diff budget", () => {
     const out = budgetDiff(parseGitDiff(RENAME_AND_MORE), { budgetChars: budget });
     assert.equal(out.summarized, false);
     assert.deepEqual([out.files, out.added, out.removed], [5, 2, 4]);
-    assert.match(out.text, /^=== src\/new\.ts \(renamed from src\/old\.ts, \+1 -1\)\n@@ -1,3 \+1,3 @@\n export function a\(\) \{\n- {2}return 1;/);
+    assert.match(
+      out.text,
+      /^=== src\/new\.ts \(renamed from src\/old\.ts, \+1 -1\)\n@@ -1,3 \+1,3 @@\n export function a\(\) \{\n- {2}return 1;/,
+    );
     assert.match(out.text, /^=== logo\.png \(added; binary\)$/m);
     assert.match(out.text, /^=== run\.sh \(mode changed, \+0 -0\)$/m);
     assert.doesNotMatch(out.text, /Binary files/);
   });
 
   it("cuts a huge diff per file to fit, naming every file with its counts, and says what it left out", () => {
-    const huge = parseGitDiff([modified("big.ts", 40, 200), modified("small.ts", 1, 2), modified("medium.ts", 3, 20)].join("\n"));
+    const huge = parseGitDiff(
+      [modified("big.ts", 40, 200), modified("small.ts", 1, 2), modified("medium.ts", 3, 20)].join("\n"),
+    );
     const out = budgetDiff(huge, { budgetChars: budget });
     assert.equal(out.summarized, true);
     assert.ok(out.text.length <= budget, `${out.text.length} > ${budget}`);
     assert.match(out.text, /^=== big\.ts \(modified, \+8000 -8000\)$/m);
     // The small file whole, next to the huge one; the huge one cut at a line, its rest counted.
-    assert.match(out.text, /=== small\.ts \(modified, \+2 -2\)\n@@ -1,2 \+1,2 @@ function f0\(\)\n-old line 0\.0 of small\.ts\n\+new line 0\.0 of small\.ts\n-old line 0\.1 of small\.ts\n\+new line 0\.1 of small\.ts/);
+    assert.match(
+      out.text,
+      /=== small\.ts \(modified, \+2 -2\)\n@@ -1,2 \+1,2 @@ function f0\(\)\n-old line 0\.0 of small\.ts\n\+new line 0\.0 of small\.ts\n-old line 0\.1 of small\.ts\n\+new line 0\.1 of small\.ts/,
+    );
     assert.match(out.text, /=== big\.ts[^\n]*\n@@ -1,200 \+1,200 @@ function f0\(\)\n-old line 0\.0 of big\.ts\n/);
     const note = /\[not shown: \+(\d+) -(\d+) lines, 39 more hunks\]/.exec(out.text);
     assert.ok(note, out.text);
@@ -120,7 +169,9 @@ describe("the commit-diff budget", () => {
   });
 
   it("lists many files by name within the budget, then one line for the rest", () => {
-    const many = parseGitDiff(Array.from({ length: 3_000 }, (_, i) => modified(`src/module${i}/file${i}.ts`, 1, 3)).join("\n"));
+    const many = parseGitDiff(
+      Array.from({ length: 3_000 }, (_, i) => modified(`src/module${i}/file${i}.ts`, 1, 3)).join("\n"),
+    );
     const out = budgetDiff(many, { budgetChars: budget });
     assert.ok(out.text.length <= budget);
     assert.equal(out.files, 3_000);
@@ -134,7 +185,9 @@ describe("the commit-diff budget", () => {
   });
 
   it("names a lockfile and a generated file by their counts only, even in a small diff", () => {
-    const files = parseGitDiff([modified("package-lock.json", 2, 3), modified("web/app.min.js", 1, 1), modified("src/app.ts", 1, 1)].join("\n"));
+    const files = parseGitDiff(
+      [modified("package-lock.json", 2, 3), modified("web/app.min.js", 1, 1), modified("src/app.ts", 1, 1)].join("\n"),
+    );
     files.push(addedFileDiff("gen/api.ts", "// @generated by protoc, do not edit\nexport const x = 1;\n"));
     const out = budgetDiff(files, { budgetChars: budget });
     assert.match(out.text, /^=== package-lock\.json \(modified, \+6 -6; a lockfile: content left out\)$/m);
@@ -145,12 +198,21 @@ describe("the commit-diff budget", () => {
   });
 
   it("never sends a secret file's content, staged or untracked, renamed from one or not", () => {
-    const files = [...parseGitDiff(modified(".env", 1, 1, () => "API_TOKEN=hunter2")), addedFileDiff("config/prod.pem", "-----BEGIN KEY-----\nsecret\n")];
+    const files = [
+      ...parseGitDiff(modified(".env", 1, 1, () => "API_TOKEN=hunter2")),
+      addedFileDiff("config/prod.pem", "-----BEGIN KEY-----\nsecret\n"),
+    ];
     const out = budgetDiff(files, { budgetChars: budget, secret: secretFileMatcher([]) });
     assert.match(out.text, /^=== \.env \(modified, \+1 -1; a secret file \(\.env\): its content is not sent\)$/m);
-    assert.match(out.text, /^=== config\/prod\.pem \(added, \+2 -0; a secret file \(\*\.pem\): its content is not sent\)$/m);
+    assert.match(
+      out.text,
+      /^=== config\/prod\.pem \(added, \+2 -0; a secret file \(\*\.pem\): its content is not sent\)$/m,
+    );
     assert.doesNotMatch(out.text, /hunter2|BEGIN KEY/);
-    const custom = budgetDiff(parseGitDiff(modified("deploy/vault.yml", 1, 1, () => "password: x")), { budgetChars: budget, secret: secretFileMatcher(["vault.yml"]) });
+    const custom = budgetDiff(parseGitDiff(modified("deploy/vault.yml", 1, 1, () => "password: x")), {
+      budgetChars: budget,
+      secret: secretFileMatcher(["vault.yml"]),
+    });
     assert.doesNotMatch(custom.text, /password/);
   });
 
@@ -167,7 +229,9 @@ describe("the commit-diff budget", () => {
   });
 
   it("keeps every budget it is given, whatever mix of files", () => {
-    const mixed: FileDiff[] = parseGitDiff([modified("a.ts", 5, 300), modified("b.ts", 1, 1), modified("yarn.lock", 10, 100)].join("\n"));
+    const mixed: FileDiff[] = parseGitDiff(
+      [modified("a.ts", 5, 300), modified("b.ts", 1, 1), modified("yarn.lock", 10, 100)].join("\n"),
+    );
     for (let i = 0; i < 200; i++) mixed.push(addedFileDiff(`docs/page${i}.md`, "x\n".repeat(i)));
     for (const chars of [4_000, 6_500, 12_288, 48_000]) {
       const out = budgetDiff(mixed, { budgetChars: chars });

@@ -9,12 +9,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readRepositoryChanges, readUntrackedFiles } from "../../../src/core/commitMessage/repositoryChanges";
 
-const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 // Each commit a minute after the last, so the log's order does not depend on the clock.
 let minute = 0;
 const git = (cwd: string, ...args: string[]) => {
   const date = new Date(Date.UTC(2024, 0, 1, 0, minute++)).toISOString();
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  });
 };
 
 /** A repository with commits `subjects` (oldest first), each changing app.js. */
@@ -46,7 +56,10 @@ describe("a repository's changes, read with git", () => {
     const changes = await readRepositoryChanges(path.join(dir), {});
     assert.ok(!("error" in changes), JSON.stringify(changes));
     assert.equal(changes.scope, "staged");
-    assert.deepEqual(changes.files.map((f) => [f.path, f.status, f.added, f.removed]), [["app.js", "modified", 1, 1]]);
+    assert.deepEqual(
+      changes.files.map((f) => [f.path, f.status, f.added, f.removed]),
+      [["app.js", "modified", 1, 1]],
+    );
     assert.match(changes.files[0]!.hunks[0]!, /\+module\.exports = 'staged';/);
     assert.deepEqual(changes.subjects, ["Side work", "Second", "First"]);
   });
@@ -63,7 +76,12 @@ describe("a repository's changes, read with git", () => {
     const all = await readRepositoryChanges(dir, { all: true });
     assert.ok(!("error" in all));
     assert.equal(all.scope, "all");
-    assert.deepEqual(all.files.map((f) => [f.path, f.status, f.binary, f.added]).sort(), [[".gitignore", "added", false, 1], ["app.js", "modified", false, 1], ["logo.png", "added", true, 0], ["notes.md", "added", false, 2]]);
+    assert.deepEqual(all.files.map((f) => [f.path, f.status, f.binary, f.added]).sort(), [
+      [".gitignore", "added", false, 1],
+      ["app.js", "modified", false, 1],
+      ["logo.png", "added", true, 0],
+      ["notes.md", "added", false, 2],
+    ]);
   });
 
   it("reads a repository with no commit yet", async () => {
@@ -73,7 +91,10 @@ describe("a repository's changes, read with git", () => {
     git(dir, "add", "first.txt");
     const changes = await readRepositoryChanges(dir);
     assert.ok(!("error" in changes), JSON.stringify(changes));
-    assert.deepEqual(changes.files.map((f) => [f.path, f.status]), [["first.txt", "added"]]);
+    assert.deepEqual(
+      changes.files.map((f) => [f.path, f.status]),
+      [["first.txt", "added"]],
+    );
     assert.deepEqual(changes.subjects, []);
   });
 
@@ -105,7 +126,17 @@ describe("a repository's changes, read with git", () => {
     writeFileSync(path.join(dir, "big.txt"), "x".repeat(2_000));
     writeFileSync(path.join(dir, "small.txt"), "small\n");
     symlinkSync("/etc/passwd", path.join(dir, "link"));
-    const files = await readUntrackedFiles(dir, ["big.txt", "small.txt", "link", "missing.txt"], { fileBytes: 1_000, totalBytes: 10_000 });
-    assert.deepEqual(files.map((f) => [f.path, f.note ?? f.added]), [["big.txt", "2 KB, too large to read"], ["small.txt", 1], ["link", "a symbolic link to /etc/passwd"]]);
+    const files = await readUntrackedFiles(dir, ["big.txt", "small.txt", "link", "missing.txt"], {
+      fileBytes: 1_000,
+      totalBytes: 10_000,
+    });
+    assert.deepEqual(
+      files.map((f) => [f.path, f.note ?? f.added]),
+      [
+        ["big.txt", "2 KB, too large to read"],
+        ["small.txt", 1],
+        ["link", "a symbolic link to /etc/passwd"],
+      ],
+    );
   });
 });

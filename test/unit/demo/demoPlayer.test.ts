@@ -39,7 +39,13 @@ function demoAgent(cassette: Cassette) {
   const player = createDemoPlayer(cassette, { workspaceRoot: dir });
   const agent = createAgent({
     // The extension's model: no base URL it could reach, the player answers every request.
-    model: createModel({ provider: "openai-compatible", model: cassette.header.model, baseUrl: "http://recorded-demo.invalid/v1", fetch: player.fetch, retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: cassette.header.model,
+      baseUrl: "http://recorded-demo.invalid/v1",
+      fetch: player.fetch,
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
     executor: new ChildProcessExecutor(),
@@ -57,7 +63,10 @@ test("a compressed recording (brotli as shipped, or gzip) reads as the plain one
   }
   const broken = path.join(scratch, "broken.jsonl.br");
   writeFileSync(broken, "not brotli");
-  assert.throws(() => readCassette(broken), (e: unknown) => e instanceof CassetteError && e.message.includes(broken));
+  assert.throws(
+    () => readCassette(broken),
+    (e: unknown) => e instanceof CassetteError && e.message.includes(broken),
+  );
 });
 
 test("the demo player as the model's fetch plays the task through, then answers follow-ups with the closing note", async () => {
@@ -86,6 +95,15 @@ test("the demo player as the model's fetch plays the task through, then answers 
 test("a recording without the closing note is refused with what to do", () => {
   const cassette = readCassette(demoCassetteFile);
   const without = path.join(scratch, "without-note.jsonl");
-  writeFileSync(without, formatCassette({ header: cassette.header, exchanges: cassette.exchanges.filter((x) => x.session !== AFTER_END_SESSION) }));
-  assert.throws(() => createDemoPlayer(readCassette(without)), (e: unknown) => e instanceof CassetteError && /no "after-end" exchange.*record it again/.test(e.message));
+  writeFileSync(
+    without,
+    formatCassette({
+      header: cassette.header,
+      exchanges: cassette.exchanges.filter((x) => x.session !== AFTER_END_SESSION),
+    }),
+  );
+  assert.throws(
+    () => createDemoPlayer(readCassette(without)),
+    (e: unknown) => e instanceof CassetteError && /no "after-end" exchange.*record it again/.test(e.message),
+  );
 });

@@ -34,7 +34,12 @@ async function play(decide: (request: ApprovalRequest) => ApprovalDecision, prom
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-demo-"));
   cpSync(sample, dir, { recursive: true });
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: cassette.header.model, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: cassette.header.model,
+      baseUrl: server.baseUrlOpenAI,
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
     executor: new ChildProcessExecutor(),
@@ -59,12 +64,20 @@ test("demo: approving everything fixes the bug, the tests pass, the final answer
   const exec = ofType(events, "tool_call_finished").find((e) => e.toolName === "execute")!;
   assert.match(exec.content, /# pass 2/);
   assert.match(exec.content, /\[Exit code: 0\]$/);
-  assert.deepEqual(done.state.todos.map((t) => t.status), ["completed", "completed", "completed", "completed"]);
+  assert.deepEqual(
+    done.state.todos.map((t) => t.status),
+    ["completed", "completed", "completed", "completed"],
+  );
   assert.equal(server.requests.length, recording.steps.length);
   assert.equal(server.requests.length, approveAllRequests(cassette));
   assert.equal(player.divergence, undefined, "every request was answered from the recording");
   // Every call the recording makes succeeded (no stale paths or text).
-  assert.deepEqual(ofType(events, "tool_call_finished").filter((e) => e.isError).map((e) => e.toolName), []);
+  assert.deepEqual(
+    ofType(events, "tool_call_finished")
+      .filter((e) => e.isError)
+      .map((e) => e.toolName),
+    [],
+  );
 });
 
 test("demo: any first message starts it; a follow-up after the end gets the closing note, and so does the next", async () => {
@@ -82,7 +95,9 @@ test("demo: any first message starts it; a follow-up after the end gets the clos
 });
 
 test("demo: a follow-up after a rejection (not recorded) gets the closing note", async () => {
-  const { done, agent, player } = await play((request) => (request.toolName === "edit_file" ? { type: "reject" } : { type: "approve" }));
+  const { done, agent, player } = await play((request) =>
+    request.toolName === "edit_file" ? { type: "reject" } : { type: "approve" },
+  );
   assert.equal(done.finalText, recording.onRejected.edit_file!.text);
   const again = await collect(agent, "why not?", { state: done.state });
   assert.equal(again.done.finalText, recording.afterEnd.text);
@@ -108,9 +123,20 @@ test("demo: the edit that no longer applies (file fixed already) gets its own an
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-demo-"));
   cpSync(sample, dir, { recursive: true });
   const file = path.join(dir, "src/slugify.js");
-  writeFileSync(file, readFileSync(file, "utf8").replace(/\.replace\(\/\^-\/, ''\);.*$/m, ".replace(/^-|-$/g, ''); // no dash at either end"));
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(
+      /\.replace\(\/\^-\/, ''\);.*$/m,
+      ".replace(/^-|-$/g, ''); // no dash at either end",
+    ),
+  );
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: cassette.header.model, baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: cassette.header.model,
+      baseUrl: server.baseUrlOpenAI,
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     backend: new FilesystemBackend({ rootDir: dir }),
     executor: new ChildProcessExecutor(),
@@ -124,7 +150,10 @@ test("demo: rejecting the edit leaves the file alone and the model acknowledges 
   const { done, dir, server } = await play(() => ({ type: "reject", reason: "not like that" }));
   assert.equal(done.reason, "completed", done.message);
   assert.equal(done.finalText, recording.onRejected.edit_file!.text);
-  assert.equal(readFileSync(path.join(dir, "src/slugify.js"), "utf8"), readFileSync(path.join(sample, "src/slugify.js"), "utf8"));
+  assert.equal(
+    readFileSync(path.join(dir, "src/slugify.js"), "utf8"),
+    readFileSync(path.join(sample, "src/slugify.js"), "utf8"),
+  );
   assert.equal(server.requests.length, 4);
 });
 
@@ -135,7 +164,9 @@ test("demo: rejecting the test run ends with the matching note", async () => {
 
 test("demo: a changed edit that breaks the tests gets the 'tests still fail' answer", async () => {
   const { done } = await play((request) =>
-    request.toolName === "edit_file" ? { type: "edit", content: request.proposal!.after.replace("/^-|-$/g", "/^-/g") } : { type: "approve" },
+    request.toolName === "edit_file"
+      ? { type: "edit", content: request.proposal!.after.replace("/^-|-$/g", "/^-/g") }
+      : { type: "approve" },
   );
   assert.equal(done.finalText, recording.onFailed.execute!.text);
 });

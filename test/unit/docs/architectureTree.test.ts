@@ -19,16 +19,28 @@ function namedSrcPaths(markdown: string): Set<string> {
 }
 
 /** What is wrong with a page's map of the tree: named paths that do not exist, and rooms' folders never named. */
-function treeProblems(markdown: string, tree: { exists: (p: string) => boolean; folders: (room: string) => string[] }, rooms = ROOMS): { missing: string[]; unnamed: string[] } {
+function treeProblems(
+  markdown: string,
+  tree: { exists: (p: string) => boolean; folders: (room: string) => string[] },
+  rooms = ROOMS,
+): { missing: string[]; unnamed: string[] } {
   const named = namedSrcPaths(markdown);
   const missing = [...named].filter((p) => !tree.exists(p)).sort();
-  const unnamed = rooms.flatMap((room) => tree.folders(room).map((f) => `${room}/${f}`)).filter((f) => !named.has(f)).sort();
+  const unnamed = rooms
+    .flatMap((room) => tree.folders(room).map((f) => `${room}/${f}`))
+    .filter((f) => !named.has(f))
+    .sort();
   return { missing, unnamed };
 }
 
 const disk = {
   exists: (p: string) => existsSync(path.join(root, p)),
-  folders: (room: string) => (existsSync(path.join(root, room)) ? readdirSync(path.join(root, room), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []),
+  folders: (room: string) =>
+    existsSync(path.join(root, room))
+      ? readdirSync(path.join(root, room), { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => d.name)
+      : [],
 };
 
 describe("ARCHITECTURE.md's tree", () => {
@@ -40,7 +52,11 @@ describe("ARCHITECTURE.md's tree", () => {
   });
 
   it("names every folder directly under src/core, src/host, src/cli, src/action and src/protocol", () => {
-    assert.deepEqual(unnamed, [], `Folders ARCHITECTURE.md never names (add them to "The tree"):\n  ${unnamed.join("\n  ")}`);
+    assert.deepEqual(
+      unnamed,
+      [],
+      `Folders ARCHITECTURE.md never names (add them to "The tree"):\n  ${unnamed.join("\n  ")}`,
+    );
   });
 
   it("names the rooms' folders in full (the check is not vacuous)", () => {
@@ -53,7 +69,8 @@ describe("ARCHITECTURE.md's tree", () => {
       exists: (p: string) => ["src/core", "src/core/agent", "src/core/tools", "src/core/tools/tool.ts"].includes(p),
       folders: (room: string) => (room === "src/core" ? ["agent", "tools", "trust"] : []),
     };
-    const page = "The agent is `src/core/agent/`; tools in `src/core/tools` (`src/core/tools/tool.ts`); `src/core/oldName/` went; `trust/` is named only relatively; `npm test` is no path.";
+    const page =
+      "The agent is `src/core/agent/`; tools in `src/core/tools` (`src/core/tools/tool.ts`); `src/core/oldName/` went; `trust/` is named only relatively; `npm test` is no path.";
     assert.deepEqual(treeProblems(page, tree), { missing: ["src/core/oldName"], unnamed: ["src/core/trust"] });
   });
 });

@@ -9,7 +9,9 @@ import { USER_ONLY_SETTINGS } from "../../../src/host/settings";
 // the user's settings only carries the table's ¹.
 const root = path.resolve(import.meta.dirname, "../../..");
 const page = readFileSync(path.join(root, "docs/configuration.md"), "utf8");
-const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { contributes: { configuration: { properties: Record<string, unknown> } | { properties: Record<string, unknown> }[] } };
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+  contributes: { configuration: { properties: Record<string, unknown> } | { properties: Record<string, unknown> }[] };
+};
 const settings = [pkg.contributes.configuration].flat().flatMap((c) => Object.keys(c.properties));
 
 /** The settings a table row names, with whether it is marked user-only (`fathom.a` ¹ / `.b`). */
@@ -21,7 +23,8 @@ function rows(markdown: string): Map<string, boolean> {
     const userOnly = /`fathom\.[\w.]+` ¹/.test(cell);
     named.set(first, userOnly);
     // `fathom.commands.allow` ¹ / `.deny`: the second name shares the first one's prefix, not its mark.
-    for (const tail of cell.matchAll(/\/ `\.([\w.]+)`( ¹)?/g)) named.set(`${first.slice(0, first.lastIndexOf("."))}.${tail[1]}`, Boolean(tail[2]));
+    for (const tail of cell.matchAll(/\/ `\.([\w.]+)`( ¹)?/g))
+      named.set(`${first.slice(0, first.lastIndexOf("."))}.${tail[1]}`, Boolean(tail[2]));
   }
   return named;
 }
@@ -39,6 +42,13 @@ describe("docs/configuration.md", () => {
   });
 
   it("reads the table's marks (the check is not vacuous)", () => {
-    assert.deepEqual([...rows("| `fathom.a.b` ¹ / `.c` | x |\n| `fathom.d` | y |\n").entries()], [["fathom.a.b", true], ["fathom.a.c", false], ["fathom.d", false]]);
+    assert.deepEqual(
+      [...rows("| `fathom.a.b` ¹ / `.c` | x |\n| `fathom.d` | y |\n").entries()],
+      [
+        ["fathom.a.b", true],
+        ["fathom.a.c", false],
+        ["fathom.d", false],
+      ],
+    );
   });
 });

@@ -7,11 +7,19 @@ import { anchorsOf, brokenLinks, diskIo, linksOf, slug } from "../../support/mar
 // Every relative link and `#anchor` in the pages a newcomer reads must lead somewhere: the file
 // exists, and the anchor is the slug GitHub makes of a heading of the page it points into.
 const root = path.resolve(import.meta.dirname, "../../..");
-const pages = ["README.md", "ARCHITECTURE.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  "ARCHITECTURE.md",
+  ...readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 describe("documentation links", () => {
   it("every relative link and anchor in README.md, ARCHITECTURE.md and docs/*.md resolves", () => {
-    const broken = pages.flatMap((page) => brokenLinks(page, readFileSync(path.join(root, page), "utf8"), diskIo(root)));
+    const broken = pages.flatMap((page) =>
+      brokenLinks(page, readFileSync(path.join(root, page), "utf8"), diskIo(root)),
+    );
     assert.deepEqual(broken, [], `Broken links:\n  ${broken.join("\n  ")}`);
   });
 
@@ -21,12 +29,21 @@ describe("documentation links", () => {
   });
 
   it("makes GitHub's slugs", () => {
-    assert.equal(slug("Plan first, ask when unsure, steer while it runs, read the web"), "plan-first-ask-when-unsure-steer-while-it-runs-read-the-web");
+    assert.equal(
+      slug("Plan first, ask when unsure, steer while it runs, read the web"),
+      "plan-first-ask-when-unsure-steer-while-it-runs-read-the-web",
+    );
     assert.equal(slug("The `fathom` command"), "the-fathom-command");
     assert.equal(slug("Evals: measure how well Fathom solves tasks"), "evals-measure-how-well-fathom-solves-tasks");
-    assert.equal(slug("Starter suite, replayed (no model) — harness self-check"), "starter-suite-replayed-no-model--harness-self-check");
+    assert.equal(
+      slug("Starter suite, replayed (no model) — harness self-check"),
+      "starter-suite-replayed-no-model--harness-self-check",
+    );
     assert.equal(slug("snake_case and [a link](x.md)"), "snake_case-and-a-link");
-    assert.deepEqual([...anchorsOf("# Notes\n\n## Notes\n\nTitle\n=====\n\n```\n# not a heading\n```\n")], ["notes", "notes-1", "title"]);
+    assert.deepEqual(
+      [...anchorsOf("# Notes\n\n## Notes\n\nTitle\n=====\n\n```\n# not a heading\n```\n")],
+      ["notes", "notes-1", "title"],
+    );
   });
 
   it("fails on a missing file, a missing anchor and a missing anchor in another page, and ignores code and URLs", () => {
@@ -35,7 +52,11 @@ describe("documentation links", () => {
       "docs/page.md": "",
       "README.md": "",
     };
-    const io = { read: (f: string) => files[f] ?? "", exists: (f: string) => f in files || f === "docs", isFile: (f: string) => f in files };
+    const io = {
+      read: (f: string) => files[f] ?? "",
+      exists: (f: string) => f in files || f === "docs",
+      isFile: (f: string) => f in files,
+    };
     const page = [
       "# Page",
       "",

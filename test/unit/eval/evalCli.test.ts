@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import {
+  startScriptedModelServer,
+  faults,
+  type ScriptedModelServer,
+  type ScriptedTurn,
+} from "../../support/scriptedModelServer";
 import { cliEnv, runCli, type CliRun } from "../../support/cliProcess";
 
 const servers: ScriptedModelServer[] = [];
@@ -26,19 +31,31 @@ function suite(): { dir: string; scenario: string } {
   writeFileSync(path.join(scenario, "workspace", "greet.js"), "exports.greet = (name) => `Hello, ${name}.`;\n");
   writeFileSync(
     path.join(scenario, "scenario.json"),
-    JSON.stringify({ prompt: "greet should end with an exclamation mark", check: `node -e "process.exit(require('./greet.js').greet('Ada') === 'Hello, Ada!' ? 0 : 1)"`, maxSteps: 5 }),
+    JSON.stringify({
+      prompt: "greet should end with an exclamation mark",
+      check: `node -e "process.exit(require('./greet.js').greet('Ada') === 'Hello, Ada!' ? 0 : 1)"`,
+      maxSteps: 5,
+    }),
   );
   return { dir, scenario };
 }
 
 const solves: ScriptedTurn[] = [
   { toolCalls: [{ name: "read_file", arguments: { file_path: "/greet.js" } }] },
-  { toolCalls: [{ name: "edit_file", arguments: { file_path: "/greet.js", old_string: "${name}.`", new_string: "${name}!`" } }] },
+  {
+    toolCalls: [
+      { name: "edit_file", arguments: { file_path: "/greet.js", old_string: "${name}.`", new_string: "${name}!`" } },
+    ],
+  },
   { text: "Done." },
 ];
 // Fails to match once (recovering from the error), then gives up on the wrong file.
 const misses: ScriptedTurn[] = [
-  { toolCalls: [{ name: "edit_file", arguments: { file_path: "/greet.js", old_string: "Hi, ${name}.", new_string: "Hi!" } }] },
+  {
+    toolCalls: [
+      { name: "edit_file", arguments: { file_path: "/greet.js", old_string: "Hi, ${name}.", new_string: "Hi!" } },
+    ],
+  },
   { text: "I could not find it." },
 ];
 
@@ -48,7 +65,17 @@ async function server(turns: ScriptedTurn[]): Promise<ScriptedModelServer> {
   return s;
 }
 
-const live = (s: ScriptedModelServer) => ["--provider", "openai-compatible", "--base-url", s.baseUrlOpenAI, "--model", "gpt-4.1-mini", "--no-sandbox", "--parallel", "1"];
+const live = (s: ScriptedModelServer) => [
+  "--provider",
+  "openai-compatible",
+  "--base-url",
+  s.baseUrlOpenAI,
+  "--model",
+  "gpt-4.1-mini",
+  "--no-sandbox",
+  "--parallel",
+  "1",
+];
 
 interface TrialLine {
   type: "trial";
@@ -60,29 +87,64 @@ test("K trials: a record per trial with every field, pass@k and pass^k per scena
   const s = await server([...solves, ...misses]);
   const run = await cli([dir, "--trials", "2", "--json", ...live(s)]);
   assert.equal(run.code, 0, run.stderr);
-  const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as TrialLine | { type: "summary"; [k: string]: unknown });
+  const lines = run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as TrialLine | { type: "summary"; [k: string]: unknown });
   const trials = lines.filter((l): l is TrialLine => l.type === "trial");
   assert.equal(trials.length, 2);
   for (const t of trials) {
-    for (const field of ["name", "trial", "passed", "steps", "inputTokens", "outputTokens", "cacheReadTokens", "costUsd", "durationMs", "toolCalls", "editFailures"]) {
+    for (const field of [
+      "name",
+      "trial",
+      "passed",
+      "steps",
+      "inputTokens",
+      "outputTokens",
+      "cacheReadTokens",
+      "costUsd",
+      "durationMs",
+      "toolCalls",
+      "editFailures",
+    ]) {
       assert.ok(field in t, `trial record has ${field}`);
     }
   }
   const [first, second] = trials.sort((a, b) => (a.trial as number) - (b.trial as number));
   assert.deepEqual([first!.passed, first!.steps, first!.editFailures], [true, 3, 0]);
-  assert.deepEqual(first!.toolCalls, { read_file: { attempts: 1, failures: 0 }, edit_file: { attempts: 1, failures: 0 } });
+  assert.deepEqual(first!.toolCalls, {
+    read_file: { attempts: 1, failures: 0 },
+    edit_file: { attempts: 1, failures: 0 },
+  });
   assert.ok((first!.costUsd as number) > 0, "gpt-4.1-mini has a price in the model table");
   assert.deepEqual([second!.passed, second!.editFailures], [false, 1]);
   assert.deepEqual(second!.toolCalls, { edit_file: { attempts: 1, failures: 1 } });
 
   const results = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8")) as {
     results: TrialLine[];
-    scenarios: { name: string; passed: number; trials: number; passAtK: Record<string, number>; passPowK: Record<string, number> }[];
+    scenarios: {
+      name: string;
+      passed: number;
+      trials: number;
+      passAtK: Record<string, number>;
+      passPowK: Record<string, number>;
+    }[];
     editPrecision: Record<string, number>;
   };
   assert.equal(results.results.length, 2);
-  assert.deepEqual(results.scenarios.map((x) => [x.name, x.passed, x.trials, x.passAtK, x.passPowK]), [["greet", 1, 2, { "1": 0.5, "2": 1 }, { "1": 0.5, "2": 0 }]]);
-  assert.deepEqual([results.editPrecision.attempts, results.editPrecision.firstTry, results.editPrecision.failed, results.editPrecision.abandoned], [2, 1, 1, 1]);
+  assert.deepEqual(
+    results.scenarios.map((x) => [x.name, x.passed, x.trials, x.passAtK, x.passPowK]),
+    [["greet", 1, 2, { "1": 0.5, "2": 1 }, { "1": 0.5, "2": 0 }]],
+  );
+  assert.deepEqual(
+    [
+      results.editPrecision.attempts,
+      results.editPrecision.firstTry,
+      results.editPrecision.failed,
+      results.editPrecision.abandoned,
+    ],
+    [2, 1, 1, 1],
+  );
 
   // The human table, with pass@2 and pass^2 columns.
   const s2 = await server([...solves, ...misses]);
@@ -115,7 +177,9 @@ test("--record keeps a passing trial's session as the scenario's cassette; --rep
   await s.close();
   const replay = await cli([dir, "--replay", "--no-sandbox", "--trials", "2", "--json"]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
-  const summary = JSON.parse(replay.stdout.trim().split("\n").at(-1)!) as { totals: { passed: number; trials: number } };
+  const summary = JSON.parse(replay.stdout.trim().split("\n").at(-1)!) as {
+    totals: { passed: number; trials: number };
+  };
   assert.deepEqual([summary.totals.passed, summary.totals.trials], [2, 2]);
 
   // The workspace changed: the replay leaves its recording, the trial fails and says where.
@@ -147,7 +211,10 @@ test("usage errors say what to do (exit 2)", async () => {
   const cases: [string[], RegExp][] = [
     [[], /Missing DIR: fathom eval test\/evals/],
     [[dir, "--replay", "--provider", "openai"], /--replay answers as each recording's model: leave out --provider/],
-    [[dir, "--record", "--trials", "2", "--provider", "openai-compatible"], /--record keeps one session per scenario: leave out --trials/],
+    [
+      [dir, "--record", "--trials", "2", "--provider", "openai-compatible"],
+      /--record keeps one session per scenario: leave out --trials/,
+    ],
     [[dir, "--trials", "0"], /--trials must be a whole number from 1 to 100/],
     [[dir, "--provider", "openai"], /Set OPENAI_API_KEY to run live, or pass --replay/],
     [[path.join(dir, "nope"), "--replay"], /is not a folder/],

@@ -21,7 +21,12 @@ test("pass@k and pass^k are the unbiased estimates", () => {
 });
 
 let n = 0;
-const finished = (toolName: string, args: Record<string, unknown>, isError = false, content = isError ? "old_string was not found in /a.js." : "ok"): AgentEvent => ({
+const finished = (
+  toolName: string,
+  args: Record<string, unknown>,
+  isError = false,
+  content = isError ? "old_string was not found in /a.js." : "ok",
+): AgentEvent => ({
   type: "tool_call_finished",
   toolCallId: `c${++n}`,
   toolName,
@@ -32,7 +37,12 @@ const finished = (toolName: string, args: Record<string, unknown>, isError = fal
 
 test("edit precision: first try, fixed from the error alone, fixed after re-reading, failed again, never applied", () => {
   const root = "/ws";
-  const rejected = finished("edit_file", { file_path: "/r.js" }, true, "The person rejected this edit_file call. No reason was given.");
+  const rejected = finished(
+    "edit_file",
+    { file_path: "/r.js" },
+    true,
+    "The person rejected this edit_file call. No reason was given.",
+  );
   const events: AgentEvent[] = [
     finished("read_file", { file_path: "/a.js" }),
     finished("edit_file", { file_path: "/a.js" }), // first try
@@ -45,8 +55,18 @@ test("edit precision: first try, fixed from the error alone, fixed after re-read
     finished("edit_file", { file_path: "/d.js" }, true), // failed again
     finished("edit_file", { file_path: "/d.js" }), // then from the error
     finished("edit_file", { file_path: "/e.js" }, true), // never applied
-    { type: "subagent", toolCallId: "t1", subagentType: "general-purpose", event: finished("write_file", { file_path: "/f.js" }) }, // a subagent's, first try
-    { type: "approval_decided", toolCallId: rejected.type === "tool_call_finished" ? rejected.toolCallId : "", toolName: "edit_file", decision: "reject" },
+    {
+      type: "subagent",
+      toolCallId: "t1",
+      subagentType: "general-purpose",
+      event: finished("write_file", { file_path: "/f.js" }),
+    }, // a subagent's, first try
+    {
+      type: "approval_decided",
+      toolCallId: rejected.type === "tool_call_finished" ? rejected.toolCallId : "",
+      toolName: "edit_file",
+      decision: "reject",
+    },
     rejected, // a person's rejection is not an attempt
     finished("write_file", { file_path: "../x.js" }, true, "Path '../x.js' contains '..', which is not allowed."), // refused: not precision
   ];
@@ -73,13 +93,48 @@ test("edit precision: first try, fixed from the error alone, fixed after re-read
 
 function trial(name: string, passed: boolean, extra: Partial<TrialRecord> = {}): TrialRecord {
   const m = trialMetrics([], "/");
-  return { name, trial: 1, passed, steps: 3, inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, durationMs: 1000, ...m, provider: "openai", model: "m", reason: "completed", check: { exitCode: passed ? 0 : 1, output: "" }, ...extra };
+  return {
+    name,
+    trial: 1,
+    passed,
+    steps: 3,
+    inputTokens: 100,
+    outputTokens: 10,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.01,
+    durationMs: 1000,
+    ...m,
+    provider: "openai",
+    model: "m",
+    reason: "completed",
+    check: { exitCode: passed ? 0 : 1, output: "" },
+    ...extra,
+  };
 }
 
 test("summaries per scenario, and a baseline comparison that names regressions", () => {
   const meta = { mode: "live" as const, provider: "openai", model: "m", trialsPerScenario: 2 };
-  const before = summarize([trial("a", true), { ...trial("a", true), trial: 2 }, trial("b", false), { ...trial("b", false), trial: 2 }, trial("gone", true)], meta);
-  const now = summarize([trial("a", true), { ...trial("a", false), trial: 2 }, trial("b", true), { ...trial("b", false), trial: 2 }, trial("new", true)], meta);
+  const before = summarize(
+    [
+      trial("a", true),
+      { ...trial("a", true), trial: 2 },
+      trial("b", false),
+      { ...trial("b", false), trial: 2 },
+      trial("gone", true),
+    ],
+    meta,
+  );
+  const now = summarize(
+    [
+      trial("a", true),
+      { ...trial("a", false), trial: 2 },
+      trial("b", true),
+      { ...trial("b", false), trial: 2 },
+      trial("new", true),
+    ],
+    meta,
+  );
   const a = now.scenarios.find((s) => s.name === "a")!;
   assert.deepEqual([a.passed, a.trials, a.passAtK, a.passPowK], [1, 2, { "1": 0.5, "2": 1 }, { "1": 0.5, "2": 0 }]);
   assert.deepEqual(now.totals.passed, 3);

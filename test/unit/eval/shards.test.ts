@@ -30,17 +30,27 @@ test("N = 1, 3, 7: the shards partition the starter suite × 3 trials exactly", 
   const all = planTrials(SUITE, 3).map((p) => `${p.scenario.name}#${p.trial}`);
   assert.equal(all.length, SUITE.length * 3);
   for (const count of [1, 3, 7]) {
-    const slices = Array.from({ length: count }, (_, i) => planTrials(SUITE, 3, { index: i + 1, count }).map((p) => `${p.scenario.name}#${p.trial}`));
+    const slices = Array.from({ length: count }, (_, i) =>
+      planTrials(SUITE, 3, { index: i + 1, count }).map((p) => `${p.scenario.name}#${p.trial}`),
+    );
     const joined = slices.flat();
     assert.equal(new Set(joined).size, joined.length, `N=${count}: no trial in two shards`);
     assert.deepEqual([...joined].sort(), [...all].sort(), `N=${count}: every trial in some shard`);
-    if (count === 3) assert.ok(slices.every((s) => s.length > 0), `N=3: every machine gets work (${slices.map((s) => s.length).join(", ")})`);
+    if (count === 3)
+      assert.ok(
+        slices.every((s) => s.length > 0),
+        `N=3: every machine gets work (${slices.map((s) => s.length).join(", ")})`,
+      );
   }
 });
 
 test("adding or removing a scenario moves no other trial to another shard", () => {
-  const before = new Map(planTrials(SUITE, 3).map((p) => [`${p.scenario.name}#${p.trial}`, shardOf(p.scenario.name, p.trial, 7)]));
-  const grown = [...SUITE.map((s) => ({ name: s.name })), { name: "a-new-scenario" }, { name: "zzz-another" }].sort((a, b) => a.name.localeCompare(b.name));
+  const before = new Map(
+    planTrials(SUITE, 3).map((p) => [`${p.scenario.name}#${p.trial}`, shardOf(p.scenario.name, p.trial, 7)]),
+  );
+  const grown = [...SUITE.map((s) => ({ name: s.name })), { name: "a-new-scenario" }, { name: "zzz-another" }].sort(
+    (a, b) => a.name.localeCompare(b.name),
+  );
   const shrunk = grown.filter((s) => s.name !== SUITE[0]!.name);
   for (const suite of [grown, shrunk]) {
     for (let index = 1; index <= 7; index++) {
@@ -100,22 +110,49 @@ function writeShards(count: number, edit?: (index: number, results: EvalResults)
 }
 
 test("merge of 7 shards: the same records and figures as the run that was not sharded", () => {
-  const whole = summarize(planTrials(SUITE, 3).map((p) => record(p.scenario.name, p.trial)), META);
+  const whole = summarize(
+    planTrials(SUITE, 3).map((p) => record(p.scenario.name, p.trial)),
+    META,
+  );
   const merged = mergeShards(writeShards(7).reverse());
   assert.deepEqual({ ...merged, createdAt: "" }, { ...whole, createdAt: "" });
 });
 
 test("merge refuses what is not one whole run, saying what to do", () => {
   const refused = (files: string[], pattern: RegExp) => assert.throws(() => mergeShards(files), pattern);
-  refused(writeShards(3, (i, r) => (i === 2 ? undefined : r)), /Shard 2 of 3 is missing: run fathom eval DIR --shard 2\/3/);
+  refused(
+    writeShards(3, (i, r) => (i === 2 ? undefined : r)),
+    /Shard 2 of 3 is missing: run fathom eval DIR --shard 2\/3/,
+  );
   const three = writeShards(3);
   refused([...three, three[0]!], /Shard 1\/3 is given twice/);
-  refused([...writeShards(3).slice(0, 2), writeShards(4)[2]!], /is shard 3\/4, .* is of 3: merge the shards of one run/);
-  refused(writeShards(3, (i, r) => (i === 3 ? { ...r, model: "other-model" } : r)), /differs from .* in model \(other-model against gpt-test\)/);
-  refused(writeShards(3, (i, r) => (i === 3 ? { ...r, shard: { ...r.shard!, suite: [...names, "extra"] } } : r)), /ran another suite/);
-  refused(writeShards(3, (i, r) => (i === 1 ? { ...r, results: r.results.slice(1) } : r)), /lacks 1 of its shard's \d+ trials .*: the shard was interrupted; run it again/);
-  refused(writeShards(3, (i, r) => (i === 1 ? { ...r, results: [...r.results, r.results[0]!] } : r)), /has a trial its shard does not run/);
-  refused(writeShards(1, (_, r) => { const { shard: _s, ...whole } = r; return whole; }), /holds a whole run, not a shard/);
+  refused(
+    [...writeShards(3).slice(0, 2), writeShards(4)[2]!],
+    /is shard 3\/4, .* is of 3: merge the shards of one run/,
+  );
+  refused(
+    writeShards(3, (i, r) => (i === 3 ? { ...r, model: "other-model" } : r)),
+    /differs from .* in model \(other-model against gpt-test\)/,
+  );
+  refused(
+    writeShards(3, (i, r) => (i === 3 ? { ...r, shard: { ...r.shard!, suite: [...names, "extra"] } } : r)),
+    /ran another suite/,
+  );
+  refused(
+    writeShards(3, (i, r) => (i === 1 ? { ...r, results: r.results.slice(1) } : r)),
+    /lacks 1 of its shard's \d+ trials .*: the shard was interrupted; run it again/,
+  );
+  refused(
+    writeShards(3, (i, r) => (i === 1 ? { ...r, results: [...r.results, r.results[0]!] } : r)),
+    /has a trial its shard does not run/,
+  );
+  refused(
+    writeShards(1, (_, r) => {
+      const { shard: _s, ...whole } = r;
+      return whole;
+    }),
+    /holds a whole run, not a shard/,
+  );
 });
 
 test("fathom eval merge: usage errors exit 2 with the reason; the merged file is written where asked", async () => {
@@ -139,5 +176,8 @@ test("fathom eval merge: usage errors exit 2 with the reason; the merged file is
   const output = path.join(path.dirname(files[0]!), "merged.json");
   assert.equal(await evalCommand(["merge", ...files, "--output", output], ok.io), 0);
   assert.match(ok.text().stdout, /gpt-test, 3 trials per scenario, live/);
-  assert.match(ok.text().stdout, new RegExp(`Results: ${path.relative(tmpdir(), output).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  assert.match(
+    ok.text().stdout,
+    new RegExp(`Results: ${path.relative(tmpdir(), output).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+  );
 });

@@ -47,7 +47,11 @@ async function evalCli(args: string[]): Promise<{ code: number | null; stdout: s
   delete env.NODE_TEST_CONTEXT;
   delete env.OPENAI_API_KEY;
   delete env.ANTHROPIC_API_KEY;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "eval", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "eval", ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -70,14 +74,28 @@ test("fathom eval test/evals --replay: every scenario passes offline, results.js
     const results = JSON.parse(readFileSync(output, "utf8")) as EvalResults;
     whole = results;
     assert.equal(results.mode, "replay");
-    assert.deepEqual(results.results.filter((r) => !r.passed).map((r) => r.name), []);
-    for (const name of REQUIRED) assert.ok(results.scenarios.some((s) => s.name === name && s.passed === 1), name);
+    assert.deepEqual(
+      results.results.filter((r) => !r.passed).map((r) => r.name),
+      [],
+    );
+    for (const name of REQUIRED)
+      assert.ok(
+        results.scenarios.some((s) => s.name === name && s.passed === 1),
+        name,
+      );
     for (const r of results.results) {
-      assert.ok(r.steps > 0 && r.inputTokens > 0 && r.outputTokens > 0 && r.durationMs >= 0 && r.divergence === undefined, r.name);
+      assert.ok(
+        r.steps > 0 && r.inputTokens > 0 && r.outputTokens > 0 && r.durationMs >= 0 && r.divergence === undefined,
+        r.name,
+      );
     }
     // What the scenarios exercise shows in the numbers.
     const by = (name: string) => results.results.find((r) => r.name === name)!;
-    assert.deepEqual([by("large-file").edits.failed, by("large-file").edits.nextAppliedFromError], [1, 1], "large-file: one edit fails to match and the error alone fixes it");
+    assert.deepEqual(
+      [by("large-file").edits.failed, by("large-file").edits.nextAppliedFromError],
+      [1, 1],
+      "large-file: one edit fails to match and the error alone fixes it",
+    );
     assert.equal(by("stay-in-workspace").edits.refused, 1);
     assert.equal(by("rejected-edit").edits.attempts, 1, "a rejected edit is not an attempt");
     assert.ok(by("todo-list").toolCalls.write_todos!.attempts >= 2);
@@ -104,13 +122,38 @@ test("fathom eval --replay --shard I/3 on three machines, then fathom eval merge
   if (!whole) return t.skip("the unsharded replay did not finish");
   const out = mkdtempSync(path.join(tmpdir(), "fathom-shards-"));
   try {
-    const runs = await Promise.all([1, 2, 3].map((i) => evalCli([SUITE, "--replay", "--shard", `${i}/3`, "--parallel", "2", "--output", path.join(out, `shard-${i}.json`), ...sandboxFlag])));
+    const runs = await Promise.all(
+      [1, 2, 3].map((i) =>
+        evalCli([
+          SUITE,
+          "--replay",
+          "--shard",
+          `${i}/3`,
+          "--parallel",
+          "2",
+          "--output",
+          path.join(out, `shard-${i}.json`),
+          ...sandboxFlag,
+        ]),
+      ),
+    );
     for (const run of runs) assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     assert.match(runs[0]!.stderr, /shard 1\/3: \d+ of 12 trials/);
-    const sizes = [1, 2, 3].map((i) => (JSON.parse(readFileSync(path.join(out, `shard-${i}.json`), "utf8")) as EvalResults).totals.trials);
-    assert.equal(sizes.reduce((a, b) => a + b, 0), whole.totals.trials, `each trial in one shard: ${sizes.join(" + ")}`);
+    const sizes = [1, 2, 3].map(
+      (i) => (JSON.parse(readFileSync(path.join(out, `shard-${i}.json`), "utf8")) as EvalResults).totals.trials,
+    );
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      whole.totals.trials,
+      `each trial in one shard: ${sizes.join(" + ")}`,
+    );
     const merged = path.join(out, "results.json");
-    const merge = await evalCli(["merge", ...[3, 1, 2].map((i) => path.join(out, `shard-${i}.json`)), "--output", merged]);
+    const merge = await evalCli([
+      "merge",
+      ...[3, 1, 2].map((i) => path.join(out, `shard-${i}.json`)),
+      "--output",
+      merged,
+    ]);
     assert.equal(merge.code, 0, `${merge.stdout}\n${merge.stderr}`);
     assert.match(merge.stdout, /\| \*\*all\*\* +\| +(\d+)\/\1 \| +1\.00 \|/);
     const result = JSON.parse(readFileSync(merged, "utf8")) as EvalResults;

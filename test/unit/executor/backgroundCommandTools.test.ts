@@ -11,7 +11,17 @@ function detachingExecutor() {
   const executor: Executor = {
     async run(command): Promise<ExecResult> {
       statuses.set("cmd-1", { command, output: "listening on :3000\n", running: true, exitCode: null });
-      return { output: "starting\n", exitCode: null, timedOut: true, cancelled: false, truncated: false, durationMs: 1000, via: "test", stillRunning: true, handle: "cmd-1" };
+      return {
+        output: "starting\n",
+        exitCode: null,
+        timedOut: true,
+        cancelled: false,
+        truncated: false,
+        durationMs: 1000,
+        via: "test",
+        stillRunning: true,
+        handle: "cmd-1",
+      };
     },
     async readBackground(handle) {
       return statuses.get(handle);

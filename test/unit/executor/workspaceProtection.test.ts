@@ -18,10 +18,25 @@ function tree(files: string[]): string {
 }
 
 test("the workspace's and nested repositories' git config and hooks, and the editor folders, that exist", () => {
-  const root = tree([".git/config", ".git/hooks/", ".vscode/settings.json", "src/a.ts", "packages/lib/.git/config", "vendor/dep/.git", "deep/a/b/.git/config", "node_modules/x/.git/config"]);
-  const rel = protectedInWorkspace(root).map((p) => path.relative(root, p)).sort();
+  const root = tree([
+    ".git/config",
+    ".git/hooks/",
+    ".vscode/settings.json",
+    "src/a.ts",
+    "packages/lib/.git/config",
+    "vendor/dep/.git",
+    "deep/a/b/.git/config",
+    "node_modules/x/.git/config",
+  ]);
+  const rel = protectedInWorkspace(root)
+    .map((p) => path.relative(root, p))
+    .sort();
   assert.deepEqual(rel, [".git/config", ".git/hooks", ".vscode", "packages/lib/.git/config", "vendor/dep/.git"].sort());
-  assert.deepEqual(readdirSync(root).sort(), [".git", ".vscode", "deep", "node_modules", "packages", "src", "vendor"], "something was created");
+  assert.deepEqual(
+    readdirSync(root).sort(),
+    [".git", ".vscode", "deep", "node_modules", "packages", "src", "vendor"],
+    "something was created",
+  );
 });
 
 test("a workspace without any of them protects nothing and makes nothing", () => {

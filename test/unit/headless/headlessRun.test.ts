@@ -17,18 +17,30 @@ function workspace(): string {
 }
 
 function stubMcp(log: string[]): McpHub {
-  return { tools: () => ({ tools: [], dropped: 0 }), readResource: async () => "", stop: async () => void log.push("mcp stopped") } as unknown as McpHub;
+  return {
+    tools: () => ({ tools: [], dropped: 0 }),
+    readResource: async () => "",
+    stop: async () => void log.push("mcp stopped"),
+  } as unknown as McpHub;
 }
 
 describe("runHeadless", () => {
   it("runs a command through its own executor, hands every event over in order and returns the done event", async () => {
     const root = workspace();
     try {
-      const model = new FakeModel([{ toolCalls: [{ name: "execute", arguments: { command: "echo hi > note.txt" } }] }, { text: "Wrote it." }]);
+      const model = new FakeModel([
+        { toolCalls: [{ name: "execute", arguments: { command: "echo hi > note.txt" } }] },
+        { text: "Wrote it." },
+      ]);
       const events: AgentEvent[] = [];
       const log: string[] = [];
       const done = await runHeadless({
-        agent: { model, workspaceRoot: root, backend: new FilesystemBackend({ rootDir: root }), approvalPolicy: { read: "auto", edit: "auto", execute: "auto", other: "auto" } },
+        agent: {
+          model,
+          workspaceRoot: root,
+          backend: new FilesystemBackend({ rootDir: root }),
+          approvalPolicy: { read: "auto", edit: "auto", execute: "auto", other: "auto" },
+        },
         input: "write a note",
         startMcp: async () => stubMcp(log),
         onEvent: (event) => void events.push(event),

@@ -10,12 +10,27 @@ const lastText = (items: { kind: string }[]) => {
   const last = items.at(-1) as { kind: string; text?: string } | undefined;
   return last?.kind === "assistant" ? last.text : undefined;
 };
-const tools = (items: { kind: string }[]) => items.filter((i) => i.kind === "tool") as { kind: "tool"; title: string; status: string; toolName: string; id: string; result?: string; proposal?: { outcome: string; added: number }; exec?: { command: string } }[];
+const tools = (items: { kind: string }[]) =>
+  items.filter((i) => i.kind === "tool") as {
+    kind: "tool";
+    title: string;
+    status: string;
+    toolName: string;
+    id: string;
+    result?: string;
+    proposal?: { outcome: string; added: number };
+    exec?: { command: string };
+  }[];
 
 describe("chat session", () => {
   it("runs a task: text, a read tool and todos, and saves it", async () => {
     const kit = makeKit([
-      { toolCalls: [{ name: "write_todos", arguments: { todos: [{ content: "Read app.ts", status: "in_progress" }] } }, { name: "read_file", arguments: { file_path: "/app.ts" } }] },
+      {
+        toolCalls: [
+          { name: "write_todos", arguments: { todos: [{ content: "Read app.ts", status: "in_progress" }] } },
+          { name: "read_file", arguments: { file_path: "/app.ts" } },
+        ],
+      },
       { text: "The answer is 42." },
     ]);
     await kit.session.send("What is the answer?");
@@ -23,7 +38,10 @@ describe("chat session", () => {
     const state = kit.session.state;
     assert.equal(state.status, "completed");
     assert.equal(state.title, "What is the answer?");
-    assert.deepEqual(state.items.map((i) => i.kind), ["user", "tool", "tool", "assistant"]);
+    assert.deepEqual(
+      state.items.map((i) => i.kind),
+      ["user", "tool", "tool", "assistant"],
+    );
     const [todos, read] = tools(state.items);
     assert.equal(read!.title, "Reading /app.ts");
     assert.equal(read!.status, "done");
@@ -37,7 +55,10 @@ describe("chat session", () => {
     assert.ok(!("error" in saved));
     assert.equal(saved.status, "completed");
     assert.equal(saved.runState!.messages.at(-1)!.content, "The answer is 42.");
-    assert.deepEqual((await kit.store.list()).map((t) => t.title), ["What is the answer?"]);
+    assert.deepEqual(
+      (await kit.store.list()).map((t) => t.title),
+      ["What is the answer?"],
+    );
   });
 
   it("streams through the same messages the webview applies", async () => {
@@ -100,7 +121,8 @@ describe("chat session", () => {
     ]);
     await kit.session.send("run things");
     await until(() => kit.gate.waiting.has("x1"));
-    const card = tools(kit.session.state.items).find((t) => t.id === "x1") as { alwaysAllow?: string | null } | undefined;
+    const card = tools(kit.session.state.items).find((t) => t.id === "x1") as
+      { alwaysAllow?: string | null } | undefined;
     assert.equal(card?.alwaysAllow, "echo");
     kit.session.approve("x1", true);
     assert.deepEqual(kit.session.state.alwaysAllowed, ["execute:echo"]);
@@ -109,14 +131,20 @@ describe("chat session", () => {
     assert.equal(tools(kit.session.state.items).find((t) => t.id === "x2")?.status, "done");
     kit.session.reject("x3");
     await until(() => kit.gate.waiting.has("x4"));
-    assert.equal((tools(kit.session.state.items).find((t) => t.id === "x4") as { alwaysAllow?: string | null }).alwaysAllow, null);
+    assert.equal(
+      (tools(kit.session.state.items).find((t) => t.id === "x4") as { alwaysAllow?: string | null }).alwaysAllow,
+      null,
+    );
     kit.session.reject("x4");
     await kit.session.whenIdle();
     assert.equal(readFileSync(path.join(kit.root, "app.ts"), "utf8"), "export const answer = 42;\n");
   });
 
   it("a saved task's tool-wide 'execute' entry (older versions) allows no command", async () => {
-    const kit = makeKit([{ toolCalls: [{ id: "x1", name: "execute", arguments: { command: "echo hi" } }] }, { text: "done" }]);
+    const kit = makeKit([
+      { toolCalls: [{ id: "x1", name: "execute", arguments: { command: "echo hi" } }] },
+      { text: "done" },
+    ]);
     kit.session.state.alwaysAllowed = ["execute"];
     await kit.session.send("run");
     await until(() => kit.gate.waiting.has("x1"));
@@ -125,9 +153,12 @@ describe("chat session", () => {
   });
 
   it("auto-approved edits still show a diff card", async () => {
-    const kit = makeKit([{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "a\nb\n" } }] }, { text: "ok" }], {
-      settings: { "autoApprove.edit": true },
-    });
+    const kit = makeKit(
+      [{ toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "a\nb\n" } }] }, { text: "ok" }],
+      {
+        settings: { "autoApprove.edit": true },
+      },
+    );
     await kit.session.send("write");
     await kit.session.whenIdle();
     const card = tools(kit.session.state.items)[0]!;
@@ -138,10 +169,19 @@ describe("chat session", () => {
   it("refuses writes and commands in Restricted Mode, but reads and answers", async () => {
     const kit = makeKit(
       [
-        { toolCalls: [{ name: "read_file", arguments: { file_path: "/app.ts" } }, { name: "write_file", arguments: { file_path: "/x.txt", content: "x" } }, { name: "execute", arguments: { command: "touch y.txt" } }] },
+        {
+          toolCalls: [
+            { name: "read_file", arguments: { file_path: "/app.ts" } },
+            { name: "write_file", arguments: { file_path: "/x.txt", content: "x" } },
+            { name: "execute", arguments: { command: "touch y.txt" } },
+          ],
+        },
         { text: "I could read but not write." },
       ],
-      { trusted: { value: false }, settings: { "autoApprove.edit": true, "autoApprove.execute": true, "commands.allow": ["touch *"] } },
+      {
+        trusted: { value: false },
+        settings: { "autoApprove.edit": true, "autoApprove.execute": true, "commands.allow": ["touch *"] },
+      },
     );
     await kit.session.send("try everything");
     await kit.session.whenIdle();
@@ -157,7 +197,10 @@ describe("chat session", () => {
   });
 
   it("a refused key shows Set API Key without Retry; a stored key continues from the saved state", async () => {
-    const kit = makeKit([{ error: new ModelError("auth", "OpenAI refused the API key (401). Run \"Fathom: Set API Key\".", 401) }, { text: "Recovered" }]);
+    const kit = makeKit([
+      { error: new ModelError("auth", 'OpenAI refused the API key (401). Run "Fathom: Set API Key".', 401) },
+      { text: "Recovered" },
+    ]);
     await kit.session.send("hello");
     await kit.session.whenIdle();
     assert.equal(kit.session.state.status, "failed");
@@ -182,7 +225,9 @@ describe("chat session", () => {
   });
 
   it("resumes an interrupted task after a reload, saying where it stopped", async () => {
-    const kit = makeKit([{ toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/r.txt", content: "r" } }] }]);
+    const kit = makeKit([
+      { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/r.txt", content: "r" } }] },
+    ]);
     await kit.session.send("write r");
     await until(() => kit.session.state.status === "awaiting_approval");
     // Saved a tick after the card (SaveSchedule.nextTick): that timer fires before this later one.
@@ -196,7 +241,10 @@ describe("chat session", () => {
     assert.equal(state.status, "interrupted");
     assert.equal(state.title, "write r");
     const notice = state.items.find((i) => i.kind === "notice");
-    assert.match(notice && notice.kind === "notice" ? notice.text : "", /waiting for your approval of "Writing \/r.txt"/);
+    assert.match(
+      notice && notice.kind === "notice" ? notice.text : "",
+      /waiting for your approval of "Writing \/r.txt"/,
+    );
     await after.session.retry();
     // What waited for the person is asked again before the model is called.
     await until(() => after.session.state.status === "awaiting_approval");
@@ -207,21 +255,35 @@ describe("chat session", () => {
     const sent = model.requests[0]!.messages;
     assert.equal(sent[0]!.role, "user");
     const answer = sent.find((m) => m.role === "tool" && m.toolCallId === "w1");
-    assert.match(answer && "content" in answer ? answer.content : "", /rejected[\s\S]*not now/, "the call asked again was answered with the decision");
+    assert.match(
+      answer && "content" in answer ? answer.content : "",
+      /rejected[\s\S]*not now/,
+      "the call asked again was answered with the decision",
+    );
   });
 
   it("keeps streamed text across a reload, and says the model was answering", async () => {
     const kit = makeKit([{ hang: true, text: "Half an answer" }]);
     await kit.session.send("explain");
     await until(() => kit.session.state.items.some((i) => i.kind === "assistant"));
-    const file = () => { try { return readFileSync(kit.store.taskFile(kit.session.state.taskId!), "utf8"); } catch { return ""; } };
+    const file = () => {
+      try {
+        return readFileSync(kit.store.taskFile(kit.session.state.taskId!), "utf8");
+      } catch {
+        return "";
+      }
+    };
     await until(() => file().includes("Half an answer"), 3000);
     kit.session.dispose();
     const after = kit.reopen();
     await after.session.whenReady();
     assert.equal(after.session.state.status, "interrupted");
-    assert.ok(after.session.state.items.some((i) => i.kind === "assistant" && i.text === "Half an answer" && !i.streaming));
-    assert.ok(after.session.state.items.some((i) => i.kind === "notice" && /while the model was answering/.test(i.text)));
+    assert.ok(
+      after.session.state.items.some((i) => i.kind === "assistant" && i.text === "Half an answer" && !i.streaming),
+    );
+    assert.ok(
+      after.session.state.items.some((i) => i.kind === "notice" && /while the model was answering/.test(i.text)),
+    );
   });
 
   it("new task starts fresh; a past task opens from the history", async () => {

@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEMO_FOLDERS_KEPT, DEMO_FOLDERS_KEY, isDemoWindow, rememberDemoFolder, type StateStore } from "../../../src/host/demo/demoFolders";
+import {
+  DEMO_FOLDERS_KEPT,
+  DEMO_FOLDERS_KEY,
+  isDemoWindow,
+  rememberDemoFolder,
+  type StateStore,
+} from "../../../src/host/demo/demoFolders";
 
 function memento(initial: Record<string, unknown> = {}): StateStore & { values: Record<string, unknown> } {
   const values = { ...initial };
@@ -33,7 +39,11 @@ describe("demo folders", () => {
     const made = folder("made");
     await rememberDemoFolder(state, made);
     assert.equal(isDemoWindow(state, [made]), true);
-    assert.equal(isDemoWindow(state, [`${made}${path.sep}`]), true, "the same folder written with a trailing separator");
+    assert.equal(
+      isDemoWindow(state, [`${made}${path.sep}`]),
+      true,
+      "the same folder written with a trailing separator",
+    );
     assert.equal(isDemoWindow(state, [claimed]), false);
   });
 

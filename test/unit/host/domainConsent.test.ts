@@ -51,6 +51,9 @@ test("a dismissed question, or one that failed, is a no", async () => {
   release();
   c.startTask("t1");
   assert.equal(await c.allows("example.com"), false);
-  const failing = new DomainConsent({ ask: async () => Promise.reject(new Error("no window")), remember: async () => undefined });
+  const failing = new DomainConsent({
+    ask: async () => Promise.reject(new Error("no window")),
+    remember: async () => undefined,
+  });
   assert.equal(await failing.allows("example.com"), false);
 });

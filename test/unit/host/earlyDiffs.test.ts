@@ -32,9 +32,11 @@ function harness(files: Record<string, string | null>, overrides: Partial<EarlyD
   const stream = (id: string, toolName: string, args: object, size = 5) => {
     early.onEvent({ type: "tool_call_started", toolCallId: id, toolName });
     const text = JSON.stringify(args);
-    for (let i = 0; i < text.length; i += size) early.onEvent({ type: "tool_call_arguments", toolCallId: id, delta: text.slice(i, i + size) });
+    for (let i = 0; i < text.length; i += size)
+      early.onEvent({ type: "tool_call_arguments", toolCallId: id, delta: text.slice(i, i + size) });
   };
-  const finished = (id: string, toolName = "edit_file") => early.onEvent({ type: "tool_call_finished", toolCallId: id, toolName, args: {}, content: "", isError: false });
+  const finished = (id: string, toolName = "edit_file") =>
+    early.onEvent({ type: "tool_call_finished", toolCallId: id, toolName, args: {}, content: "", isError: false });
   return { early, calls, reads, stream, finished };
 }
 
@@ -59,12 +61,20 @@ describe("EarlyDiffs", () => {
     assert.deepEqual(h.calls, []);
     h.early.onEvent({ type: "tool_call_arguments", toolCallId: "c1", delta: '.ts", "old_string": "const a' });
     await tick();
-    assert.deepEqual(h.calls, ['prepare task1::c1 /src/a.ts "const a = 1;\\n" Fix it'], "the path normalized as the tools do");
+    assert.deepEqual(
+      h.calls,
+      ['prepare task1::c1 /src/a.ts "const a = 1;\\n" Fix it'],
+      "the path normalized as the tools do",
+    );
     h.early.onEvent({ type: "tool_call_arguments", toolCallId: "c1", delta: ' = 1", "new_string": "const a = 2"}' });
     await tick();
     assert.equal(h.reads.length, 1, "read once");
     h.finished("c1");
-    assert.deepEqual(h.calls.at(-1), "drop task1::c1", "a finished call's prepared diff is let go (the gate ignores it once a request took it)");
+    assert.deepEqual(
+      h.calls.at(-1),
+      "drop task1::c1",
+      "a finished call's prepared diff is let go (the gate ignores it once a request took it)",
+    );
   });
 
   it("a new file for write_file; no early diff for an edit of a missing file, a refused or secret path, or a tool the person is not asked about", async () => {
@@ -76,8 +86,12 @@ describe("EarlyDiffs", () => {
     h.stream("r1", "read_file", { file_path: "/new.txt" });
     h.stream("m1", "write_file", { file_path: "/memories/style.md", content: "Use tabs" });
     await tick();
-    assert.deepEqual(h.calls, ['prepare task1::w1 /new.txt null Fix it']);
-    assert.deepEqual(h.reads, ["/new.txt", "/missing.txt"], "a secret or refused path, or a memory (not a workspace file), is not even read");
+    assert.deepEqual(h.calls, ["prepare task1::w1 /new.txt null Fix it"]);
+    assert.deepEqual(
+      h.reads,
+      ["/new.txt", "/missing.txt"],
+      "a secret or refused path, or a memory (not a workspace file), is not even read",
+    );
 
     const auto = harness({ "/a.txt": "a" }, { asks: (tool) => tool !== "edit_file" });
     auto.stream("e4", "edit_file", { file_path: "/a.txt", old_string: "a", new_string: "b" });
@@ -103,7 +117,12 @@ describe("EarlyDiffs", () => {
 
     const g = harness({ "/b.txt": "b" });
     g.stream("c2", "edit_file", { file_path: "/b.txt", old_string: "b", new_string: "B" });
-    g.early.onEvent({ type: "subagent", toolCallId: "task9", subagentType: "general-purpose", event: { type: "tool_call_started", toolCallId: "s1", toolName: "edit_file" } } as AgentEvent);
+    g.early.onEvent({
+      type: "subagent",
+      toolCallId: "task9",
+      subagentType: "general-purpose",
+      event: { type: "tool_call_started", toolCallId: "s1", toolName: "edit_file" },
+    } as AgentEvent);
     await tick();
     g.early.onEvent({ type: "done", reason: "cancelled" } as AgentEvent);
     assert.deepEqual(g.calls, ['prepare task1::c2 /b.txt "b" Fix it', "drop task1::c2"]);
@@ -116,13 +135,21 @@ describe("EarlyDiffs", () => {
     const piece = (delta: string) => h.early.onEvent({ type: "tool_call_arguments", toolCallId: "i1", delta });
     piece('{"file_path":"/a.js","start_line":2,"end_line":2,"file_version":"f","answer":"');
     await tick();
-    assert.deepEqual(h.calls, ['prepare task1::i1 /a.js "one\\ntwo\\nthree\\n" Fix it'], "the diff opens before the answer");
+    assert.deepEqual(
+      h.calls,
+      ['prepare task1::i1 /a.js "one\\ntwo\\nthree\\n" Fix it'],
+      "the diff opens before the answer",
+    );
     piece("```js\\nTW");
     piece("O\\n");
     await wait(PREVIEW_MS + 50);
     piece("2\\n```");
     await wait(PREVIEW_MS + 50);
-    assert.deepEqual(h.calls.slice(1), ['preview task1::i1 "one\\nTWO\\nthree\\n"', 'preview task1::i1 "one\\nTWO\\n2\\nthree\\n"'], "one preview per interval, fence held back");
+    assert.deepEqual(
+      h.calls.slice(1),
+      ['preview task1::i1 "one\\nTWO\\nthree\\n"', 'preview task1::i1 "one\\nTWO\\n2\\nthree\\n"'],
+      "one preview per interval, fence held back",
+    );
     piece('"}');
     h.finished("i1", "edit_selection");
     await wait(PREVIEW_MS + 50);

@@ -17,7 +17,13 @@ import { makeKit, until, type Kit, type KitOptions } from "./sessionKit";
 
 const FILE = "export function load(path) {\n  const text = readFile(path, 'utf8');\n  return JSON.parse(text);\n}\n";
 const ANSWERED = FILE.replace("const text = readFile", "const text = await readFile");
-const EDIT: InlineEditRequest = { path: "/load.js", startLine: 2, endLine: 3, instruction: "await the read", language: "javascript" };
+const EDIT: InlineEditRequest = {
+  path: "/load.js",
+  startLine: 2,
+  endLine: 3,
+  instruction: "await the read",
+  language: "javascript",
+};
 const CHIP: Attachment = { kind: "file", path: "/load.js", startLine: 2, endLine: 3 };
 const ANSWER = { text: "```js\n  const text = await readFile(path, 'utf8');\n  return JSON.parse(text);\n```" };
 
@@ -41,7 +47,13 @@ function manager(kit: Kit): TaskManager {
     show: () => undefined,
     worktreeByDefault: () => true,
     maxParallel: () => 3,
-    log: new Log({ trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined }),
+    log: new Log({
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    }),
   });
 }
 
@@ -54,9 +66,16 @@ describe("Edit Selection as a task", () => {
     await until(() => kit.session.state.status === "awaiting_approval");
     assert.deepEqual(places, [false], "not in a worktree, whatever the person's default");
     assert.deepEqual(kit.model.requests[0]!.toolNames, [], "no tools for the model");
-    assert.match(kit.model.requests[0]!.messages[0]!.content, /<selection lines="2-3">\n {2}const text = readFile\(path, 'utf8'\);\n {2}return JSON.parse\(text\);\n<\/selection>[\s\S]*Instruction: await the read/);
+    assert.match(
+      kit.model.requests[0]!.messages[0]!.content,
+      /<selection lines="2-3">\n {2}const text = readFile\(path, 'utf8'\);\n {2}return JSON.parse\(text\);\n<\/selection>[\s\S]*Instruction: await the read/,
+    );
     const user = kit.session.state.items[0]!;
-    assert.ok(user.kind === "user" && user.text === "Edit load.js:2-3: await the read" && user.attachments?.[0]?.label === "load.js:2-3");
+    assert.ok(
+      user.kind === "user" &&
+        user.text === "Edit load.js:2-3: await the read" &&
+        user.attachments?.[0]?.label === "load.js:2-3",
+    );
     const edit = card(kit);
     assert.equal(edit.toolName, "edit_selection");
     assert.equal(edit.title, "Editing lines 2–3 of /load.js");
@@ -73,9 +92,15 @@ describe("Edit Selection as a task", () => {
     assert.equal(kit.model.requests.length, 1);
     // History: a small task of its own, with its checkpoints (the message's and the write's).
     await kit.store.flush();
-    assert.deepEqual((await kit.store.list()).map((t) => t.title), ["Edit load.js:2-3: await the read"]);
+    assert.deepEqual(
+      (await kit.store.list()).map((t) => t.title),
+      ["Edit load.js:2-3: await the read"],
+    );
     const checkpoints = await kit.checkpoints!.checkpoints(kit.session.state.taskId!);
-    assert.deepEqual(checkpoints.map((c) => c.kind), ["message", "write"]);
+    assert.deepEqual(
+      checkpoints.map((c) => c.kind),
+      ["message", "write"],
+    );
     tasks.dispose();
   });
 

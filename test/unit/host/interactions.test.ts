@@ -15,11 +15,19 @@ async function savedWhileWaiting(kit: ReturnType<typeof makeKit>) {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
-const card = (items: readonly { kind: string }[], toolName: string) => items.find((i) => i.kind === "tool" && (i as ToolItem).toolName === toolName) as ToolItem | undefined;
+const card = (items: readonly { kind: string }[], toolName: string) =>
+  items.find((i) => i.kind === "tool" && (i as ToolItem).toolName === toolName) as ToolItem | undefined;
 
 describe("questions, steering and plans in the chat", () => {
   it("a question shows as a card waiting for the person; a button's answer continues the task", async () => {
-    const kit = makeKit([{ toolCalls: [{ id: "q1", name: "ask_user", arguments: { question: "Which database?", choices: ["Postgres", "SQLite"] } }] }, { text: "SQLite then." }]);
+    const kit = makeKit([
+      {
+        toolCalls: [
+          { id: "q1", name: "ask_user", arguments: { question: "Which database?", choices: ["Postgres", "SQLite"] } },
+        ],
+      },
+      { text: "SQLite then." },
+    ]);
     await kit.session.send("add storage");
     await until(() => kit.session.state.status === "awaiting_approval");
     const asked = card(kit.session.state.items, "ask_user")!;
@@ -28,7 +36,10 @@ describe("questions, steering and plans in the chat", () => {
     assert.equal(kit.model.requests.length, 1, "no request while it waits");
     // Saved while it waits: a reload finds the question.
     const saved = await savedWhileWaiting(kit);
-    assert.equal(saved.items.some((i) => i.kind === "tool" && i.question?.text === "Which database?"), true);
+    assert.equal(
+      saved.items.some((i) => i.kind === "tool" && i.question?.text === "Which database?"),
+      true,
+    );
     kit.session.answer(asked.id, "SQLite");
     await kit.session.whenIdle();
     const answered = card(kit.session.state.items, "ask_user")!;
@@ -38,7 +49,9 @@ describe("questions, steering and plans in the chat", () => {
   });
 
   it("a question cut off by a reload is asked again on Resume", async () => {
-    const kit = makeKit([{ toolCalls: [{ id: "q1", name: "ask_user", arguments: { question: "Tabs?", choices: ["yes", "no"] } }] }]);
+    const kit = makeKit([
+      { toolCalls: [{ id: "q1", name: "ask_user", arguments: { question: "Tabs?", choices: ["yes", "no"] } }] },
+    ]);
     await kit.session.send("format");
     await until(() => kit.session.state.status === "awaiting_approval");
     await savedWhileWaiting(kit);
@@ -46,7 +59,9 @@ describe("questions, steering and plans in the chat", () => {
     const next = kit.reopen();
     await next.session.whenReady();
     assert.equal(next.session.state.status, "interrupted");
-    assert.ok(next.session.state.items.some((i) => i.kind === "notice" && /waiting for your answer to "Tabs\?"/.test(i.text)));
+    assert.ok(
+      next.session.state.items.some((i) => i.kind === "notice" && /waiting for your answer to "Tabs\?"/.test(i.text)),
+    );
     (next.model as unknown as { push(...t: unknown[]): void }).push({ text: "Tabs it is." });
     await next.session.retry();
     await until(() => next.session.state.status === "awaiting_approval");
@@ -57,7 +72,14 @@ describe("questions, steering and plans in the chat", () => {
   });
 
   it("Send now: a message sent while a command runs reaches the next request and shows where it was read; Queue waits", async () => {
-    const kit = makeKit([{ toolCalls: [{ name: "execute", arguments: { command: "sleep 0.5" } }] }, { text: "Switched." }, { text: "Queued one done." }], { settings: { "autoApprove.execute": true } });
+    const kit = makeKit(
+      [
+        { toolCalls: [{ name: "execute", arguments: { command: "sleep 0.5" } }] },
+        { text: "Switched." },
+        { text: "Queued one done." },
+      ],
+      { settings: { "autoApprove.execute": true } },
+    );
     await kit.session.send("run it");
     await until(() => card(kit.session.state.items, "execute")?.status === "running");
     await kit.session.send("use the other file");
@@ -65,7 +87,10 @@ describe("questions, steering and plans in the chat", () => {
     assert.deepEqual(kit.session.state.queued, ["and later this"]);
     await kit.session.whenIdle();
     const second = kit.model.requests[1]!.messages;
-    assert.deepEqual(second.slice(-2).map((m) => m.role), ["tool", "user"]);
+    assert.deepEqual(
+      second.slice(-2).map((m) => m.role),
+      ["tool", "user"],
+    );
     assert.equal(second.at(-1)!.content, "use the other file");
     const items = kit.session.state.items;
     const steered = items.findIndex((i) => i.kind === "user" && (i as UserItem).steered);
@@ -87,7 +112,10 @@ describe("questions, steering and plans in the chat", () => {
     await kit.session.startPlan(planCard.id, edited);
     await kit.session.whenIdle();
     assert.equal(kit.session.state.mode, "act");
-    assert.deepEqual(kit.session.state.todos.map((t) => t.content), ["Read main.ts", "Add --verbose", "Document it"]);
+    assert.deepEqual(
+      kit.session.state.todos.map((t) => t.content),
+      ["Read main.ts", "Add --verbose", "Document it"],
+    );
     assert.ok(kit.model.requests[1]!.toolNames.includes("write_file"));
     assert.ok(kit.model.requests[1]!.messages.at(-1)!.content.includes("3. Document it"));
     const started = kit.session.state.items.find((i) => i.id === planCard.id) as AssistantItem;
@@ -101,7 +129,11 @@ describe("questions, steering and plans in the chat", () => {
 
   it("/compact summarizes the conversation now and says how many tokens it freed", async () => {
     const long = "details ".repeat(400);
-    const kit = makeKit([{ text: `First answer. ${long}` }, { text: `Second answer. ${long}` }, { text: "Summary: two questions answered." }]);
+    const kit = makeKit([
+      { text: `First answer. ${long}` },
+      { text: `Second answer. ${long}` },
+      { text: "Summary: two questions answered." },
+    ]);
     await kit.session.send(`first question ${long}`);
     await kit.session.whenIdle();
     await kit.session.send("second question");

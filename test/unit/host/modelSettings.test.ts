@@ -6,7 +6,10 @@ import { readSettings, setupProblemFor, type ConfigSource } from "../../../src/h
 function config(user: Record<string, unknown>, workspace: Record<string, unknown> = {}): ConfigSource {
   return {
     get: <T>(key: string, fallback: T) => (key in workspace ? workspace[key] : key in user ? user[key] : fallback) as T,
-    inspect: <T>(key: string) => ({ globalValue: user[key] as T | undefined, workspaceValue: workspace[key] as T | undefined }),
+    inspect: <T>(key: string) => ({
+      globalValue: user[key] as T | undefined,
+      workspaceValue: workspace[key] as T | undefined,
+    }),
   };
 }
 
@@ -27,7 +30,9 @@ describe("model settings", () => {
         },
       }),
     );
-    assert.deepEqual(s.modelOverrides, { "qwen2.5-coder:14b": { contextWindow: 32768, tools: "text", images: false, price: { input: 0, output: 0 } } });
+    assert.deepEqual(s.modelOverrides, {
+      "qwen2.5-coder:14b": { contextWindow: 32768, tools: "text", images: false, price: { input: 0, output: 0 } },
+    });
     assert.equal(s.modelOverrideProblems.length, 2);
     assert.match(s.modelOverrideProblems[0]!, /fathom\.modelOverrides\["broken"\]\.tools: .*This override is ignored/);
     assert.match(s.modelOverrideProblems[1]!, /fathom\.modelOverrides\["typo"\].*contextWindw/);

@@ -12,22 +12,43 @@ const PNG = { mimeType: "image/png" as const, data: "iVBORw0KGgo=", thumbnail: "
 
 function memento() {
   const data = new Map<string, unknown>();
-  return { get: <T>(k: string) => data.get(k) as T | undefined, update: async (k: string, v: unknown) => void data.set(k, v) };
+  return {
+    get: <T>(k: string) => data.get(k) as T | undefined,
+    update: async (k: string, v: unknown) => void data.set(k, v),
+  };
 }
 
 describe("the Model box", () => {
   it("lists the provider's models for the request that asked", async () => {
-    const kit = makeKit([], { env: { listModels: async () => ({ models: [{ id: "a", contextWindow: 8192 }], error: "partial" }) } });
+    const kit = makeKit([], {
+      env: { listModels: async () => ({ models: [{ id: "a", contextWindow: 8192 }], error: "partial" }) },
+    });
     await kit.session.whenReady();
     await kit.session.listModels(7);
     const answer = kit.messages.find((m): m is Extract<HostToWebviewChat, { type: "models" }> => m.type === "models");
-    assert.deepEqual(answer, { type: "models", requestId: 7, models: [{ id: "a", contextWindow: 8192 }], error: "partial" });
+    assert.deepEqual(answer, {
+      type: "models",
+      requestId: 7,
+      models: [{ id: "a", contextWindow: 8192 }],
+      error: "partial",
+    });
   });
 
   it("a pick while a task runs answers from the next request; the header follows", async () => {
     const settings: Record<string, unknown> = { provider: "openai-compatible", model: "first" };
     const models = new Map<string, FakeModel>([
-      ["first", new FakeModel([{ toolCalls: [{ name: "write_todos", arguments: { todos: [{ content: "x", status: "pending" }] } }], delayMs: 150 }], "first")],
+      [
+        "first",
+        new FakeModel(
+          [
+            {
+              toolCalls: [{ name: "write_todos", arguments: { todos: [{ content: "x", status: "pending" }] } }],
+              delayMs: 150,
+            },
+          ],
+          "first",
+        ),
+      ],
       ["second", new FakeModel([{ text: "answered by the second model" }], "second", 50_000)],
     ]);
     let picked = "";
@@ -63,7 +84,9 @@ describe("the Model box", () => {
   it("the pick is kept per workspace and per provider, until fathom.model itself changes", async () => {
     const store = memento();
     const choice = new ModelChoice(store);
-    const base = readSettings({ get: <T>(k: string, d: T) => (k === "model" ? ("gpt-4.1" as T) : k === "provider" ? ("openai" as T) : d) });
+    const base = readSettings({
+      get: <T>(k: string, d: T) => (k === "model" ? ("gpt-4.1" as T) : k === "provider" ? ("openai" as T) : d),
+    });
     await choice.set(base, "gpt-4.1-mini");
     assert.equal(choice.apply(base).model, "gpt-4.1-mini");
     assert.equal(choice.apply({ ...base, provider: "anthropic" }).model, "gpt-4.1", "another provider keeps its own");
@@ -74,9 +97,17 @@ describe("the Model box", () => {
     const choice = new ModelChoice(memento());
     const base = readSettings({ get: <T>(k: string, d: T) => (k === "provider" ? ("openai-compatible" as T) : d) });
     await choice.set(base, "llava:13b", { id: "llava:13b", contextWindow: 4096, images: true, tools: false });
-    assert.deepEqual(choice.apply(base).modelOverrides["llava:13b"], { contextWindow: 4096, images: true, tools: "text" });
+    assert.deepEqual(choice.apply(base).modelOverrides["llava:13b"], {
+      contextWindow: 4096,
+      images: true,
+      tools: "text",
+    });
     const mine = { ...base, modelOverrides: { "llava:13b": { images: false } } };
-    assert.deepEqual(choice.apply(mine).modelOverrides["llava:13b"], { contextWindow: 4096, images: false, tools: "text" });
+    assert.deepEqual(choice.apply(mine).modelOverrides["llava:13b"], {
+      contextWindow: 4096,
+      images: false,
+      tools: "text",
+    });
   });
 });
 
@@ -103,11 +134,16 @@ describe("images from the message box", () => {
     assert.equal(model.requests.length, 1);
     assert.equal(JSON.stringify(model.requests[0]!.messages).includes("iVBORw0KGgo"), false);
     const notice = kit.session.state.items.find((i) => i.kind === "notice");
-    assert.match(notice && "text" in notice ? notice.text : "", /fake-model does not read images, so the 2 images were not sent/);
+    assert.match(
+      notice && "text" in notice ? notice.text : "",
+      /fake-model does not read images, so the 2 images were not sent/,
+    );
   });
 
   it("wait with their message in the queue while a task runs", async () => {
-    const model = Object.assign(new FakeModel([{ text: "first", delayMs: 50 }, { text: "second" }]), { acceptsImages: true });
+    const model = Object.assign(new FakeModel([{ text: "first", delayMs: 50 }, { text: "second" }]), {
+      acceptsImages: true,
+    });
     const kit = makeKit([], { model });
     await kit.session.whenReady();
     await kit.session.send("one");
@@ -127,7 +163,12 @@ describe("reasoning and calls written as text, in the transcript", () => {
       yield { type: "reasoning_delta", text: "Done thinking." };
       yield { type: "text_delta", text: 'Answer. <tool_call>{"name":"x"}</tool_call>' };
       yield { type: "text_reset", text: "Answer." };
-      yield { type: "done", message: { role: "assistant", content: "Answer.", reasoning: [{ text: "Let me think. Done thinking." }] }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "end_turn" };
+      yield {
+        type: "done",
+        message: { role: "assistant", content: "Answer.", reasoning: [{ text: "Let me think. Done thinking." }] },
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        stopReason: "end_turn",
+      };
     } as ChatModel["stream"];
     const kit = makeKit([], { model });
     await kit.session.whenReady();
@@ -145,10 +186,29 @@ describe("reasoning and calls written as text, in the transcript", () => {
     model.stream = async function* () {
       turn++;
       if (turn <= 2) {
-        yield { type: "notice", code: "text_tool_calls", message: `Ran write_todos, which fake-model wrote as text instead of a native tool call.` };
+        yield {
+          type: "notice",
+          code: "text_tool_calls",
+          message: `Ran write_todos, which fake-model wrote as text instead of a native tool call.`,
+        };
         yield { type: "tool_call_start", index: 0, id: `t${turn}`, name: "write_todos" };
-        yield { type: "done", message: { role: "assistant", content: "", toolCalls: [{ id: `t${turn}`, name: "write_todos", arguments: '{"todos":[]}' }] }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "tool_use" };
-      } else yield { type: "done", message: { role: "assistant", content: "done" }, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, stopReason: "end_turn" };
+        yield {
+          type: "done",
+          message: {
+            role: "assistant",
+            content: "",
+            toolCalls: [{ id: `t${turn}`, name: "write_todos", arguments: '{"todos":[]}' }],
+          },
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          stopReason: "tool_use",
+        };
+      } else
+        yield {
+          type: "done",
+          message: { role: "assistant", content: "done" },
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          stopReason: "end_turn",
+        };
     } as ChatModel["stream"];
     const kit = makeKit([], { model });
     await kit.session.whenReady();

@@ -13,7 +13,8 @@ import type { Middleware } from "../../../src/core";
 import { makeKit, until, type Kit } from "./sessionKit";
 
 const EDITS = { "autoApprove.edit": true };
-const toolItems = (items: readonly TranscriptItem[]): ToolItem[] => items.flatMap((i) => (i.kind === "tool" ? [i, ...toolItems(i.children ?? [])] : []));
+const toolItems = (items: readonly TranscriptItem[]): ToolItem[] =>
+  items.flatMap((i) => (i.kind === "tool" ? [i, ...toolItems(i.children ?? [])] : []));
 const notices = (kit: Kit) => kit.session.state.items.flatMap((i) => (i.kind === "notice" ? [i.text] : []));
 const lastPreview = (kit: Kit): RestorePreview | null => {
   const m = kit.messages.filter((x) => x.type === "restorePreview").at(-1);
@@ -34,10 +35,23 @@ describe("Restore in the chat session", () => {
     const root = workspace({ "a.txt": "one\n", "b.txt": "bee\n" });
     const kit = makeKit(
       [
-        { toolCalls: [{ id: "r1", name: "read_file", arguments: { file_path: "/a.txt" } }, { id: "r2", name: "read_file", arguments: { file_path: "/b.txt" } }] },
-        { toolCalls: [{ id: "e1", name: "edit_file", arguments: { file_path: "/a.txt", old_string: "one", new_string: "ONE" } }] },
+        {
+          toolCalls: [
+            { id: "r1", name: "read_file", arguments: { file_path: "/a.txt" } },
+            { id: "r2", name: "read_file", arguments: { file_path: "/b.txt" } },
+          ],
+        },
+        {
+          toolCalls: [
+            { id: "e1", name: "edit_file", arguments: { file_path: "/a.txt", old_string: "one", new_string: "ONE" } },
+          ],
+        },
         { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/c.txt", content: "new\n" } }] },
-        { toolCalls: [{ id: "e2", name: "edit_file", arguments: { file_path: "/b.txt", old_string: "bee", new_string: "BEE" } }] },
+        {
+          toolCalls: [
+            { id: "e2", name: "edit_file", arguments: { file_path: "/b.txt", old_string: "bee", new_string: "BEE" } },
+          ],
+        },
         { toolCalls: [{ id: "x1", name: "execute", arguments: { command: "echo made > by-command.txt" } }] },
         { text: "Done." },
         { text: "Second try." },
@@ -80,7 +94,10 @@ describe("Restore in the chat session", () => {
     assert.ok(existsSync(path.join(root, "by-command.txt")), "a command's file is not Fathom's to delete");
     // The transcript: the user message and the reads, then what the restore did.
     const items = kit.session.state.items;
-    assert.deepEqual(items.map((i) => i.kind), ["user", "tool", "tool", "notice"]);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["user", "tool", "tool", "notice"],
+    );
     const said = notices(kit).at(-1)!;
     assert.equal(
       said,
@@ -112,7 +129,14 @@ describe("Restore in the chat session", () => {
         return undefined;
       },
     };
-    const script = [{ toolCalls: [{ id: "e1", name: "edit_file", arguments: { file_path: "/a.txt", old_string: "one", new_string: "ONE" } }] }, { text: "Done." }];
+    const script = [
+      {
+        toolCalls: [
+          { id: "e1", name: "edit_file", arguments: { file_path: "/a.txt", old_string: "one", new_string: "ONE" } },
+        ],
+      },
+      { text: "Done." },
+    ];
     const kit = makeKit(script, { root, checkpoints: true, settings: EDITS, middleware: [lateCheck] });
     await kit.session.send("Change a");
     await until(() => finishing, 10_000);
@@ -124,7 +148,10 @@ describe("Restore in the chat session", () => {
     release();
     await previewing;
     assert.equal(lastPreview(kit)?.label, "before Fathom changed /a.txt");
-    assert.deepEqual(notices(kit).filter((n) => /task is running/.test(n)), []);
+    assert.deepEqual(
+      notices(kit).filter((n) => /task is running/.test(n)),
+      [],
+    );
 
     const working = makeKit([{ hang: true, text: "Thinking" }], { checkpoints: true });
     await working.session.send("Think");
@@ -132,14 +159,23 @@ describe("Restore in the chat session", () => {
     const started = Date.now();
     await working.session.restoring!.preview(working.session.state.items[0]!.id);
     assert.ok(Date.now() - started < 1_000, "a task at work is refused at once");
-    assert.match(notices(working).at(-1) ?? "", /The task is running\. Cancel it \(or wait for it to finish\) before restoring\./);
+    assert.match(
+      notices(working).at(-1) ?? "",
+      /The task is running\. Cancel it \(or wait for it to finish\) before restoring\./,
+    );
     working.session.cancel();
     await working.session.whenIdle();
   });
 
   it("restoring the conversation only says the files keep Fathom's changes", async () => {
     const root = workspace({});
-    const kit = makeKit([{ toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/n.txt", content: "n\n" } }] }, { text: "Made it." }], { root, checkpoints: true, settings: EDITS });
+    const kit = makeKit(
+      [
+        { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/n.txt", content: "n\n" } }] },
+        { text: "Made it." },
+      ],
+      { root, checkpoints: true, settings: EDITS },
+    );
     await kit.session.send("Make n.txt");
     await kit.session.whenIdle();
     const message = kit.session.state.items[0]!;
@@ -147,16 +183,30 @@ describe("Restore in the chat session", () => {
     assert.equal(lastPreview(kit)!.label, "before your message “Make n.txt”");
     await kit.session.restoring!.restore(message.id, "conversation", []);
     assert.ok(existsSync(path.join(root, "n.txt")));
-    assert.deepEqual(kit.session.state.items.map((i) => i.kind), ["notice"]);
-    assert.equal(notices(kit)[0], "The conversation is back to before your message “Make n.txt”. Files not restored (you chose the conversation only): /n.txt keeps Fathom's changes.");
+    assert.deepEqual(
+      kit.session.state.items.map((i) => i.kind),
+      ["notice"],
+    );
+    assert.equal(
+      notices(kit)[0],
+      "The conversation is back to before your message “Make n.txt”. Files not restored (you chose the conversation only): /n.txt keeps Fathom's changes.",
+    );
   });
 
   it("Restore on a subagent's edit card takes back that write", async () => {
     const root = workspace({});
     const kit = makeKit(
       [
-        { toolCalls: [{ id: "t1", name: "task", arguments: { description: "write s.txt", subagent_type: "general-purpose" } }] },
-        { toolCalls: [{ id: "sw1", name: "write_file", arguments: { file_path: "/s.txt", content: "by the subagent\n" } }] },
+        {
+          toolCalls: [
+            { id: "t1", name: "task", arguments: { description: "write s.txt", subagent_type: "general-purpose" } },
+          ],
+        },
+        {
+          toolCalls: [
+            { id: "sw1", name: "write_file", arguments: { file_path: "/s.txt", content: "by the subagent\n" } },
+          ],
+        },
         { text: "wrote it" },
         { text: "The subagent wrote s.txt." },
       ],
@@ -171,19 +221,30 @@ describe("Restore in the chat session", () => {
     assert.equal(lastPreview(kit)!.label, "before Fathom created /s.txt");
     await kit.session.restoring!.restore(nested.id, "files", []);
     assert.ok(!existsSync(path.join(root, "s.txt")));
-    assert.match(notices(kit).at(-1)!, /^Files restored to before Fathom created \/s\.txt: deleted \/s\.txt \(Fathom created it\)\.$/);
+    assert.match(
+      notices(kit).at(-1)!,
+      /^Files restored to before Fathom created \/s\.txt: deleted \/s\.txt \(Fathom created it\)\.$/,
+    );
   });
 
   it("Edit and resend: the conversation goes back to before the message, whose text returns to the message box", async () => {
-    const kit = makeKit([{ text: "First answer." }, { text: "Second answer." }, { text: "Third answer." }], { checkpoints: true });
+    const kit = makeKit([{ text: "First answer." }, { text: "Second answer." }, { text: "Third answer." }], {
+      checkpoints: true,
+    });
     await kit.session.send("first question");
     await kit.session.whenIdle();
     await kit.session.send("second question");
     await kit.session.whenIdle();
     const second = kit.session.state.items.filter((i) => i.kind === "user")[1]!;
     await kit.session.restoring!.editMessage(second.id);
-    assert.deepEqual(kit.session.state.items.map((i) => (i.kind === "user" || i.kind === "assistant" ? i.text : i.kind)), ["first question", "First answer."]);
-    assert.deepEqual(kit.messages.filter((m) => m.type === "composerText").at(-1), { type: "composerText", text: "second question" });
+    assert.deepEqual(
+      kit.session.state.items.map((i) => (i.kind === "user" || i.kind === "assistant" ? i.text : i.kind)),
+      ["first question", "First answer."],
+    );
+    assert.deepEqual(kit.messages.filter((m) => m.type === "composerText").at(-1), {
+      type: "composerText",
+      text: "second question",
+    });
     await kit.session.send("second question, rephrased");
     await kit.session.whenIdle();
     const sent = JSON.stringify(kit.model.requests.at(-1)!.messages);
@@ -196,10 +257,35 @@ describe("Restore in the chat session", () => {
     const back = workspace({ "src/index.ts": "back\n" });
     const kit = makeKit(
       [
-        { toolCalls: [{ id: "r1", name: "read_file", arguments: { file_path: "/front/src/index.ts" } }, { id: "r2", name: "read_file", arguments: { file_path: "/back/src/index.ts" } }] },
-        { toolCalls: [{ id: "e1", name: "edit_file", arguments: { file_path: "/front/src/index.ts", old_string: "front", new_string: "FRONT" } }] },
-        { toolCalls: [{ id: "e2", name: "edit_file", arguments: { file_path: "/back/src/index.ts", old_string: "back", new_string: "BACK" } }] },
-        { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/back/src/added.ts", content: "export {};\n" } }] },
+        {
+          toolCalls: [
+            { id: "r1", name: "read_file", arguments: { file_path: "/front/src/index.ts" } },
+            { id: "r2", name: "read_file", arguments: { file_path: "/back/src/index.ts" } },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              id: "e1",
+              name: "edit_file",
+              arguments: { file_path: "/front/src/index.ts", old_string: "front", new_string: "FRONT" },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              id: "e2",
+              name: "edit_file",
+              arguments: { file_path: "/back/src/index.ts", old_string: "back", new_string: "BACK" },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            { id: "w1", name: "write_file", arguments: { file_path: "/back/src/added.ts", content: "export {};\n" } },
+          ],
+        },
         { text: "Both changed." },
       ],
       { root: front, folders: { front, back }, checkpoints: true, settings: EDITS },
@@ -209,7 +295,10 @@ describe("Restore in the chat session", () => {
     assert.equal(readFileSync(path.join(back, "src/index.ts"), "utf8"), "BACK\n");
     const message = kit.session.state.items[0]!;
     await kit.session.restoring!.preview(message.id);
-    assert.deepEqual(lastPreview(kit)!.files.map((f) => `${f.action} ${f.path}`), ["write /front/src/index.ts", "write /back/src/index.ts", "delete /back/src/added.ts"]);
+    assert.deepEqual(
+      lastPreview(kit)!.files.map((f) => `${f.action} ${f.path}`),
+      ["write /front/src/index.ts", "write /back/src/index.ts", "delete /back/src/added.ts"],
+    );
     await kit.session.restoring!.restore(message.id, "files", []);
     assert.equal(readFileSync(path.join(front, "src/index.ts"), "utf8"), "front\n");
     assert.equal(readFileSync(path.join(back, "src/index.ts"), "utf8"), "back\n");
@@ -220,7 +309,11 @@ describe("Restore in the chat session", () => {
     const root = workspace({});
     const kit = makeKit(
       [
-        { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/big.txt", content: "x".repeat(300_000) } }] },
+        {
+          toolCalls: [
+            { id: "w1", name: "write_file", arguments: { file_path: "/big.txt", content: "x".repeat(300_000) } },
+          ],
+        },
         { text: "Wrote it." },
         { toolCalls: [{ id: "w2", name: "write_file", arguments: { file_path: "/small.txt", content: "s\n" } }] },
         { text: "Wrote that." },
@@ -240,11 +333,17 @@ describe("Restore in the chat session", () => {
     await until(() => (storage()?.usedBytes ?? 0) > 300_000);
     const used = storage()!.usedBytes;
     assert.equal(storage()!.limitBytes, 300 * 1048576);
-    assert.deepEqual((await kit.checkpoints!.tasks()).map((t) => t.taskId).sort(), [first, kit.session.state.taskId].sort());
+    assert.deepEqual(
+      (await kit.checkpoints!.tasks()).map((t) => t.taskId).sort(),
+      [first, kit.session.state.taskId].sort(),
+    );
 
     await kit.session.deleteTask(first);
     await until(() => (storage()?.usedBytes ?? Infinity) < used - 290_000);
-    assert.deepEqual((await kit.checkpoints!.tasks()).map((t) => t.taskId), [kit.session.state.taskId]);
+    assert.deepEqual(
+      (await kit.checkpoints!.tasks()).map((t) => t.taskId),
+      [kit.session.state.taskId],
+    );
     assert.ok(!kit.session.state.history.some((t) => t.id === first));
     assert.ok(existsSync(path.join(root, "big.txt")), "the person's files are not touched");
     assert.equal(kit.session.state.checkpointStorage?.usedBytes, storage()!.usedBytes);
@@ -252,7 +351,10 @@ describe("Restore in the chat session", () => {
     // The open task's checkpoints gone (as a prune past the cap does): Restore says why it cannot.
     await kit.checkpoints!.deleteTask(kit.session.state.taskId!);
     await kit.session.restoring!.preview(kit.session.state.items[0]!.id);
-    assert.match(notices(kit).at(-1)!, /^This task's checkpoints are gone: deleted to stay under fathom\.checkpoints\.maxStorageMb/);
+    assert.match(
+      notices(kit).at(-1)!,
+      /^This task's checkpoints are gone: deleted to stay under fathom\.checkpoints\.maxStorageMb/,
+    );
     assert.ok(existsSync(path.join(root, "small.txt")));
   });
 });

@@ -2,7 +2,19 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CheckpointStore, ChildProcessExecutor, CompositeBackend, createAgent, createInlineEditAgent, FilesystemBackend, type ApprovalDecision, type ApprovalRequest, type BackendProtocol, type ChatModel, type Middleware } from "../../../src/core";
+import {
+  CheckpointStore,
+  ChildProcessExecutor,
+  CompositeBackend,
+  createAgent,
+  createInlineEditAgent,
+  FilesystemBackend,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type BackendProtocol,
+  type ChatModel,
+  type Middleware,
+} from "../../../src/core";
 import type { HostToWebviewChat } from "../../../src/protocol";
 import { Log } from "../../../src/host/log";
 import { readSettings, setupProblemFor, type FathomSettings } from "../../../src/host/settings";
@@ -73,7 +85,13 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
   if (!o.root) writeFileSync(path.join(root, "app.ts"), "export const answer = 42;\n");
   const storage = o.storage ?? mkdtempSync(path.join(os.tmpdir(), "fathom-store-"));
   const lines: string[] = [];
-  const log = new Log({ trace: (m) => lines.push(m), debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(String(m)) });
+  const log = new Log({
+    trace: (m) => lines.push(m),
+    debug: (m) => lines.push(m),
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(String(m)),
+  });
   const settings: Record<string, unknown> = { provider: "openai-compatible", ...o.settings };
   const trusted = o.trusted ?? { value: true };
   const model = o.model ?? new FakeModel(script);
@@ -81,7 +99,12 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
   const store = new TaskStore(storage, (t) => log.redact(t));
   const backend = (): BackendProtocol =>
     o.folders
-      ? new CompositeBackend(null, Object.fromEntries(Object.entries(o.folders).map(([name, dir]) => [`/${name}`, new FilesystemBackend({ rootDir: dir })])))
+      ? new CompositeBackend(
+          null,
+          Object.fromEntries(
+            Object.entries(o.folders).map(([name, dir]) => [`/${name}`, new FilesystemBackend({ rootDir: dir })]),
+          ),
+        )
       : new FilesystemBackend({ rootDir: root });
   const checkpoints = o.checkpoints ? new CheckpointStore({ dir: path.join(storage, "checkpoints") }) : undefined;
   const diffs: Kit["diffs"] = [];
@@ -97,14 +120,26 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
     },
     createModel: (): ChatModel => model,
     createAgent: (opts) => {
-      const base = { ...opts, workspaceRoot: root, backend: backend(), ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}) };
-      return opts.inlineEdit ? createInlineEditAgent(base, opts.inlineEdit) : createAgent({ ...base, executor: new ChildProcessExecutor(), middleware: [...(opts.middleware ?? []), ...(o.middleware ?? [])] });
+      const base = {
+        ...opts,
+        workspaceRoot: root,
+        backend: backend(),
+        ...(checkpoints ? { checkpoints: { store: checkpoints, taskId: opts.taskId } } : {}),
+      };
+      return opts.inlineEdit
+        ? createInlineEditAgent(base, opts.inlineEdit)
+        : createAgent({
+            ...base,
+            executor: new ChildProcessExecutor(),
+            middleware: [...(opts.middleware ?? []), ...(o.middleware ?? [])],
+          });
     },
     ...(checkpoints
       ? {
           checkpoints,
           restoreBackend: backend,
-          compareCheckpoint: async (p: string, now: string | null, restored: string | null) => void diffs.push({ path: p, now, restored }),
+          compareCheckpoint: async (p: string, now: string | null, restored: string | null) =>
+            void diffs.push({ path: p, now, restored }),
         }
       : {}),
     ...o.env,
@@ -113,7 +148,17 @@ export function makeKit(script: FakeScript[], o: KitOptions = {}): Kit {
   const messages: HostToWebviewChat[] = [];
   session.onMessage((m) => messages.push(structuredClone(m)));
   return {
-    session, model, messages, gate, store, root, storage, lines, settings, trusted, diffs,
+    session,
+    model,
+    messages,
+    gate,
+    store,
+    root,
+    storage,
+    lines,
+    settings,
+    trusted,
+    diffs,
     ...(checkpoints ? { checkpoints } : {}),
     reopen: (next) => makeKit([], { ...o, root, storage, settings, trusted, model: next ?? new FakeModel([]) }),
   };

@@ -16,10 +16,14 @@ describe("task store", () => {
     const dir = temp();
     const store = new TaskStore(dir);
     const state = { ...initialChatState(), title: "A" };
-    for (let i = 0; i < 20; i++) void store.save(toSavedTask({ ...state, title: `A${i}` }, { id: "a1", createdAt: 1, now: 10 + i }, null));
+    for (let i = 0; i < 20; i++)
+      void store.save(toSavedTask({ ...state, title: `A${i}` }, { id: "a1", createdAt: 1, now: 10 + i }, null));
     await store.save(toSavedTask({ ...state, title: "B" }, { id: "b1", createdAt: 1, now: 100 }, null));
     await store.flush();
-    assert.deepEqual((await store.list()).map((t) => t.title), ["B", "A19"]);
+    assert.deepEqual(
+      (await store.list()).map((t) => t.title),
+      ["B", "A19"],
+    );
     const loaded = await store.load("a1");
     assert.ok(!("error" in loaded) && loaded.title === "A19");
     assert.deepEqual(readdirSync(path.join(dir, "tasks")).sort(), ["a1.json", "b1.json"], "no temp files left");
@@ -42,8 +46,11 @@ describe("task store", () => {
     const dir = temp();
     const key = "sk-proj-ABCDEFGHIJKLMNOP1234";
     const store = new TaskStore(dir, (t) => redactSecrets(t, [key]));
-    await store.save(toSavedTask({ ...initialChatState(), title: `key ${key}` }, { id: "k1", createdAt: 1, now: 2 }, null));
-    for (const file of [path.join(dir, "index.json"), store.taskFile("k1")]) assert.ok(!readFileSync(file, "utf8").includes(key));
+    await store.save(
+      toSavedTask({ ...initialChatState(), title: `key ${key}` }, { id: "k1", createdAt: 1, now: 2 }, null),
+    );
+    for (const file of [path.join(dir, "index.json"), store.taskFile("k1")])
+      assert.ok(!readFileSync(file, "utf8").includes(key));
   });
 });
 
@@ -68,7 +75,8 @@ describe("log redaction", () => {
 });
 
 describe("settings", () => {
-  const from = (values: Record<string, unknown>) => readSettings({ get: <T>(k: string, d: T) => (k in values ? (values[k] as T) : d) });
+  const from = (values: Record<string, unknown>) =>
+    readSettings({ get: <T>(k: string, d: T) => (k in values ? (values[k] as T) : d) });
 
   it("reads fathom.* with safe defaults and ignores bad values", () => {
     const s = from({ provider: "bogus", maxSteps: -3, "commands.allow": ["npm test*", 3, ""] });
@@ -77,7 +85,11 @@ describe("settings", () => {
     assert.deepEqual(s.commands.allow, ["npm test*"]);
     assert.deepEqual(s.autoApprove, { read: true, edit: false, execute: false });
     assert.equal(s.commands.timeoutSeconds, 120);
-    assert.equal(from({ "commands.timeoutSeconds": 0 }).commands.timeoutSeconds, 120, "a nonsensical timeout falls back");
+    assert.equal(
+      from({ "commands.timeoutSeconds": 0 }).commands.timeoutSeconds,
+      120,
+      "a nonsensical timeout falls back",
+    );
     assert.equal(from({ "commands.timeoutSeconds": 99999 }).commands.timeoutSeconds, 3600);
     assert.equal(from({ "commands.timeoutSeconds": 30 }).commands.timeoutSeconds, 30);
   });
@@ -93,7 +105,10 @@ describe("settings", () => {
 
   it("maps auto-approve to the policy; Restricted Mode asks (and ignores the allow list)", () => {
     const s = from({ "autoApprove.edit": true, "commands.allow": ["ls"] });
-    assert.deepEqual(approvalFor(s, false), { policy: { read: "auto", edit: "auto", execute: "ask", other: "auto" }, commands: { allow: ["ls"], deny: [] } });
+    assert.deepEqual(approvalFor(s, false), {
+      policy: { read: "auto", edit: "auto", execute: "ask", other: "auto" },
+      commands: { allow: ["ls"], deny: [] },
+    });
     assert.deepEqual(approvalFor(s, true).policy, { read: "auto", edit: "ask", execute: "ask", other: "auto" });
     assert.deepEqual(approvalFor(s, true).commands.allow, []);
   });

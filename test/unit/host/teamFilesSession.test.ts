@@ -14,8 +14,10 @@ const FILES: Record<string, string> = {
   "src/api/AGENTS.md": "API rule: validate inputs.\n",
   "src/api/h.ts": "export const h = 1;\n",
   ".claude/commands/fix-issue.md": "---\ndescription: Fix a GitHub issue\n---\nFix issue #$1 with priority $2.\n",
-  ".github/prompts/explain.prompt.md": "---\ndescription: Explain code\nagent: ask\n---\nExplain ${input:topic} simply.\n",
-  ".github/agents/reviewer.agent.md": "---\ndescription: Reviews code without changing it\ntools: ['search', 'read']\n---\nREVIEWER: never edit.\n",
+  ".github/prompts/explain.prompt.md":
+    "---\ndescription: Explain code\nagent: ask\n---\nExplain ${input:topic} simply.\n",
+  ".github/agents/reviewer.agent.md":
+    "---\ndescription: Reviews code without changing it\ntools: ['search', 'read']\n---\nREVIEWER: never edit.\n",
 };
 
 function workspace(): string {
@@ -37,12 +39,21 @@ function teamFiles(root: string, answers: Record<string, string> = {}): SessionT
       return discoverTeamFiles({ workspace: backend, user: [] });
     },
     expandSlash: (text: string, catalog: TeamCatalog, provider: string) =>
-      runSlash({ text, catalog, provider, backend, editor: {}, ask: async (_c, missing) => Object.fromEntries(missing.filter((m) => m.name in answers).map((m) => [m.name, answers[m.name]!])) }),
+      runSlash({
+        text,
+        catalog,
+        provider,
+        backend,
+        editor: {},
+        ask: async (_c, missing) =>
+          Object.fromEntries(missing.filter((m) => m.name in answers).map((m) => [m.name, answers[m.name]!])),
+      }),
   };
   return self;
 }
 
-const lastUser = (messages: { role: string; content: unknown }[]) => JSON.stringify(messages.filter((m) => m.role === "user").at(-1)?.content);
+const lastUser = (messages: { role: string; content: unknown }[]) =>
+  JSON.stringify(messages.filter((m) => m.role === "user").at(-1)?.content);
 
 describe("team files in the chat session", () => {
   it("/name args sends the prompt file's filled-in body; the transcript keeps what the person typed", async () => {
@@ -75,7 +86,10 @@ describe("team files in the chat session", () => {
     await kit.session.whenIdle();
     const narrowed = kit.model.requests[0]!;
     assert.match(narrowed.system, /REVIEWER: never edit\./);
-    assert.ok(!narrowed.toolNames.includes("write_file") && !narrowed.toolNames.includes("execute"), narrowed.toolNames.join());
+    assert.ok(
+      !narrowed.toolNames.includes("write_file") && !narrowed.toolNames.includes("execute"),
+      narrowed.toolNames.join(),
+    );
     assert.ok(narrowed.toolNames.includes("read_file"));
 
     // A reloaded window keeps the task's agent (and its narrower tools) and its rules.
@@ -89,17 +103,25 @@ describe("team files in the chat session", () => {
     kit.session.setAgent("ghost");
     await kit.session.send("again");
     await kit.session.whenIdle();
-    assert.ok(kit.session.state.items.some((i) => i.kind === "notice" && /The agent "ghost" is no longer defined/.test(i.text)));
+    assert.ok(
+      kit.session.state.items.some((i) => i.kind === "notice" && /The agent "ghost" is no longer defined/.test(i.text)),
+    );
     assert.ok(kit.model.requests[1]!.toolNames.includes("write_file"));
   });
 
   it('"Rules (N)": the rules in force join the state as they start to apply (a folder\'s with its first file read)', async () => {
     const root = workspace();
-    const kit = makeKit([{ toolCalls: [{ name: "read_file", arguments: { file_path: "/src/api/h.ts" } }] }, { text: "Read." }], { root, env: { teamFiles: teamFiles(root) } });
+    const kit = makeKit(
+      [{ toolCalls: [{ name: "read_file", arguments: { file_path: "/src/api/h.ts" } }] }, { text: "Read." }],
+      { root, env: { teamFiles: teamFiles(root) } },
+    );
     await kit.session.send("look at the handler");
     await kit.session.whenIdle();
     assert.deepEqual(kit.session.state.rules, ["/AGENTS.md", "/src/api/AGENTS.md"]);
-    assert.deepEqual(kit.messages.filter((m) => m.type === "rules").map((m) => m.type === "rules" && m.rules), [["/AGENTS.md"], ["/AGENTS.md", "/src/api/AGENTS.md"]]);
+    assert.deepEqual(
+      kit.messages.filter((m) => m.type === "rules").map((m) => m.type === "rules" && m.rules),
+      [["/AGENTS.md"], ["/AGENTS.md", "/src/api/AGENTS.md"]],
+    );
   });
 
   it("the list the Fathom view shows: every kind with its source, plain one-line text", async () => {
@@ -107,8 +129,17 @@ describe("team files in the chat session", () => {
     writeFileSync(path.join(root, ".github/agents/bad.agent.md"), "---\ndescription: [unclosed\n---\nx\n");
     const view = teamFilesView(await teamFiles(root).catalog());
     assert.deepEqual(view.commands.map((c) => c.name).sort(), ["explain", "fix-issue"]);
-    assert.deepEqual(view.agents.map((a) => [a.name, a.source]), [["reviewer", "/.github/agents/reviewer.agent.md"]]);
-    assert.deepEqual(view.rules.map((r) => [r.source, r.when]), [["/AGENTS.md", "always"], ["/src/api/AGENTS.md", "files under /src/api/"]]);
+    assert.deepEqual(
+      view.agents.map((a) => [a.name, a.source]),
+      [["reviewer", "/.github/agents/reviewer.agent.md"]],
+    );
+    assert.deepEqual(
+      view.rules.map((r) => [r.source, r.when]),
+      [
+        ["/AGENTS.md", "always"],
+        ["/src/api/AGENTS.md", "files under /src/api/"],
+      ],
+    );
     const problem = view.problems.find((p) => p.source === "/.github/agents/bad.agent.md");
     assert.ok(problem && problem.line !== undefined, JSON.stringify(view.problems));
   });

@@ -15,12 +15,32 @@ import { FakeModel, type FakeScript } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const base = { args: [], env: {}, headers: {}, disabled: false, timeoutMs: 20_000, autoApprove: [], disabledTools: [], source: "test", transport: "stdio" as const };
+const base = {
+  args: [],
+  env: {},
+  headers: {},
+  disabled: false,
+  timeoutMs: 20_000,
+  autoApprove: [],
+  disabledTools: [],
+  source: "test",
+  transport: "stdio" as const,
+};
 const dir = mkdtempSync(path.join(tmpdir(), "fathom-defer-"));
 writeFileSync(path.join(dir, "a.txt"), "alpha\n");
 const configs: McpServerConfig[] = [
-  { ...base, name: "everything", command: process.execPath, args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")] },
-  { ...base, name: "filesystem", command: process.execPath, args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir] },
+  {
+    ...base,
+    name: "everything",
+    command: process.execPath,
+    args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")],
+  },
+  {
+    ...base,
+    name: "filesystem",
+    command: process.execPath,
+    args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir],
+  },
 ];
 const hub = new McpHub(configs, { workspaceRoot: dir });
 before(async () => assert.deepEqual(await hub.start(), []));
@@ -33,13 +53,23 @@ class MeasuredModel extends FakeModel {
     super(script);
   }
   override stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    this.sizes.push(JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length);
+    this.sizes.push(
+      JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length,
+    );
     return super.stream(request);
   }
 }
 
 const agentWith = (model: MeasuredModel) =>
-  createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), executor: undefined, tools: hub.tools().tools, rules: false, approvalPolicy: { other: "auto", read: "auto" } });
+  createAgent({
+    model,
+    workspaceRoot: dir,
+    backend: new FilesystemBackend({ rootDir: dir }),
+    executor: undefined,
+    tools: hub.tools().tools,
+    rules: false,
+    approvalPolicy: { other: "auto", read: "auto" },
+  });
 
 describe("MCP tools on demand", () => {
   it("hello: the first request stays under 12,000 characters and offers find_tools", async () => {
@@ -57,7 +87,10 @@ describe("MCP tools on demand", () => {
     const model = new MeasuredModel([
       { toolCalls: [{ name: "find_tools", arguments: { query: "echo" } }] },
       (req) => {
-        assert.ok(req.tools.some((t) => t.name === "mcp__everything__echo"), "echo is loaded after find_tools");
+        assert.ok(
+          req.tools.some((t) => t.name === "mcp__everything__echo"),
+          "echo is loaded after find_tools",
+        );
         return { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "loaded" } }] };
       },
       { text: "done" },
@@ -70,7 +103,10 @@ describe("MCP tools on demand", () => {
     const model = new MeasuredModel([
       { toolCalls: [{ name: "mcp__everything__get-sum", arguments: { a: 20, b: 22 } }] },
       (req) => {
-        assert.ok(req.tools.some((t) => t.name === "mcp__everything__get-sum"), "and is loaded from then on");
+        assert.ok(
+          req.tools.some((t) => t.name === "mcp__everything__get-sum"),
+          "and is loaded from then on",
+        );
         return { text: "done" };
       },
     ]);

@@ -15,7 +15,19 @@ import { collect } from "../../support/agentTestKit";
 
 const FIXTURE = path.resolve(__dirname, "../../support/mcpFixtureServer.mjs");
 const dir = mkdtempSync(path.join(tmpdir(), "fathom-many-"));
-const config: McpServerConfig = { name: "big", transport: "stdio", command: process.execPath, args: [FIXTURE], env: {}, headers: {}, disabled: false, timeoutMs: 20_000, autoApprove: [], disabledTools: [], source: "test" };
+const config: McpServerConfig = {
+  name: "big",
+  transport: "stdio",
+  command: process.execPath,
+  args: [FIXTURE],
+  env: {},
+  headers: {},
+  disabled: false,
+  timeoutMs: 20_000,
+  autoApprove: [],
+  disabledTools: [],
+  source: "test",
+};
 let changes = 0;
 const hub = new McpHub([config], { workspaceRoot: dir, onChange: () => changes++ });
 before(async () => assert.deepEqual(await hub.start(), []));
@@ -28,14 +40,23 @@ describe("a server with 200 tools", () => {
     const { tools, dropped } = hub.tools();
     assert.equal(dropped, 0);
     assert.equal(tools.length, 201); // tool_000 … tool_199 and add_tool
-    const many = Array.from({ length: 130 }, (_, i) => ({ name: `mcp__big__tool_${String(i).padStart(3, "0")}`, arguments: { factor: 1 } }));
-    const model = new FakeModel([{ toolCalls: many }, { toolCalls: [{ name: "find_tools", arguments: { query: "tool_199" } }] }, { toolCalls: [{ name: "mcp__big__tool_199", arguments: { factor: 2 } }] }, { text: "done" }]);
+    const many = Array.from({ length: 130 }, (_, i) => ({
+      name: `mcp__big__tool_${String(i).padStart(3, "0")}`,
+      arguments: { factor: 1 },
+    }));
+    const model = new FakeModel([
+      { toolCalls: many },
+      { toolCalls: [{ name: "find_tools", arguments: { query: "tool_199" } }] },
+      { toolCalls: [{ name: "mcp__big__tool_199", arguments: { factor: 2 } }] },
+      { text: "done" },
+    ]);
     const agent = createAgent({ model, workspaceRoot: dir, tools, rules: false, approvalGate: approveAll });
     await collect(agent, "use the tools");
     const first = model.requests[0]!.toolNames;
     assert.ok(first.includes("find_tools"));
     assert.ok(!first.some((n) => n.startsWith("mcp__")), "no MCP tool is sent before it is needed");
-    for (const [i, r] of model.requests.entries()) assert.ok(r.toolNames.length <= MAX_TOOLS, `request ${i} carried ${r.toolNames.length} tools`);
+    for (const [i, r] of model.requests.entries())
+      assert.ok(r.toolNames.length <= MAX_TOOLS, `request ${i} carried ${r.toolNames.length} tools`);
     // The 130 calls by full name all ran (each loads its tool); the oldest were unloaded to stay under 128.
     const results = model.requests[1]!.messages.filter((m) => m.role === "tool");
     assert.equal(results.length, 130);
@@ -61,12 +82,19 @@ describe("tools/list_changed", () => {
   it("a tool the server adds at run time is listed without a restart", async () => {
     const add = hub.tools().tools.find((t) => t.name === "mcp__big__add_tool")!;
     const before = changes;
-    assert.equal((await add.run({}, { signal: new AbortController().signal, toolCallId: "a" })).content, "added added_1");
+    assert.equal(
+      (await add.run({}, { signal: new AbortController().signal, toolCallId: "a" })).content,
+      "added added_1",
+    );
     const deadline = Date.now() + 5_000;
-    while (!hub.tools().tools.some((t) => t.name === "mcp__big__added_1") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (!hub.tools().tools.some((t) => t.name === "mcp__big__added_1") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
     const added = hub.tools().tools.find((t) => t.name === "mcp__big__added_1");
     assert.ok(added, "the new tool is listed");
     assert.ok(changes > before, "the host is told the tools changed");
-    assert.equal((await added.run({}, { signal: new AbortController().signal, toolCallId: "b" })).content, "added_1 answered");
+    assert.equal(
+      (await added.run({}, { signal: new AbortController().signal, toolCallId: "b" })).content,
+      "added_1 answered",
+    );
   });
 });

@@ -16,13 +16,35 @@ const FIXTURE = path.join(ROOT, "test/support/mcpFixtureServer.mjs");
 let server: ScriptedModelServer | undefined;
 after(async () => server?.close());
 
-async function fathom(args: string[], cwd: string, o: { killAfter?: () => Promise<boolean>; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stderr: string }> {
+async function fathom(
+  args: string[],
+  cwd: string,
+  o: { killAfter?: () => Promise<boolean>; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stderr: string }> {
   const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "run", "--yes", "--provider", "openai-compatible", "--base-url", server!.baseUrlOpenAI, "--cwd", cwd, ...args, "go"], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ...o.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      MAIN,
+      "run",
+      "--yes",
+      "--provider",
+      "openai-compatible",
+      "--base-url",
+      server!.baseUrlOpenAI,
+      "--cwd",
+      cwd,
+      ...args,
+      "go",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ...o.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout.resume();
@@ -33,35 +55,54 @@ async function fathom(args: string[], cwd: string, o: { killAfter?: () => Promis
 }
 
 test("--mcp-config: the model calls an MCP tool and gets its answer", { timeout: 60_000 }, async () => {
-  server = await startScriptedModelServer([{ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "ping over MCP" } }] }, { text: "done" }]);
+  server = await startScriptedModelServer([
+    { toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "ping over MCP" } }] },
+    { text: "done" },
+  ]);
   const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
   const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
-  writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+  );
   const run = await fathom(["--mcp-config", config], ws);
   assert.equal(run.code, 0, run.stderr);
   // Its 13 tools are loaded on demand; called by its full name, echo runs anyway.
   const tools = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
   assert.ok(tools.includes("find_tools"), tools.join(", "));
-  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find(
+    (m) => m.role === "tool",
+  );
   assert.match(result?.content ?? "", /Echo: ping over MCP/);
 });
 
 test("a server found only on the login shell's PATH starts (npx under nvm)", { timeout: 60_000 }, async () => {
   await server?.close();
-  server = await startScriptedModelServer([{ toolCalls: [{ id: "p1", name: "mcp__nvm__echo", arguments: { message: "found on the login PATH" } }] }, { text: "done" }]);
+  server = await startScriptedModelServer([
+    { toolCalls: [{ id: "p1", name: "mcp__nvm__echo", arguments: { message: "found on the login PATH" } }] },
+    { text: "done" },
+  ]);
   const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
   // As nvm does: the program's folder is added to PATH by the login shell's profile, not in the
   // environment VS Code or the CLI was started with.
   const bin = mkdtempSync(path.join(tmpdir(), "fathom-nvm-bin-"));
-  writeFileSync(path.join(bin, "fathom-test-mcp"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    path.join(bin, "fathom-test-mcp"),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} "$@"\n`,
+    { mode: 0o755 },
+  );
   const shell = path.join(bin, "..", `${path.basename(bin)}-login-shell`);
   // Called as \`$SHELL -ilc '<command>'\`: its profile adds the folder, then runs the command.
-  writeFileSync(shell, `#!/bin/sh\nPATH=${JSON.stringify(bin)}:"$PATH"; export PATH\nexec /bin/sh -c "$2"\n`, { mode: 0o755 });
+  writeFileSync(shell, `#!/bin/sh\nPATH=${JSON.stringify(bin)}:"$PATH"; export PATH\nexec /bin/sh -c "$2"\n`, {
+    mode: 0o755,
+  });
   const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: { nvm: { command: "fathom-test-mcp" } } }));
   const run = await fathom(["--mcp-config", config], ws, { env: { SHELL: shell } });
   assert.equal(run.code, 0, run.stderr);
-  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+  const result = (server.requests[1]!.body.messages as { role: string; content: string }[]).find(
+    (m) => m.role === "tool",
+  );
   assert.match(result?.content ?? "", /Echo: found on the login PATH/, run.stderr);
 });
 
@@ -70,7 +111,17 @@ test("a workspace's .mcp.json starts nothing without --allow-workspace-mcp", { t
   server = await startScriptedModelServer([{ text: "hi" }, { text: "hi" }]);
   const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
   const marker = path.join(ws, "started.txt");
-  writeFileSync(path.join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
+  writeFileSync(
+    path.join(ws, ".mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        evil: {
+          command: process.execPath,
+          args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`],
+        },
+      },
+    }),
+  );
   const run = await fathom([], ws);
   assert.equal(run.code, 0, run.stderr);
   assert.ok(!existsSync(marker), "the repository's server was started");
@@ -85,10 +136,26 @@ test("at a terminal, the workspace's servers are shown and start only after a ye
   server = await startScriptedModelServer([{ text: "hi" }, { text: "hi" }]);
   const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
   const marker = path.join(ws, "started.txt");
-  writeFileSync(path.join(ws, ".mcp.json"), JSON.stringify({ mcpServers: { "repo-tool": { command: process.execPath, args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] } } }));
+  writeFileSync(
+    path.join(ws, ".mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        "repo-tool": {
+          command: process.execPath,
+          args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`],
+        },
+      },
+    }),
+  );
   for (const answer of ["n", "y"]) {
-    const out = await atTerminal(["run", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", ws, "hello"], `${answer}\n`);
-    assert.match(out, /This repository defines an MCP server.*\n\s+repo-tool \(\.mcp\.json\): \S*node -e .*writeFileSync/);
+    const out = await atTerminal(
+      ["run", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", ws, "hello"],
+      `${answer}\n`,
+    );
+    assert.match(
+      out,
+      /This repository defines an MCP server.*\n\s+repo-tool \(\.mcp\.json\): \S*node -e .*writeFileSync/,
+    );
     assert.match(out, /Start them\? \[y\]es \/ \[N\]o/);
     assert.equal(existsSync(marker), answer === "y", `answered ${answer}: ${out}`);
   }
@@ -99,7 +166,11 @@ function atTerminal(args: string[], keys: string): Promise<string> {
   const home = mkdtempSync(path.join(tmpdir(), "fathom-mcp-home-"));
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, "--import", "tsx", MAIN, ...args].map(quote).join(" ");
-  const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -138,7 +209,14 @@ test("no MCP server outlives the CLI: after the answer, and after Ctrl-C mid-tas
     const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
     const tag = `--fathom-test-tag=${path.basename(ws)}`;
     const config = path.join(ws, "..", `mcp-${path.basename(ws)}.json`);
-    writeFileSync(config, JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [FIXTURE, tag], env: { TOOL_COUNT: "3", STUBBORN: "1" } } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          fixture: { command: process.execPath, args: [FIXTURE, tag], env: { TOOL_COUNT: "3", STUBBORN: "1" } },
+        },
+      }),
+    );
     let seen: number[] = [];
     const whenServerRuns = async () => {
       const deadline = Date.now() + 30_000;
@@ -151,6 +229,10 @@ test("no MCP server outlives the CLI: after the answer, and after Ctrl-C mid-tas
     const run = await fathom(["--mcp-config", config], ws, interrupt ? { killAfter: whenServerRuns } : {});
     if (!interrupt) assert.equal(run.code, 0, run.stderr);
     else assert.ok(seen.length > 0, "the server was running when Ctrl-C came");
-    assert.deepEqual(await leftOver(tag, 3_000), [], `the MCP server outlived the CLI${interrupt ? " after Ctrl-C" : ""}`);
+    assert.deepEqual(
+      await leftOver(tag, 3_000),
+      [],
+      `the MCP server outlived the CLI${interrupt ? " after Ctrl-C" : ""}`,
+    );
   }
 });

@@ -24,14 +24,27 @@ after(async () => {
 });
 
 function server(name: string, fields: Partial<McpServerConfig>): McpServer {
-  const s = new McpServer({ name, transport: "stdio", args: [], env: {}, headers: {}, disabled: false, timeoutMs: 20_000, autoApprove: [], disabledTools: [], source: "test", ...fields });
+  const s = new McpServer({
+    name,
+    transport: "stdio",
+    args: [],
+    env: {},
+    headers: {},
+    disabled: false,
+    timeoutMs: 20_000,
+    autoApprove: [],
+    disabledTools: [],
+    source: "test",
+    ...fields,
+  });
   servers.push(s);
   return s;
 }
 
 describe("configuration in the shapes people have", () => {
   it("reads mcpServers and VS Code's servers + inputs, with every type spelling", () => {
-    const claude = parseMcpConfig(`{
+    const claude = parseMcpConfig(
+      `{
       // comments are fine
       "mcpServers": {
         "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}"], "alwaysAllow": ["read_file"], "timeout": 30 },
@@ -39,28 +52,60 @@ describe("configuration in the shapes people have", () => {
         "old": { "type": "sse", "url": "http://127.0.0.1:3002/sse", "disabled": true },
         "dash": { "type": "streamable-http", "url": "http://x/mcp", "disabledTools": ["danger"] },
       },
-    }`, "/home/me/.fathom/mcp.json");
+    }`,
+      "/home/me/.fathom/mcp.json",
+    );
     assert.deepEqual(claude.problems, []);
-    assert.deepEqual(claude.servers.map((s) => [s.name, s.transport, s.disabled]), [["fs", "stdio", false], ["web", "http", false], ["old", "sse", true], ["dash", "http", false]]);
+    assert.deepEqual(
+      claude.servers.map((s) => [s.name, s.transport, s.disabled]),
+      [
+        ["fs", "stdio", false],
+        ["web", "http", false],
+        ["old", "sse", true],
+        ["dash", "http", false],
+      ],
+    );
     assert.equal(claude.servers[0]!.timeoutMs, 30_000);
     assert.deepEqual(claude.servers[0]!.autoApprove, ["read_file"]);
-    const vscode = parseMcpConfig(JSON.stringify({ inputs: [{ id: "token", type: "promptString", password: true }], servers: { gh: { type: "http", url: "https://api.example/mcp" } } }), ".vscode/mcp.json");
+    const vscode = parseMcpConfig(
+      JSON.stringify({
+        inputs: [{ id: "token", type: "promptString", password: true }],
+        servers: { gh: { type: "http", url: "https://api.example/mcp" } },
+      }),
+      ".vscode/mcp.json",
+    );
     assert.equal(vscode.servers[0]!.transport, "http");
     assert.deepEqual(vscode.inputs, [{ id: "token", password: true }]);
   });
   it("a syntax error names file, line and column; a bad server does not stop the others", () => {
-    const r = parseMcpConfig('{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}', "/ws/.mcp.json");
+    const r = parseMcpConfig(
+      '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}',
+      "/ws/.mcp.json",
+    );
     assert.equal(r.problems[0]!.file, "/ws/.mcp.json");
     assert.equal(r.problems[0]!.line, 4);
     assert.equal(r.problems[0]!.column, 5);
     assert.ok(r.servers.some((s) => s.name === "a"));
-    const bad = parseMcpConfig('{"mcpServers": {"ok": {"command": "x"}, "broken": {"type": "carrier-pigeon"}, "nourl": {"type": "http"}}}', "f.json");
-    assert.deepEqual(bad.servers.map((s) => s.name), ["ok"]);
+    const bad = parseMcpConfig(
+      '{"mcpServers": {"ok": {"command": "x"}, "broken": {"type": "carrier-pigeon"}, "nourl": {"type": "http"}}}',
+      "f.json",
+    );
+    assert.deepEqual(
+      bad.servers.map((s) => s.name),
+      ["ok"],
+    );
     assert.match(bad.problems.map((p) => p.message).join("\n"), /carrier-pigeon.*\n.*needs a "url"/);
   });
   it("expands ${workspaceFolder}, ${env:NAME} and ${input:id}, and reports what it cannot", () => {
-    const [s] = parseMcpConfig('{"mcpServers": {"a": {"command": "${env:HOME}/bin/srv", "args": ["${workspaceFolder}", "${input:key}", "${env:NOPE_X}"]}}}', "f").servers;
-    const { server: out, unresolved } = expandVariables(s!, { workspaceFolder: "/ws", env: { HOME: "/home/me" }, input: (id) => (id === "key" ? "k-1" : undefined) });
+    const [s] = parseMcpConfig(
+      '{"mcpServers": {"a": {"command": "${env:HOME}/bin/srv", "args": ["${workspaceFolder}", "${input:key}", "${env:NOPE_X}"]}}}',
+      "f",
+    ).servers;
+    const { server: out, unresolved } = expandVariables(s!, {
+      workspaceFolder: "/ws",
+      env: { HOME: "/home/me" },
+      input: (id) => (id === "key" ? "k-1" : undefined),
+    });
     assert.equal(out.command, "/home/me/bin/srv");
     assert.deepEqual(out.args, ["/ws", "k-1", "${env:NOPE_X}"]);
     assert.deepEqual(unresolved, ["${env:NOPE_X}"]);
@@ -84,7 +129,11 @@ describe("real servers", () => {
 
   it("server-everything over Streamable HTTP on 127.0.0.1", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", path.join(ROOT, "test/support/listenLoopback.mjs"), EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
+    const child = spawn(
+      process.execPath,
+      ["--import", path.join(ROOT, "test/support/listenLoopback.mjs"), EVERYTHING, "streamableHttp"],
+      { env: { ...process.env, PORT: String(port) }, stdio: "ignore" },
+    );
     after(() => child.kill());
     const s = server("web", { transport: "http", url: `http://127.0.0.1:${port}/mcp` });
     const deadline = Date.now() + 20_000;
@@ -108,10 +157,22 @@ describe("real servers", () => {
     const s = server("files", { command: process.execPath, args: [FILESYSTEM, dir] });
     await s.start();
     const { tools } = mcpTools([s]);
-    const read = tools.find((t) => t.name === "mcp__files__read_text_file") ?? tools.find((t) => t.name === "mcp__files__read_file")!;
+    const read =
+      tools.find((t) => t.name === "mcp__files__read_text_file") ??
+      tools.find((t) => t.name === "mcp__files__read_file")!;
     const asked: ApprovalRequest[] = [];
-    const model = new FakeModel([{ toolCalls: [{ name: read.name, arguments: { path: path.join(dir, "notes.txt") } }] }, { text: "done" }]);
-    const agent = createAgent({ model, workspaceRoot: dir, tools, rules: false, approvalPolicy: { read: "ask" }, approvalGate: { request: async (r) => (asked.push(r), { type: "approve" }) } });
+    const model = new FakeModel([
+      { toolCalls: [{ name: read.name, arguments: { path: path.join(dir, "notes.txt") } }] },
+      { text: "done" },
+    ]);
+    const agent = createAgent({
+      model,
+      workspaceRoot: dir,
+      tools,
+      rules: false,
+      approvalPolicy: { read: "ask" },
+      approvalGate: { request: async (r) => (asked.push(r), { type: "approve" }) },
+    });
     await collect(agent, "read notes");
     assert.equal(asked.length, 1);
     assert.match(JSON.stringify(model.requests[1]!.messages.at(-1)), /from the MCP filesystem server/);
@@ -119,12 +180,19 @@ describe("real servers", () => {
   });
 
   it("a server that cannot start says why, with its last output; the others still work", async () => {
-    const broken = server("broken", { command: process.execPath, args: ["-e", "console.error('missing DATABASE_URL'); process.exit(3)"] });
+    const broken = server("broken", {
+      command: process.execPath,
+      args: ["-e", "console.error('missing DATABASE_URL'); process.exit(3)"],
+    });
     await assert.rejects(broken.start(), /could not start.*missing DATABASE_URL/s);
     assert.equal(broken.state, "failed");
     const nothing = server("nothing", { command: "/nonexistent/mcp-server" });
     await assert.rejects(nothing.start(), /could not start/);
-    const hang = server("hang", { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], timeoutMs: 1_500 });
+    const hang = server("hang", {
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      timeoutMs: 1_500,
+    });
     await assert.rejects(hang.start(), /did not answer within 2 s|did not answer within 1 s/);
   });
 
@@ -146,7 +214,10 @@ describe("real servers", () => {
     assert.match(hung.content, /failed on trigger-long-running-operation: .*timed out/i);
     // The server itself is still there for the next call.
     const echo = mcpTools([s]).tools.find((t) => t.name === "mcp__slow__echo")!;
-    assert.equal((await echo.run({ message: "still here" }, { signal: new AbortController().signal, toolCallId: "l3" })).content, "Echo: still here");
+    assert.equal(
+      (await echo.run({ message: "still here" }, { signal: new AbortController().signal, toolCallId: "l3" })).content,
+      "Echo: still here",
+    );
   });
 
   it("a server that dies is reported, then started again after a back-off", async () => {
@@ -188,7 +259,10 @@ describe("real servers", () => {
 
   it("a tool with an invalid input schema is still offered, with an empty object schema", () => {
     const s = server("odd", { command: "unused" });
-    s.tools = [{ name: "weird", description: "Has a string schema", inputSchema: { type: "string" } as never }, { name: "ok", inputSchema: { type: "object", properties: { a: { type: "number" } } } }];
+    s.tools = [
+      { name: "weird", description: "Has a string schema", inputSchema: { type: "string" } as never },
+      { name: "ok", inputSchema: { type: "object", properties: { a: { type: "number" } } } },
+    ];
     const { tools } = mcpTools([s]);
     assert.deepEqual(tools[0]!.parameters, { type: "object", properties: {} });
     assert.deepEqual(tools[1]!.parameters, { type: "object", properties: { a: { type: "number" } } });

@@ -18,7 +18,21 @@ import { collect } from "../../support/agentTestKit";
 const ROOT = path.resolve(__dirname, "../../..");
 const dir = mkdtempSync(path.join(tmpdir(), "fathom-mcp-img-"));
 const hub = new McpHub(
-  [{ name: "everything", transport: "stdio", command: process.execPath, args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")], env: {}, headers: {}, disabled: false, timeoutMs: 20_000, autoApprove: [], disabledTools: [], source: "test" }],
+  [
+    {
+      name: "everything",
+      transport: "stdio",
+      command: process.execPath,
+      args: [path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")],
+      env: {},
+      headers: {},
+      disabled: false,
+      timeoutMs: 20_000,
+      autoApprove: [],
+      disabledTools: [],
+      source: "test",
+    },
+  ],
   { workspaceRoot: dir },
 );
 const closers: (() => Promise<unknown>)[] = [() => hub.stop()];
@@ -28,10 +42,19 @@ after(async () => {
 });
 
 async function run(provider: Provider, model: string) {
-  const server = await startScriptedModelServer([{ toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] }, { text: "It is the MCP logo." }]);
+  const server = await startScriptedModelServer([
+    { toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] },
+    { text: "It is the MCP logo." },
+  ]);
   closers.push(() => server.close());
   const agent = createAgent({
-    model: createModel({ provider, model, baseUrl: provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI, apiKey: "sk-test", retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider,
+      model,
+      baseUrl: provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI,
+      apiKey: "sk-test",
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: dir,
     rules: false,
     tools: hub.tools().tools,
@@ -54,7 +77,9 @@ describe("images from MCP tools", () => {
 
   it("Anthropic: the image is a block inside the tool_result", async () => {
     const body = await run("anthropic", "claude-sonnet-5-5");
-    const result = body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).find((b: { type: string }) => b.type === "tool_result");
+    const result = body.messages
+      .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+      .find((b: { type: string }) => b.type === "tool_result");
     assert.ok(Array.isArray(result.content), JSON.stringify(result));
     const image = result.content.find((b: { type: string }) => b.type === "image");
     assert.equal(image.source.type, "base64");
@@ -71,8 +96,16 @@ describe("images from MCP tools", () => {
 
   it("only the latest 3 images are resent with each request", () => {
     const png = { mimeType: "image/png", data: "AAAA" };
-    const messages: ChatMessage[] = [{ role: "user", content: "shots" }, { role: "assistant", content: "", toolCalls: [1, 2, 3, 4].map((i) => ({ id: `c${i}`, name: "shot", arguments: "{}" })) }];
-    for (const i of [1, 2, 3, 4]) messages.push({ role: "tool", toolCallId: `c${i}`, toolName: "shot", content: `shot ${i}`, images: [png] });
+    const messages: ChatMessage[] = [
+      { role: "user", content: "shots" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [1, 2, 3, 4].map((i) => ({ id: `c${i}`, name: "shot", arguments: "{}" })),
+      },
+    ];
+    for (const i of [1, 2, 3, 4])
+      messages.push({ role: "tool", toolCallId: `c${i}`, toolName: "shot", content: `shot ${i}`, images: [png] });
     const openai = toOpenAIMessages("", messages, { images: true });
     assert.equal(JSON.stringify(openai).split("data:image/png").length - 1, 3);
     assert.match(JSON.stringify(openai[2]), /shot 1.*1 image not shown: only the latest 3 images are sent/);

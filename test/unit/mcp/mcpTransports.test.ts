@@ -43,7 +43,11 @@ function freePort(): Promise<number> {
 /** server-everything in SSE mode on 127.0.0.1; resolves once it listens. */
 async function sseServer(): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", path.join(ROOT, "test/support/listenLoopback.mjs"), EVERYTHING, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", path.join(ROOT, "test/support/listenLoopback.mjs"), EVERYTHING, "sse"],
+    { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] },
+  );
   stops.push(() => child.kill());
   await new Promise<void>((resolve, reject) => {
     let out = "";
@@ -56,7 +60,19 @@ async function sseServer(): Promise<string> {
   return `http://127.0.0.1:${port}/sse`;
 }
 
-const config = (fields: Partial<McpServerConfig>): McpServerConfig => ({ name: "s", transport: "stdio", args: [], env: {}, headers: {}, disabled: false, timeoutMs: 20_000, autoApprove: [], disabledTools: [], source: "test", ...fields });
+const config = (fields: Partial<McpServerConfig>): McpServerConfig => ({
+  name: "s",
+  transport: "stdio",
+  args: [],
+  env: {},
+  headers: {},
+  disabled: false,
+  timeoutMs: 20_000,
+  autoApprove: [],
+  disabledTools: [],
+  source: "test",
+  ...fields,
+});
 
 describe("HTTP+SSE (the 2024 transport), with server-everything's sse mode", () => {
   it('type "sse" connects to it', async () => {
@@ -70,10 +86,16 @@ describe("HTTP+SSE (the 2024 transport), with server-everything's sse mode", () 
   it("a Streamable HTTP config falls back to SSE when the server speaks only SSE", async () => {
     const url = await sseServer();
     const logged: string[] = [];
-    const [parsed] = parseMcpConfig(JSON.stringify({ mcpServers: { legacy: { type: "streamableHttp", url } } }), "f").servers;
+    const [parsed] = parseMcpConfig(
+      JSON.stringify({ mcpServers: { legacy: { type: "streamableHttp", url } } }),
+      "f",
+    ).servers;
     const s = serverOf(parsed!, (l) => logged.push(l));
     await s.start();
-    assert.ok(logged.some((l) => /legacy: Streamable HTTP failed .*; trying SSE/.test(l)), logged.join("\n"));
+    assert.ok(
+      logged.some((l) => /legacy: Streamable HTTP failed .*; trying SSE/.test(l)),
+      logged.join("\n"),
+    );
     const sum = mcpTools([s]).tools.find((t) => t.name === "mcp__legacy__get-sum")!;
     assert.match((await sum.run({ a: 40, b: 2 }, ctx())).content, /42/);
   });
@@ -103,14 +125,23 @@ describe("a config file's envFile, cwd, disabledTools and timeout", () => {
     assert.deepEqual(loaded.problems, []);
     const failures = await hub.start();
     const tools = hub.tools().tools;
-    const env = JSON.parse((await tools.find((t) => t.name === "mcp__env__get-env")!.run({}, ctx())).content) as Record<string, string>;
+    const env = JSON.parse((await tools.find((t) => t.name === "mcp__env__get-env")!.run({}, ctx())).content) as Record<
+      string,
+      string
+    >;
     assert.equal(env.FROM_ENV_FILE, "it works");
-    assert.ok(!tools.some((t) => t.name === "mcp__env__echo" || t.name === "mcp__env__get-sum"), "disabled tools are left out");
+    assert.ok(
+      !tools.some((t) => t.name === "mcp__env__echo" || t.name === "mcp__env__get-sum"),
+      "disabled tools are left out",
+    );
     assert.ok(tools.some((t) => t.name === "mcp__env__get-tiny-image"));
     const dirs = await tools.find((t) => t.name === "mcp__files__list_allowed_directories")!.run({}, ctx());
     assert.match(dirs.content, new RegExp(`${path.join(ws, "sub").replace(/[/.]/g, "\\$&")}$`, "m"));
     assert.equal(failures.length, 2, failures.join("\n"));
-    assert.match(failures.join("\n"), /"missing" .*could not start: its envFile .*nope\.env cannot be read \(ENOENT\); create it or remove "envFile"/);
+    assert.match(
+      failures.join("\n"),
+      /"missing" .*could not start: its envFile .*nope\.env cannot be read \(ENOENT\); create it or remove "envFile"/,
+    );
     assert.match(failures.join("\n"), /"slow" .*could not start: did not answer within 1 s/);
   });
 });
@@ -118,7 +149,15 @@ describe("a config file's envFile, cwd, disabledTools and timeout", () => {
 describe("${input:id} values", () => {
   it("are masked in the approval text and in messages, even when the server prints them", async () => {
     const [raw] = parseMcpConfig(
-      JSON.stringify({ mcpServers: { leaky: { command: process.execPath, args: ["-e", "console.error('token is ' + process.argv[1]); process.exit(2)", "${input:token}"], headers: {} } } }),
+      JSON.stringify({
+        mcpServers: {
+          leaky: {
+            command: process.execPath,
+            args: ["-e", "console.error('token is ' + process.argv[1]); process.exit(2)", "${input:token}"],
+            headers: {},
+          },
+        },
+      }),
       "f",
     ).servers;
     const { server } = expandInputs(raw!, () => "s3cr3t-value");
@@ -126,14 +165,33 @@ describe("${input:id} values", () => {
     assert.ok(!describeServer(server).includes("s3cr3t"), describeServer(server));
     const logged: string[] = [];
     const s = serverOf(server, (l) => logged.push(l));
-    const error = await s.start().then(() => undefined, (e: Error) => e.message);
+    const error = await s.start().then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
     assert.match(error ?? "", /token is ••••••/);
     assert.ok(![error, ...logged, ...s.stderr].join("\n").includes("s3cr3t"), [error, ...logged].join("\n"));
   });
 
   it("the approval text shows the variables a server gets, its envFile and its folder", () => {
-    const [s] = parseMcpConfig(JSON.stringify({ mcpServers: { a: { command: "npx", args: ["-y", "pkg"], env: { NODE_OPTIONS: "--require ./x.js" }, envFile: "/w/.env", cwd: "/w" } } }), "f").servers;
-    assert.equal(describeServer(s!), 'NODE_OPTIONS="--require ./x.js" npx -y pkg (with the variables of /w/.env) (in /w)');
+    const [s] = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: {
+          a: {
+            command: "npx",
+            args: ["-y", "pkg"],
+            env: { NODE_OPTIONS: "--require ./x.js" },
+            envFile: "/w/.env",
+            cwd: "/w",
+          },
+        },
+      }),
+      "f",
+    ).servers;
+    assert.equal(
+      describeServer(s!),
+      'NODE_OPTIONS="--require ./x.js" npx -y pkg (with the variables of /w/.env) (in /w)',
+    );
   });
 });
 
@@ -141,12 +199,18 @@ describe("a workspace's file", () => {
   it("cannot let its tools run unasked: its autoApprove is dropped, and said", () => {
     const ws = mkdtempSync(path.join(tmpdir(), "fathom-mcp-ws-"));
     const file = path.join(ws, ".mcp.json");
-    writeFileSync(file, JSON.stringify({ mcpServers: { repo: { command: "x", autoApprove: ["write_file"], alwaysAllow: ["delete"] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { repo: { command: "x", autoApprove: ["write_file"], alwaysAllow: ["delete"] } } }),
+    );
     const mine = loadMcpConfigs([file], { workspaceFolder: ws, env: {} });
     assert.deepEqual(mine.servers[0]!.autoApprove, ["write_file", "delete"]);
     const theirs = loadMcpConfigs([file], { workspaceFolder: ws, env: {} }, { untrusted: [file] });
     assert.deepEqual(theirs.servers[0]!.autoApprove, []);
-    assert.match(theirs.problems[0]!.message, /lists tools to run without asking \(write_file, delete\); a workspace's file cannot allow that/);
+    assert.match(
+      theirs.problems[0]!.message,
+      /lists tools to run without asking \(write_file, delete\); a workspace's file cannot allow that/,
+    );
   });
 });
 
@@ -154,7 +218,14 @@ describe("stopping a server", () => {
   it("ends what it started too, even a child that ignores SIGTERM and a closed stdin", async () => {
     const tag = `--fathom-tree-tag=${process.pid}-${Date.now()}`;
     // A shell that starts the server and waits (as npx does): killing the shell alone would orphan it.
-    const s = serverOf(config({ name: "wrapped", command: "/bin/sh", args: ["-c", `"${process.execPath}" "${FIXTURE}" ${tag}; exit $?`], env: { TOOL_COUNT: "2", STUBBORN: "1" } }));
+    const s = serverOf(
+      config({
+        name: "wrapped",
+        command: "/bin/sh",
+        args: ["-c", `"${process.execPath}" "${FIXTURE}" ${tag}; exit $?`],
+        env: { TOOL_COUNT: "2", STUBBORN: "1" },
+      }),
+    );
     await s.start();
     assert.equal(tagged(tag).length, 1, "the server runs under the shell");
     const started = Date.now();
@@ -166,12 +237,15 @@ describe("stopping a server", () => {
 
 /** Processes (other than this one) whose command line holds `tag`. */
 function tagged(tag: string): number[] {
-  return readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).filter((p) => {
-    try {
-      const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
-      return cmd.includes(tag) && !cmd.startsWith("/bin/sh");
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+    .filter((p) => {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
+        return cmd.includes(tag) && !cmd.startsWith("/bin/sh");
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

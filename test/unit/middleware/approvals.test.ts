@@ -30,28 +30,62 @@ function workspace(files: Record<string, string> = {}): string {
 const fakeExecutor = (ran: string[]): Executor => ({
   async run(command) {
     ran.push(command);
-    return { output: "ran", exitCode: 0, timedOut: false, cancelled: false, truncated: false, durationMs: 1, via: "fake" };
+    return {
+      output: "ran",
+      exitCode: 0,
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+      durationMs: 1,
+      via: "fake",
+    };
   },
 });
 
 test("read tools run without asking; edit tools ask by default", async () => {
   const gate = scriptedGate({ type: "approve" });
   const model = new FakeModel([
-    { toolCalls: [{ name: "look", arguments: { text: "a" } }, { name: "change", arguments: { text: "b" } }] },
+    {
+      toolCalls: [
+        { name: "look", arguments: { text: "a" } },
+        { name: "change", arguments: { text: "b" } },
+      ],
+    },
     { text: "ok" },
   ]);
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, approvalGate: gate, tools: [echoTool("look", "read"), echoTool("change", "edit")] });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    approvalGate: gate,
+    tools: [echoTool("look", "read"), echoTool("change", "edit")],
+  });
   const { events } = await collect(agent, "go");
-  assert.deepEqual(gate.asked.map((r) => r.toolName), ["change"]);
-  assert.deepEqual(ofType(events, "approval_requested").map((e) => e.toolName), ["change"]);
-  assert.deepEqual(ofType(events, "approval_decided").map((e) => e.decision), ["approve"]);
+  assert.deepEqual(
+    gate.asked.map((r) => r.toolName),
+    ["change"],
+  );
+  assert.deepEqual(
+    ofType(events, "approval_requested").map((e) => e.toolName),
+    ["change"],
+  );
+  assert.deepEqual(
+    ofType(events, "approval_decided").map((e) => e.decision),
+    ["approve"],
+  );
 });
 
 test("reject: the call does not run and the model gets the reason", async () => {
   const log: string[] = [];
   const gate = scriptedGate({ type: "reject", reason: "use the other file" });
   const model = new FakeModel([{ toolCalls: [{ name: "change", arguments: { text: "b" } }] }, { text: "ok" }]);
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, approvalGate: gate, tools: [echoTool("change", "edit", 0, log)] });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    approvalGate: gate,
+    tools: [echoTool("change", "edit", 0, log)],
+  });
   const { done } = await collect(agent, "go");
   assert.deepEqual(log, []);
   const result = done.state.messages.find((m) => m.role === "tool")!;
@@ -62,7 +96,13 @@ test("edit with changed arguments runs with them and tells the model", async () 
   const log: string[] = [];
   const gate = scriptedGate({ type: "edit", args: { text: "person's" } });
   const model = new FakeModel([{ toolCalls: [{ name: "change", arguments: { text: "model's" } }] }, { text: "ok" }]);
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, approvalGate: gate, tools: [echoTool("change", "edit", 0, log)] });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    approvalGate: gate,
+    tools: [echoTool("change", "edit", 0, log)],
+  });
   const { done, events } = await collect(agent, "go");
   assert.deepEqual(log, ["start change person's", "end change person's"]);
   assert.match(done.state.messages.find((m) => m.role === "tool")!.content, /changed the arguments.*person's/);
@@ -98,7 +138,13 @@ test("a rejected edit leaves the file untouched", async () => {
     { toolCalls: [{ name: "write_file", arguments: { file_path: "/a.txt", content: "gone" } }] },
     { text: "ok" },
   ]);
-  const agent = createAgent({ model, workspaceRoot: dir, backend, rules: false, approvalGate: scriptedGate({ type: "reject" }) });
+  const agent = createAgent({
+    model,
+    workspaceRoot: dir,
+    backend,
+    rules: false,
+    approvalGate: scriptedGate({ type: "reject" }),
+  });
   await collect(agent, "go");
   assert.equal(readFileSync(path.join(dir, "a.txt"), "utf8"), "keep\n");
 });
@@ -138,10 +184,22 @@ test("with execute on ask, allow-listed commands run without asking and others a
   const ran: string[] = [];
   const gate = scriptedGate({ type: "reject", reason: "not now" });
   const model = new FakeModel([
-    { toolCalls: [{ name: "execute", arguments: { command: "npm test" } }, { name: "execute", arguments: { command: "curl x | sh" } }] },
+    {
+      toolCalls: [
+        { name: "execute", arguments: { command: "npm test" } },
+        { name: "execute", arguments: { command: "curl x | sh" } },
+      ],
+    },
     { text: "ok" },
   ]);
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, executor: fakeExecutor(ran), approvalGate: gate, commands: { allow: ["npm test*"] } });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    executor: fakeExecutor(ran),
+    approvalGate: gate,
+    commands: { allow: ["npm test*"] },
+  });
   await collect(agent, "go");
   assert.deepEqual(ran, ["npm test"]);
   assert.equal(gate.asked[0]!.command, "curl x | sh");
@@ -151,7 +209,13 @@ test("a gate that never answers is released by cancel", async () => {
   const gate: ApprovalGate = { request: () => new Promise(() => {}) };
   const controller = new AbortController();
   const model = new FakeModel([{ toolCalls: [{ name: "change", arguments: { text: "b" } }] }]);
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, approvalGate: gate, tools: [echoTool("change", "edit")] });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    approvalGate: gate,
+    tools: [echoTool("change", "edit")],
+  });
   setTimeout(() => controller.abort(), 20);
   const { done } = await collect(agent, "go", { signal: controller.signal });
   assert.equal(done.reason, "cancelled");

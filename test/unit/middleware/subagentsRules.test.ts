@@ -37,7 +37,10 @@ test("task runs subagents in parallel with fresh histories; their answers come b
   });
   const { events, done } = await collect(agent, "do both");
   assert.equal(done.reason, "completed");
-  assert.deepEqual(log.slice(0, 2).map((l) => l.split(" ")[0]), ["start", "start"]);
+  assert.deepEqual(
+    log.slice(0, 2).map((l) => l.split(" ")[0]),
+    ["start", "start"],
+  );
   const results = done.state.messages.filter((m) => m.role === "tool");
   assert.deepEqual(results.map((r) => r.content).sort(), ["report on research A", "report on research B"]);
   // Subagents saw only their description, and no task tool.
@@ -57,7 +60,10 @@ test("task runs subagents in parallel with fresh histories; their answers come b
 });
 
 test("an unknown subagent_type is a schema error listing the types", async () => {
-  const model = new FakeModel([{ toolCalls: [{ name: "task", arguments: { description: "x", subagent_type: "wizard" } }] }, { text: "ok" }]);
+  const model = new FakeModel([
+    { toolCalls: [{ name: "task", arguments: { description: "x", subagent_type: "wizard" } }] },
+    { text: "ok" },
+  ]);
   const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false });
   const { done } = await collect(agent, "go");
   assert.match(done.state.messages.find((m) => m.role === "tool")!.content, /subagent_type.*general-purpose/s);
@@ -73,7 +79,10 @@ test("a failing subagent comes back as an error result, not a crash", async () =
   const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, maxConsecutiveToolErrors: 2 });
   const { done } = await collect(agent, "go");
   assert.equal(done.reason, "completed");
-  assert.match(done.state.messages.find((m) => m.role === "tool")!.content, /subagent stopped before finishing \(tool_failures/);
+  assert.match(
+    done.state.messages.find((m) => m.role === "tool")!.content,
+    /subagent stopped before finishing \(tool_failures/,
+  );
 });
 
 test("AGENTS.md at the workspace root is added to the system prompt", async () => {
@@ -91,19 +100,23 @@ test("patchToolCalls adds missing results in place and drops orphans and duplica
   const messages: ChatMessage[] = [
     { role: "tool", toolCallId: "zz", toolName: "echo", content: "orphan" },
     { role: "user", content: "go" },
-    { role: "assistant", content: "", toolCalls: [{ id: "a", name: "echo", arguments: "{}" }, { id: "b", name: "echo", arguments: "{}" }] },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        { id: "a", name: "echo", arguments: "{}" },
+        { id: "b", name: "echo", arguments: "{}" },
+      ],
+    },
     { role: "tool", toolCallId: "b", toolName: "echo", content: "B" },
     { role: "tool", toolCallId: "b", toolName: "echo", content: "B again" },
     { role: "user", content: "next" },
   ];
   assert.equal(patchToolCalls(messages), 1);
-  assert.deepEqual(messages.map((m) => (m.role === "tool" ? `tool:${m.toolCallId}:${m.content}` : m.role)), [
-    "user",
-    "assistant",
-    "tool:a:Tool call was cancelled or did not complete.",
-    "tool:b:B",
-    "user",
-  ]);
+  assert.deepEqual(
+    messages.map((m) => (m.role === "tool" ? `tool:${m.toolCallId}:${m.content}` : m.role)),
+    ["user", "assistant", "tool:a:Tool call was cancelled or did not complete.", "tool:b:B", "user"],
+  );
   assertWellFormed(messages);
   assert.equal(patchToolCalls(messages), 0);
 });

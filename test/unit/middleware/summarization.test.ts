@@ -27,7 +27,13 @@ test("past 85% of the window older turns are summarized; recent turns and call/r
     "fake",
     8_000,
   );
-  const agent = createAgent({ model: wrapped, workspaceRoot: "/tmp", rules: false, generalPurposeSubagent: false, tools: [echoTool()] });
+  const agent = createAgent({
+    model: wrapped,
+    workspaceRoot: "/tmp",
+    rules: false,
+    generalPurposeSubagent: false,
+    tools: [echoTool()],
+  });
   const { events, done } = await collect(agent, "echo many things");
   assert.equal(done.reason, "completed");
   assert.ok(summaryCalls.length >= 1, "no summary was made");
@@ -40,7 +46,7 @@ test("past 85% of the window older turns are summarized; recent turns and call/r
   // Every request sent to the model stayed well-formed.
   for (const r of wrapped.requests) assertWellFormed(r.messages);
   // The summary's usage counts.
-  assert.ok(done.state.usage.inputTokens >= 10 * (wrapped.requests.length));
+  assert.ok(done.state.usage.inputTokens >= 10 * wrapped.requests.length);
 });
 
 test("if the summary call fails, old turns are dropped with a note", async () => {
@@ -55,7 +61,13 @@ test("if the summary call fails, old turns are dropped with a note", async () =>
     "fake",
     8_000,
   );
-  const agent = createAgent({ model, workspaceRoot: "/tmp", rules: false, generalPurposeSubagent: false, tools: [echoTool()] });
+  const agent = createAgent({
+    model,
+    workspaceRoot: "/tmp",
+    rules: false,
+    generalPurposeSubagent: false,
+    tools: [echoTool()],
+  });
   const { events, done } = await collect(agent, "go");
   assert.equal(done.reason, "completed");
   assert.ok(ofType(events, "warning").some((w) => w.code === "context_trimmed"));
@@ -66,7 +78,14 @@ test("if the summary call fails, old turns are dropped with a note", async () =>
 test("findCut never starts the kept part at a tool result", () => {
   const messages = [
     { role: "user" as const, content: "task" },
-    { role: "assistant" as const, content: "", toolCalls: [{ id: "a", name: "echo", arguments: "{}" }, { id: "b", name: "echo", arguments: "{}" }] },
+    {
+      role: "assistant" as const,
+      content: "",
+      toolCalls: [
+        { id: "a", name: "echo", arguments: "{}" },
+        { id: "b", name: "echo", arguments: "{}" },
+      ],
+    },
     { role: "tool" as const, toolCallId: "a", toolName: "echo", content: "x".repeat(4000) },
     { role: "tool" as const, toolCallId: "b", toolName: "echo", content: "x".repeat(4000) },
   ];

@@ -10,14 +10,26 @@ const ran: string[] = [];
 const executor: Executor = {
   async run(command) {
     ran.push(command);
-    return { output: "1 passed\n", exitCode: 0, timedOut: false, cancelled: false, truncated: false, durationMs: 1, via: "fake" };
+    return {
+      output: "1 passed\n",
+      exitCode: 0,
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+      durationMs: 1,
+      via: "fake",
+    };
   },
 };
 const base = { workspaceRoot: "/tmp/ws", rules: false, generalPurposeSubagent: false, executor } as const;
 const ASK = "Fix two_fer.py so that `python -m pytest -q` passes.";
 
 test("an answer with no test run is sent back once, naming the person's test command", async () => {
-  const model = new FakeModel([{ text: "Done: the function is fixed." }, { toolCalls: [{ name: "execute", arguments: { command: "python -m pytest -q" } }] }, { text: "All tests pass." }]);
+  const model = new FakeModel([
+    { text: "Done: the function is fixed." },
+    { toolCalls: [{ name: "execute", arguments: { command: "python -m pytest -q" } }] },
+    { text: "All tests pass." },
+  ]);
   const { done } = await collect(createAgent({ ...base, model }), ASK);
   assert.equal(done.reason, "completed");
   assert.equal(model.requests.length, 3);
@@ -35,7 +47,10 @@ test("once only: a second answer without tests ends the run", async () => {
 });
 
 test("no reminder when tests ran, when none were asked for, or when commands cannot run", async () => {
-  const ranTests = new FakeModel([{ toolCalls: [{ name: "execute", arguments: { command: "pytest -q" } }] }, { text: "Green." }]);
+  const ranTests = new FakeModel([
+    { toolCalls: [{ name: "execute", arguments: { command: "pytest -q" } }] },
+    { text: "Green." },
+  ]);
   await collect(createAgent({ ...base, model: ranTests }), ASK);
   assert.equal(ranTests.requests.length, 2);
 
@@ -47,7 +62,11 @@ test("no reminder when tests ran, when none were asked for, or when commands can
   await collect(createAgent({ ...base, model: readOnly, executor: undefined }), ASK);
   assert.equal(readOnly.requests.length, 1);
 
-  const lookedOnly = new FakeModel([{ toolCalls: [{ name: "execute", arguments: { command: "cat test_two_fer.py" } }] }, { text: "Done." }, { text: "Done again." }]);
+  const lookedOnly = new FakeModel([
+    { toolCalls: [{ name: "execute", arguments: { command: "cat test_two_fer.py" } }] },
+    { text: "Done." },
+    { text: "Done again." },
+  ]);
   await collect(createAgent({ ...base, model: lookedOnly }), ASK);
   assert.equal(lookedOnly.requests.length, 3, "showing a test file is not running the tests");
 });

@@ -21,20 +21,40 @@ beforeEach(() => {
 });
 
 const claude = (o: Partial<CreateModelOptions> = {}) =>
-  createModel({ provider: "anthropic", model: "claude-sonnet-4-6", baseUrl: server.baseUrlAnthropic, apiKey: SECRET, retryBaseDelayMs: 1, streamIdleTimeoutMs: 5_000, ...o });
+  createModel({
+    provider: "anthropic",
+    model: "claude-sonnet-4-6",
+    baseUrl: server.baseUrlAnthropic,
+    apiKey: SECRET,
+    retryBaseDelayMs: 1,
+    streamIdleTimeoutMs: 5_000,
+    ...o,
+  });
 
 describe("Anthropic thinking", () => {
   it("a thinking budget turns thinking on; thinking streams as reasoning with its signature kept", async () => {
     const thinking = "I need the file first, so I call read_file.";
-    server.push({ reasoning: thinking, redactedThinking: "EuYBCkQYAiJA", toolCalls: [{ name: "read_file", arguments: { file_path: "/a.ts" }, id: "toolu_1" }] });
+    server.push({
+      reasoning: thinking,
+      redactedThinking: "EuYBCkQYAiJA",
+      toolCalls: [{ name: "read_file", arguments: { file_path: "/a.ts" }, id: "toolu_1" }],
+    });
     const model = claude({ override: { thinkingBudget: 4000 } });
     const run = await collect(model.stream(request()));
     assert.equal(run.error, undefined, run.error?.message);
     const body = server.requests[0]!.body;
     assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 4000 });
     assert.ok(body.max_tokens > 4000, "max_tokens stays above the budget");
-    assert.equal(ofType(run, "reasoning_delta").map((e) => e.text).join(""), thinking);
-    assert.deepEqual(run.done?.message.reasoning, [{ text: thinking, signature: signatureOf(thinking) }, { text: "", redacted: "EuYBCkQYAiJA" }]);
+    assert.equal(
+      ofType(run, "reasoning_delta")
+        .map((e) => e.text)
+        .join(""),
+      thinking,
+    );
+    assert.deepEqual(run.done?.message.reasoning, [
+      { text: thinking, signature: signatureOf(thinking) },
+      { text: "", redacted: "EuYBCkQYAiJA" },
+    ]);
 
     // The tool-use turn continues: its thinking goes back first, signed and unchanged.
     server.push({ text: "It exports a." });
@@ -63,7 +83,11 @@ describe("Anthropic thinking", () => {
     assert.equal(server.requests[0]!.body.thinking, undefined);
     assert.doesNotMatch(server.requests[0]!.rawBody, /"thinking"|sig_x/);
 
-    const fromDeepSeek: ChatMessage[] = [{ role: "user", content: "Hello" }, { role: "assistant", content: "Hi.", reasoning: [{ text: "unsigned reasoning" }] }, { role: "user", content: "And?" }];
+    const fromDeepSeek: ChatMessage[] = [
+      { role: "user", content: "Hello" },
+      { role: "assistant", content: "Hi.", reasoning: [{ text: "unsigned reasoning" }] },
+      { role: "user", content: "And?" },
+    ];
     server.push({ text: "b" });
     await collect(claude({ override: { thinkingBudget: 2048 } }).stream(request({ messages: fromDeepSeek })));
     assert.doesNotMatch(server.requests[1]!.rawBody, /unsigned reasoning/);
@@ -74,16 +98,27 @@ describe("the person's images on the Anthropic wire", () => {
   it("go as image blocks before the text, for a model that reads images", async () => {
     server.push({ text: "A cat." });
     const image = { mimeType: "image/jpeg", data: "/9j/4AAQSkZJRg==" };
-    await collect(claude().stream(request({ messages: [{ role: "user", content: "What is this?", images: [image] }] })));
+    await collect(
+      claude().stream(request({ messages: [{ role: "user", content: "What is this?", images: [image] }] })),
+    );
     const content = server.requests[0]!.body.messages[0].content;
-    assert.deepEqual(content[0], { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQSkZJRg==" } });
+    assert.deepEqual(content[0], {
+      type: "image",
+      source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQSkZJRg==" },
+    });
     assert.equal(content[1].type, "text");
     assert.equal(content[1].text, "What is this?");
   });
 
   it("are left out for a model set to take no images, and the model is told", async () => {
     server.push({ text: "?" });
-    await collect(claude({ override: { images: false } }).stream(request({ messages: [{ role: "user", content: "What is this?", images: [{ mimeType: "image/png", data: "AAAA" }] }] })));
+    await collect(
+      claude({ override: { images: false } }).stream(
+        request({
+          messages: [{ role: "user", content: "What is this?", images: [{ mimeType: "image/png", data: "AAAA" }] }],
+        }),
+      ),
+    );
     const content = server.requests[0]!.body.messages[0].content;
     assert.equal(content.length, 1);
     assert.match(content[0].text, /The person attached 1 image that is not shown/);

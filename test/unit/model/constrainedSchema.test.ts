@@ -21,8 +21,23 @@ async function builtInSpecs(): Promise<ToolSpec[]> {
   let tools: ToolSpec[] = [];
   const model = new FakeModel([(request) => ((tools = request.tools), { text: "ok" })]);
   // FakeModel records names only: keep the specs from the request itself.
-  const spy = { ...model, provider: model.provider, model: "fake", contextWindow: 100_000, stream: (r: Parameters<FakeModel["stream"]>[0]) => ((tools = r.tools), model.stream(r)) };
-  await collect(createAgent({ model: spy, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), executor: new ChildProcessExecutor(), rules: false }), "x");
+  const spy = {
+    ...model,
+    provider: model.provider,
+    model: "fake",
+    contextWindow: 100_000,
+    stream: (r: Parameters<FakeModel["stream"]>[0]) => ((tools = r.tools), model.stream(r)),
+  };
+  await collect(
+    createAgent({
+      model: spy,
+      workspaceRoot: dir,
+      backend: new FilesystemBackend({ rootDir: dir }),
+      executor: new ChildProcessExecutor(),
+      rules: false,
+    }),
+    "x",
+  );
   return tools;
 }
 
@@ -34,11 +49,24 @@ const MCP_NESTED: ToolSpec = {
     properties: {
       title: { type: "string", description: "The title" },
       labels: { type: "array", items: { $ref: "#/$defs/label" } },
-      assignee: { type: "object", properties: { login: { type: "string" }, team: { type: "object", properties: { slug: { type: "string" } }, required: ["slug"] } }, required: ["login"] },
+      assignee: {
+        type: "object",
+        properties: {
+          login: { type: "string" },
+          team: { type: "object", properties: { slug: { type: "string" } }, required: ["slug"] },
+        },
+        required: ["login"],
+      },
       priority: { type: "integer", enum: [1, 2, 3] },
     },
     required: ["title"],
-    $defs: { label: { type: "object", properties: { name: { type: "string" }, color: { type: "string", pattern: "^[0-9a-f]{6}$" } }, required: ["name"] } },
+    $defs: {
+      label: {
+        type: "object",
+        properties: { name: { type: "string" }, color: { type: "string", pattern: "^[0-9a-f]{6}$" } },
+        required: ["name"],
+      },
+    },
   },
 };
 
@@ -53,11 +81,25 @@ test("the union of every built-in tool and an MCP tool with a nested schema: val
   const specs = [...(await builtInSpecs()), MCP_NESTED];
   assert.deepEqual(
     specs.map((s) => s.name),
-    ["write_todos", "ask_user", "web_fetch", "ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task", "mcp__tracker__create_issue"],
+    [
+      "write_todos",
+      "ask_user",
+      "web_fetch",
+      "ls",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+      "grep",
+      "execute",
+      "task",
+      "mcp__tracker__create_issue",
+    ],
   );
   const schema = constrainedSchema(specs);
   const validate = new Ajv({ strict: false }).compile(schema);
-  const ok = (reply: unknown) => assert.ok(validate(reply), `${JSON.stringify(reply)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  const ok = (reply: unknown) =>
+    assert.ok(validate(reply), `${JSON.stringify(reply)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   const bad = (reply: unknown) => assert.equal(validate(reply), false, `${JSON.stringify(reply)} should not pass`);
   ok({ tool: "ls", arguments: {} });
   ok({ tool: "read_file", arguments: { file_path: "/a.txt" } });
@@ -67,7 +109,15 @@ test("the union of every built-in tool and an MCP tool with a nested schema: val
   ok({ tool: "grep", arguments: { pattern: "x" } });
   ok({ tool: "glob", arguments: { pattern: "**/*.ts" } });
   ok({ tool: ANSWER_TOOL, arguments: { text: "Hello!" } });
-  ok({ tool: "mcp__tracker__create_issue", arguments: { title: "t", labels: [{ name: "bug", color: "ff0000" }], assignee: { login: "a", team: { slug: "core" } }, priority: 2 } });
+  ok({
+    tool: "mcp__tracker__create_issue",
+    arguments: {
+      title: "t",
+      labels: [{ name: "bug", color: "ff0000" }],
+      assignee: { login: "a", team: { slug: "core" } },
+      priority: 2,
+    },
+  });
   bad({ tool: "read_file", arguments: {} }); // missing a required argument
   bad({ tool: "read_file", arguments: { file_path: 3 } }); // wrong type
   bad({ tool: "read_file", arguments: { file_path: "/a", extra: 1 } }); // objects are closed
@@ -80,13 +130,20 @@ test("the union of every built-in tool and an MCP tool with a nested schema: val
   // Every string the model can write has a maxLength (fixed strings, enums and refs aside), and no description is sent.
   walk(schema, (n, at) => {
     const types = Array.isArray(n.type) ? n.type : [n.type];
-    if (types.includes("string") && !("enum" in n) && !("const" in n)) assert.equal(typeof n.maxLength, "number", `${at} has no maxLength`);
+    if (types.includes("string") && !("enum" in n) && !("const" in n))
+      assert.equal(typeof n.maxLength, "number", `${at} has no maxLength`);
     assert.equal("description" in n && typeof n.description === "string", false, `${at} keeps a description`);
   });
 });
 
 test("answer only: the last step's schema has one branch", () => {
-  const schema = constrainedSchema([MCP_NESTED, { name: "ls", description: "", parameters: { type: "object", properties: { path: { type: "string" } } } }], { answerOnly: true });
+  const schema = constrainedSchema(
+    [
+      MCP_NESTED,
+      { name: "ls", description: "", parameters: { type: "object", properties: { path: { type: "string" } } } },
+    ],
+    { answerOnly: true },
+  );
   const validate = new Ajv({ strict: false }).compile(schema);
   assert.ok(validate({ tool: ANSWER_TOOL, arguments: { text: "done" } }));
   assert.equal(validate({ tool: "ls", arguments: {} }), false);

@@ -16,27 +16,59 @@ before(async () => {
 after(() => server.close());
 
 const LLAMA_CPP_BODY = {
-  error: { code: 400, message: "request (2189 tokens) exceeds the available context size (512 tokens), try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 2189, n_ctx: 512 },
+  error: {
+    code: 400,
+    message: "request (2189 tokens) exceeds the available context size (512 tokens), try increasing it",
+    type: "exceed_context_size_error",
+    n_prompt_tokens: 2189,
+    n_ctx: 512,
+  },
 };
 const OPENAI_BODY = {
-  error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9021 tokens.", type: "invalid_request_error", code: "context_length_exceeded" },
+  error: {
+    message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9021 tokens.",
+    type: "invalid_request_error",
+    code: "context_length_exceeded",
+  },
 };
 
-for (const [name, body] of [["llama.cpp", LLAMA_CPP_BODY], ["OpenAI / vLLM", OPENAI_BODY]] as const) {
+for (const [name, body] of [
+  ["llama.cpp", LLAMA_CPP_BODY],
+  ["OpenAI / vLLM", OPENAI_BODY],
+] as const) {
   it(`${name}: a context overflow says so and what to do, and is not retried`, async () => {
     const before = server.requests.length;
     server.push({ fault: "http", status: 400, body });
-    const model = createModel({ provider: "openai-compatible", model: "gemma-3-270m", baseUrl: server.baseUrlOpenAI, retryBaseDelayMs: 1, surface: "cli" });
+    const model = createModel({
+      provider: "openai-compatible",
+      model: "gemma-3-270m",
+      baseUrl: server.baseUrlOpenAI,
+      retryBaseDelayMs: 1,
+      surface: "cli",
+    });
     const run = await collect(model.stream(request()));
     assert.equal(server.requests.length, before + 1, "not retried");
     assert.equal(run.error?.kind, "bad_request");
     assert.match(run.error?.message ?? "", /no longer fits the model's context window \(400\)/);
-    assert.match(run.error?.message ?? "", /Start a new task, or give the model a larger context window \(llama\.cpp's llama-server: -c/);
+    assert.match(
+      run.error?.message ?? "",
+      /Start a new task, or give the model a larger context window \(llama\.cpp's llama-server: -c/,
+    );
     assert.ok(run.error?.message.includes(body.error.message), "the server's own words are kept");
   });
 }
 
 it("other refusals stay as they were", () => {
-  assert.equal(isContextOverflow({ kind: "bad_request", reason: "refused (400)", detail: "tools: unknown field" }), false);
-  assert.equal(isContextOverflow({ kind: "bad_request", reason: "refused (400)", detail: "prompt is too long: 210000 tokens > 200000 maximum" }), true);
+  assert.equal(
+    isContextOverflow({ kind: "bad_request", reason: "refused (400)", detail: "tools: unknown field" }),
+    false,
+  );
+  assert.equal(
+    isContextOverflow({
+      kind: "bad_request",
+      reason: "refused (400)",
+      detail: "prompt is too long: 210000 tokens > 200000 maximum",
+    }),
+    true,
+  );
 });

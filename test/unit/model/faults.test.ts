@@ -126,7 +126,10 @@ for (const wire of WIRES) {
       const run = await collect(wire.make(server).stream(request()));
       assert.equal(run.error?.kind, "not_found");
       const base = wire.name === "openai" ? server.baseUrlOpenAI : server.baseUrlAnthropic;
-      assert.equal(run.error?.message, `Model "${wire.model}" was not found at ${base} (404). Check fathom.model and fathom.baseUrl.`);
+      assert.equal(
+        run.error?.message,
+        `Model "${wire.model}" was not found at ${base} (404). Check fathom.model and fathom.baseUrl.`,
+      );
     });
 
     it("400 passes on the server's explanation without retrying", async () => {
@@ -141,7 +144,9 @@ for (const wire of WIRES) {
     it("a stalled stream times out, is retried, and recovers", async () => {
       server.push(faults.stall(), { text: "back" });
       // Idle timeouts are generous enough that a loaded CI machine cannot trip them early.
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800 }).stream(request()));
+      const run = await collect(
+        wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800 }).stream(request()),
+      );
       assert.equal(run.done?.message.content, "back");
       assert.match(ofType(run, "retry")[0]?.reason ?? "", /no data for 800 ms/);
     });
@@ -149,7 +154,9 @@ for (const wire of WIRES) {
     it("a stream that keeps stalling ends in a timeout error", async () => {
       server.push(faults.stall(), faults.stall());
       const t0 = Date.now();
-      const run = await collect(wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800, maxRetries: 1 }).stream(request()));
+      const run = await collect(
+        wire.make(server, { streamIdleTimeoutMs: 800, firstOutputTimeoutMs: 800, maxRetries: 1 }).stream(request()),
+      );
       assert.equal(run.error?.kind, "timeout");
       assert.match(run.error?.message ?? "", /stopped sending/);
       assert.ok(Date.now() - t0 < 6_000);
@@ -200,9 +207,12 @@ for (const wire of WIRES) {
       server.push(faults.serverError());
       const ac = new AbortController();
       const t0 = Date.now();
-      const run = await collect(wire.make(server, { retryBaseDelayMs: 20_000 }).stream(request({ signal: ac.signal })), (ev) => {
-        if (ev.type === "retry") setTimeout(() => ac.abort(), 10);
-      });
+      const run = await collect(
+        wire.make(server, { retryBaseDelayMs: 20_000 }).stream(request({ signal: ac.signal })),
+        (ev) => {
+          if (ev.type === "retry") setTimeout(() => ac.abort(), 10);
+        },
+      );
       assert.equal(run.error?.kind, "cancelled");
       assert.equal(run.error?.message, "The request was cancelled.");
       assert.ok(Date.now() - t0 < 1_000);
@@ -229,11 +239,20 @@ describe("other failures", () => {
         s.close(() => resolve(p));
       });
     });
-    const model = createModel({ provider: "openai-compatible", model: "llama3", baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 2, retryBaseDelayMs: 1 });
+    const model = createModel({
+      provider: "openai-compatible",
+      model: "llama3",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      maxRetries: 2,
+      retryBaseDelayMs: 1,
+    });
     const run = await collect(model.stream(request()));
     assert.equal(run.error?.kind, "network");
     assert.equal(ofType(run, "retry").length, 2);
-    assert.match(run.error?.message ?? "", new RegExp(`127\\.0\\.0\\.1:${port}/v1 after 3 tries.*ECONNREFUSED.*server is running`));
+    assert.match(
+      run.error?.message ?? "",
+      new RegExp(`127\\.0\\.0\\.1:${port}/v1 after 3 tries.*ECONNREFUSED.*server is running`),
+    );
   });
 
   it("an exhausted script answers with a loud 500 that is not retried", async () => {

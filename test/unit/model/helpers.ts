@@ -12,19 +12,31 @@ export interface WireCase {
 }
 
 /** Fast retries; an idle timeout long enough not to fire by accident. */
-const FAST: Partial<CreateModelOptions> = { retryBaseDelayMs: 2, streamIdleTimeoutMs: 5_000, firstOutputTimeoutMs: 5_000 };
+const FAST: Partial<CreateModelOptions> = {
+  retryBaseDelayMs: 2,
+  streamIdleTimeoutMs: 5_000,
+  firstOutputTimeoutMs: 5_000,
+};
 
 export const WIRES: WireCase[] = [
   {
     name: "openai",
     model: "gpt-4.1",
-    make: (s, o = {}) => createModel({ provider: "openai", model: "gpt-4.1", baseUrl: s.baseUrlOpenAI, apiKey: SECRET, ...FAST, ...o }),
+    make: (s, o = {}) =>
+      createModel({ provider: "openai", model: "gpt-4.1", baseUrl: s.baseUrlOpenAI, apiKey: SECRET, ...FAST, ...o }),
   },
   {
     name: "anthropic",
     model: "claude-sonnet-4-6",
     make: (s, o = {}) =>
-      createModel({ provider: "anthropic", model: "claude-sonnet-4-6", baseUrl: s.baseUrlAnthropic, apiKey: SECRET, ...FAST, ...o }),
+      createModel({
+        provider: "anthropic",
+        model: "claude-sonnet-4-6",
+        baseUrl: s.baseUrlAnthropic,
+        apiKey: SECRET,
+        ...FAST,
+        ...o,
+      }),
   },
 ];
 
@@ -34,7 +46,11 @@ export const TOOLS: ModelRequest["tools"] = [
     description: "Read a file",
     parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] },
   },
-  { name: "ls", description: "List a folder", parameters: { type: "object", properties: { path: { type: "string" } } } },
+  {
+    name: "ls",
+    description: "List a folder",
+    parameters: { type: "object", properties: { path: { type: "string" } } },
+  },
 ];
 
 export function request(over: Partial<ModelRequest> = {}): ModelRequest {
@@ -49,7 +65,10 @@ export interface Run {
 }
 
 /** Drains a stream; a ModelError ends it as `error`, anything else is rethrown. */
-export async function collect(stream: AsyncIterable<ModelStreamEvent>, onEvent?: (ev: ModelStreamEvent) => void): Promise<Run> {
+export async function collect(
+  stream: AsyncIterable<ModelStreamEvent>,
+  onEvent?: (ev: ModelStreamEvent) => void,
+): Promise<Run> {
   const run: Run = { events: [], text: "" };
   try {
     for await (const ev of stream) {

@@ -32,7 +32,10 @@ function normalized(rawBody: string, workspace: string): string {
   return rawBody
     .split(JSON.stringify(workspace).slice(1, -1))
     .join("{{workspace}}")
-    .replace(/- OS: [^"\\]*?; shell: [^"\\]*?; date: \d{4}-\d{2}-\d{2}/g, "- OS: {{os}}; shell: {{shell}}; date: {{date}}");
+    .replace(
+      /- OS: [^"\\]*?; shell: [^"\\]*?; date: \d{4}-\d{2}-\d{2}/g,
+      "- OS: {{os}}; shell: {{shell}}; date: {{date}}",
+    );
 }
 
 async function bodiesFor(provider: Provider, model: string): Promise<string[]> {
@@ -44,7 +47,13 @@ async function bodiesFor(provider: Provider, model: string): Promise<string[]> {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "fathom-hosted-"));
   fs.writeFileSync(path.join(workspace, "notes.txt"), "hi\n");
   const agent = createAgent({
-    model: createModel({ provider, model, baseUrl: provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI, apiKey: "sk-test-key-123456", retryBaseDelayMs: 1 }),
+    model: createModel({
+      provider,
+      model,
+      baseUrl: provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI,
+      apiKey: "sk-test-key-123456",
+      retryBaseDelayMs: 1,
+    }),
     workspaceRoot: workspace,
     backend: new FilesystemBackend({ rootDir: workspace }),
     executor: new ChildProcessExecutor(),

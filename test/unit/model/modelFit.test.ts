@@ -43,7 +43,11 @@ test("decided by size: small → constrained and small; the table's models and b
   assert.deepEqual([byServer.toolCallMode, byServer.profile], ["constrained", "small"]);
   assert.match(byServer.reason, /1\.1B parameters \(from its server\)/);
   const bigSmallWindow = await decideFit({ model: "qwen2.5-coder:7b" }, {}, async () => ({ contextWindow: 8_192 }));
-  assert.deepEqual([bigSmallWindow.toolCallMode, bigSmallWindow.profile], ["native", "small"], "a small context window: the small profile, tools as usual");
+  assert.deepEqual(
+    [bigSmallWindow.toolCallMode, bigSmallWindow.profile],
+    ["native", "small"],
+    "a small context window: the small profile, tools as usual",
+  );
   const silent = await decideFit({ model: "mystery" }, {}, async () => undefined);
   assert.deepEqual([silent.toolCallMode, silent.profile], ["native", "full"]);
   asked = 0;
@@ -61,13 +65,21 @@ test("the probe: only local servers; llama.cpp's meta and Ollama's /api/show; si
   const urls: string[] = [];
   const llama = probeFor("http://127.0.0.1:9/v1", "smollm2", (async (url: string) => {
     urls.push(String(url));
-    if (String(url).endsWith("/v1/models")) return new Response(JSON.stringify({ data: [{ id: "smollm2", meta: { n_params: 134_515_008, n_ctx: 8192 } }] }));
+    if (String(url).endsWith("/v1/models"))
+      return new Response(JSON.stringify({ data: [{ id: "smollm2", meta: { n_params: 134_515_008, n_ctx: 8192 } }] }));
     return new Response("not found", { status: 404 });
   }) as typeof fetch)!;
   assert.deepEqual(await llama(), { billions: 0.134515008, contextWindow: 8192 });
   assert.deepEqual(urls.sort(), ["http://127.0.0.1:9/api/show", "http://127.0.0.1:9/v1/models"]);
   const ollama = probeFor("http://localhost:11434/v1", "qwen2.5:3b", (async (url: string) =>
-    String(url).endsWith("/api/show") ? new Response(JSON.stringify({ details: { parameter_size: "3.1B" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": 32768 } })) : new Response("", { status: 404 })) as typeof fetch)!;
+    String(url).endsWith("/api/show")
+      ? new Response(
+          JSON.stringify({
+            details: { parameter_size: "3.1B" },
+            model_info: { "general.architecture": "qwen2", "qwen2.context_length": 32768 },
+          }),
+        )
+      : new Response("", { status: 404 })) as typeof fetch)!;
   assert.deepEqual(await ollama(), { billions: 3.1, contextWindow: 32768 });
   const down = probeFor("http://127.0.0.1:9/v1", "x", (async () => {
     throw new TypeError("fetch failed");
@@ -77,7 +89,10 @@ test("the probe: only local servers; llama.cpp's meta and Ollama's /api/show; si
 
 /** A FakeModel that says how it is best driven. */
 class FittedModel extends FakeModel {
-  constructor(private readonly fitted: ModelFit, script: ConstructorParameters<typeof FakeModel>[0]) {
+  constructor(
+    private readonly fitted: ModelFit,
+    script: ConstructorParameters<typeof FakeModel>[0],
+  ) {
     super(script);
   }
   fit(): Promise<ModelFit> {
@@ -86,14 +101,23 @@ class FittedModel extends FakeModel {
 }
 
 const mcpTool = (name: string): Tool =>
-  defineTool({ name, description: `MCP tool ${name}.`, schema: z.object({ text: z.string() }), kind: "other", run: async ({ text }) => ({ content: text }) }) as unknown as Tool;
+  defineTool({
+    name,
+    description: `MCP tool ${name}.`,
+    schema: z.object({ text: z.string() }),
+    kind: "other",
+    run: async ({ text }) => ({ content: text }),
+  }) as unknown as Tool;
 
 test("the small profile offers the core tools and find_tools; MCP tools, even a few, only through it", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-fit-"));
   const tools = [mcpTool("mcp__notes__search"), mcpTool("mcp__notes__add")];
   const run = async (profile: ModelFit["profile"]) => {
     const model = new FittedModel({ toolCallMode: "native", profile, reason: "test" }, [{ text: "hi" }]);
-    await collect(createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), tools, rules: false }), "hello");
+    await collect(
+      createAgent({ model, workspaceRoot: dir, backend: new FilesystemBackend({ rootDir: dir }), tools, rules: false }),
+      "hello",
+    );
     return model.requests[0]!;
   };
   const small = await run("small");
@@ -101,5 +125,10 @@ test("the small profile offers the core tools and find_tools; MCP tools, even a 
   assert.match(small.system, /MCP servers offer more tools, loaded on demand with find_tools: notes \(2\)/);
   assert.ok(small.system.length < 1_000, `a short system prompt (${small.system.length} characters)`);
   const full = await run("full");
-  assert.ok(full.toolNames.includes("mcp__notes__search") && full.toolNames.includes("grep") && !full.toolNames.includes("find_tools"), "few MCP tools go up front in the full profile, as before");
+  assert.ok(
+    full.toolNames.includes("mcp__notes__search") &&
+      full.toolNames.includes("grep") &&
+      !full.toolNames.includes("find_tools"),
+    "few MCP tools go up front in the full profile, as before",
+  );
 });

@@ -11,7 +11,12 @@ import {
 } from "../../../src/core/model/modelTable";
 import { createModel, DEFAULT_MODELS } from "../../../src/core/model/createModel";
 
-const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 };
+const usage = {
+  inputTokens: 1_000_000,
+  outputTokens: 1_000_000,
+  cacheReadTokens: 1_000_000,
+  cacheWriteTokens: 1_000_000,
+};
 
 describe("model table", () => {
   it("matches dated ids, -latest and vendor prefixes to the base entry", () => {

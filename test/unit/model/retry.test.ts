@@ -5,7 +5,12 @@ import { abortableSleep, backoffDelay, withRetries } from "../../../src/core/mod
 import { ModelError, type ModelStreamEvent } from "../../../src/core/model/types";
 
 const headers = (h: Record<string, string>) => new Headers(h);
-const ctx = { provider: "openai" as const, model: "gpt-4.1", baseUrl: "https://api.openai.com/v1", apiKey: "sk-live-abcdef123456" };
+const ctx = {
+  provider: "openai" as const,
+  model: "gpt-4.1",
+  baseUrl: "https://api.openai.com/v1",
+  apiKey: "sk-live-abcdef123456",
+};
 
 describe("retry-after", () => {
   it("reads retry-after-ms, seconds and HTTP dates", () => {
@@ -14,7 +19,11 @@ describe("retry-after", () => {
     assert.equal(parseRetryAfter(headers({ "retry-after": "1.5" })), 1500);
     const now = Date.parse("2026-01-01T00:00:00Z");
     assert.equal(parseRetryAfter(headers({ "retry-after": "Thu, 01 Jan 2026 00:00:07 GMT" }), now), 7000);
-    assert.equal(parseRetryAfter(headers({ "retry-after": "Wed, 31 Dec 2025 23:00:00 GMT" }), now), 0, "a past date means now");
+    assert.equal(
+      parseRetryAfter(headers({ "retry-after": "Wed, 31 Dec 2025 23:00:00 GMT" }), now),
+      0,
+      "a past date means now",
+    );
     assert.equal(parseRetryAfter(headers({ "retry-after-ms": "40", "retry-after": "9" })), 40, "ms wins");
     assert.equal(parseRetryAfter(headers({ "retry-after": "soon" })), undefined);
     assert.equal(parseRetryAfter(headers({})), undefined);
@@ -24,9 +33,15 @@ describe("retry-after", () => {
 describe("backoff", () => {
   it("doubles, jitters within [0.5, 1] of the step, and caps", () => {
     const opts = { baseDelayMs: 100, maxDelayMs: 1000, random: () => 0 };
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => backoffDelay(n, opts)), [50, 100, 200, 400, 500]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => backoffDelay(n, opts)),
+      [50, 100, 200, 400, 500],
+    );
     const hi = { ...opts, random: () => 0.999999 };
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => backoffDelay(n, hi)), [100, 200, 400, 800, 1000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => backoffDelay(n, hi)),
+      [100, 200, 400, 800, 1000],
+    );
   });
 
   it("an abortable sleep rejects with cancelled", async () => {
@@ -64,19 +79,33 @@ describe("classify", () => {
   });
 
   it("recognises network failures along the cause chain, and Anthropic's in-stream errors", () => {
-    const reset = new TypeError("terminated", { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
+    const reset = new TypeError("terminated", {
+      cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+    });
     assert.equal(classify(reset).kind, "network");
-    const refused = Object.assign(new Error("Connection error."), { name: "APIConnectionError", cause: { code: "ECONNREFUSED" } });
+    const refused = Object.assign(new Error("Connection error."), {
+      name: "APIConnectionError",
+      cause: { code: "ECONNREFUSED" },
+    });
     assert.deepEqual([classify(refused).kind, classify(refused).detail], ["network", "ECONNREFUSED"]);
     assert.equal(classify(new Error("socket hang up")).retryable, true);
-    const overloaded = Object.assign(new Error("Overloaded"), { status: undefined, error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } });
+    const overloaded = Object.assign(new Error("Overloaded"), {
+      status: undefined,
+      error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+    });
     assert.deepEqual([classify(overloaded).kind, classify(overloaded).retryable], ["overloaded", true]);
-    assert.deepEqual([classify(new TypeError("x is undefined")).kind, classify(new TypeError("x")).retryable], ["unknown", false]);
+    assert.deepEqual(
+      [classify(new TypeError("x is undefined")).kind, classify(new TypeError("x")).retryable],
+      ["unknown", false],
+    );
   });
 
   it("never lets the key into a message", () => {
     assert.equal(scrub("bad key sk-live-abcdef123456 here", ctx.apiKey), "bad key *** here");
-    assert.equal(scrub("Incorrect API key provided: sk-proj-ab********************wxyz."), "Incorrect API key provided: sk-proj-***.");
+    assert.equal(
+      scrub("Incorrect API key provided: sk-proj-ab********************wxyz."),
+      "Incorrect API key provided: sk-proj-***.",
+    );
     const c = classify(apiError(400, { message: `your key sk-live-abcdef123456 is odd` }), ctx.apiKey);
     const e = toModelError(c, ctx, 1);
     assert.ok(!e.message.includes(ctx.apiKey), e.message);
@@ -117,7 +146,10 @@ describe("withRetries", () => {
       out.push(ev);
       await new Promise((res) => setTimeout(res, 80)); // longer than the idle timeout
     }
-    assert.deepEqual(out.map((e) => e.type), ["text_delta", "done"]);
+    assert.deepEqual(
+      out.map((e) => e.type),
+      ["text_delta", "done"],
+    );
   });
 
   it("does not retry errors of our own code", async () => {

@@ -28,7 +28,9 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 const exited = (child: ChildProcess) =>
-  new Promise<string>((r) => child.once("exit", (code, signal) => r(code === null ? `signal ${signal}` : `code ${code}`)));
+  new Promise<string>((r) =>
+    child.once("exit", (code, signal) => r(code === null ? `signal ${signal}` : `code ${code}`)),
+  );
 
 describe("scripted model server", () => {
   it("chunks text into several realistic pieces that join back", () => {
@@ -43,7 +45,13 @@ describe("scripted model server", () => {
   it("records bodies and headers, and says when the script is exhausted", async () => {
     const server = await startScriptedModelServer([{ text: "one" }]);
     try {
-      const model = createModel({ provider: "openai-compatible", model: "m", baseUrl: server.baseUrlOpenAI, apiKey: "k1", defaultHeaders: { "x-test": "yes" } });
+      const model = createModel({
+        provider: "openai-compatible",
+        model: "m",
+        baseUrl: server.baseUrlOpenAI,
+        apiKey: "k1",
+        defaultHeaders: { "x-test": "yes" },
+      });
       await collect(model.stream(request()));
       const run = await collect(model.stream(request()));
       assert.equal(server.requests.length, 2);
@@ -61,20 +69,30 @@ describe("scripted model server", () => {
     const dir = mkdtempSync(join(tmpdir(), "fathom-scripted-"));
     const file = join(dir, "script.json");
     writeFileSync(file, JSON.stringify([{ text: "from the file" }]));
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServerMain.ts", "--script", file, "--port", "0"], {
-      cwd: ROOT,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "test/support/scriptedModelServerMain.ts", "--script", file, "--port", "0"],
+      {
+        cwd: ROOT,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     try {
       const url = await firstLine(child);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
       const model = createModel({ provider: "anthropic", model: "claude-haiku-4-5", baseUrl: url, apiKey: "k" });
       assert.equal((await collect(model.stream(request()))).done?.message.content, "from the file");
-      await fetch(`${url}/__script`, { method: "POST", body: JSON.stringify([{ toolCalls: [{ name: "ls", arguments: { path: "/" } }] }]) });
+      await fetch(`${url}/__script`, {
+        method: "POST",
+        body: JSON.stringify([{ toolCalls: [{ name: "ls", arguments: { path: "/" } }] }]),
+      });
       const run = await collect(model.stream(request()));
       assert.equal(run.done?.message.toolCalls?.[0]?.arguments, '{"path":"/"}');
       const recorded = (await (await fetch(`${url}/__requests`)).json()) as { path: string }[];
-      assert.deepEqual(recorded.map((r) => r.path), ["/v1/messages", "/v1/messages"]);
+      assert.deepEqual(
+        recorded.map((r) => r.path),
+        ["/v1/messages", "/v1/messages"],
+      );
       const exit = exited(child);
       child.stdin?.end();
       assert.equal(await exit, "code 0");
@@ -84,7 +102,10 @@ describe("scripted model server", () => {
   });
 
   it("exits on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServerMain.ts"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/scriptedModelServerMain.ts"], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     try {
       await firstLine(child);
       const exit = exited(child);

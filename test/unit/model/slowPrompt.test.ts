@@ -23,7 +23,9 @@ async function llamaLike(silentMs: number, stallAfterFirstMs = 0): Promise<{ url
     req.on("end", async () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }], object: "chat.completion.chunk", model: "smollm2-135m-instruct" })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }], object: "chat.completion.chunk", model: "smollm2-135m-instruct" })}\n\n`,
+        );
       await new Promise((r) => setTimeout(r, silentMs));
       if (res.destroyed) return;
       send({ role: "assistant", content: null });
@@ -42,7 +44,15 @@ async function llamaLike(silentMs: number, stallAfterFirstMs = 0): Promise<{ url
 
 it("a long silence while the server reads the prompt is waited for, not cut and resent", async () => {
   const server = await llamaLike(900);
-  const model = createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", override: { tools: "native" }, baseUrl: server.url, streamIdleTimeoutMs: 300, firstOutputTimeoutMs: 5_000, retryBaseDelayMs: 1 });
+  const model = createModel({
+    provider: "openai-compatible",
+    model: "smollm2-135m-instruct",
+    override: { tools: "native" },
+    baseUrl: server.url,
+    streamIdleTimeoutMs: 300,
+    firstOutputTimeoutMs: 5_000,
+    retryBaseDelayMs: 1,
+  });
   const run = await collect(model.stream(request()));
   assert.equal(run.error, undefined, run.error?.message);
   assert.equal(run.done?.message.content, "I'm here to help.");
@@ -51,7 +61,15 @@ it("a long silence while the server reads the prompt is waited for, not cut and 
 
 it("once the answer streams, a silent server still times out", async () => {
   const server = await llamaLike(0, 2_000);
-  const model = createModel({ provider: "openai-compatible", model: "smollm2-135m-instruct", override: { tools: "native" }, baseUrl: server.url, streamIdleTimeoutMs: 300, firstOutputTimeoutMs: 5_000, retryBaseDelayMs: 1 });
+  const model = createModel({
+    provider: "openai-compatible",
+    model: "smollm2-135m-instruct",
+    override: { tools: "native" },
+    baseUrl: server.url,
+    streamIdleTimeoutMs: 300,
+    firstOutputTimeoutMs: 5_000,
+    retryBaseDelayMs: 1,
+  });
   const run = await collect(model.stream(request()));
   assert.equal(run.error?.kind, "timeout");
   assert.match(run.error?.message ?? "", /nothing arrived for 300 ms/);

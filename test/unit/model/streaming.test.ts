@@ -90,7 +90,12 @@ for (const wire of WIRES) {
       server.push({ text: "ok", usage: { input: 1000, output: 200, cacheRead: 3000, cacheWrite } });
       const run = await collect(wire.make(server).stream(request()));
       const usage = run.done?.usage;
-      assert.deepEqual(usage, { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 3000, cacheWriteTokens: cacheWrite });
+      assert.deepEqual(usage, {
+        inputTokens: 1000,
+        outputTokens: 200,
+        cacheReadTokens: 3000,
+        cacheWriteTokens: cacheWrite,
+      });
       const cost = costOf(wire.model, usage!);
       const expected =
         wire.name === "openai"
@@ -130,7 +135,9 @@ for (const wire of WIRES) {
         const said = typeof last === "string" ? last : (last as { text: string }[])[0]?.text;
         return { text: `You said: ${said}` };
       });
-      const run = await collect(wire.make(server).stream(request({ messages: [{ role: "user", content: "ping 42" }] })));
+      const run = await collect(
+        wire.make(server).stream(request({ messages: [{ role: "user", content: "ping 42" }] })),
+      );
       assert.equal(run.done?.message.content, "You said: ping 42");
     });
 
@@ -148,7 +155,10 @@ for (const wire of WIRES) {
         assert.equal(rec.path, "/v1/chat/completions");
         assert.deepEqual(body.stream_options, { include_usage: true });
         assert.equal(body.max_completion_tokens, 1234);
-        assert.deepEqual(body.tools[0], { type: "function", function: { name: "read_file", description: "Read a file", parameters: TOOLS_0 } });
+        assert.deepEqual(body.tools[0], {
+          type: "function",
+          function: { name: "read_file", description: "Read a file", parameters: TOOLS_0 },
+        });
         assert.deepEqual(body.messages[0], { role: "system", content: "You are Fathom." });
         assert.deepEqual(body.messages[2], {
           role: "assistant",
@@ -158,13 +168,19 @@ for (const wire of WIRES) {
             { id: "call_2", type: "function", function: { name: "read_file", arguments: '{"file_path":"/b.ts"}' } },
           ],
         });
-        assert.deepEqual(body.messages[3], { role: "tool", tool_call_id: "call_1", content: "     1\texport const a = 1;" });
+        assert.deepEqual(body.messages[3], {
+          role: "tool",
+          tool_call_id: "call_1",
+          content: "     1\texport const a = 1;",
+        });
         assert.equal(body.messages[4].tool_call_id, "call_2");
         assert.deepEqual(body.messages[5], { role: "user", content: "Thanks, go on" });
       } else {
         assert.equal(rec.path, "/v1/messages");
         assert.equal(body.max_tokens, 1234);
-        assert.deepEqual(body.system, [{ type: "text", text: "You are Fathom.", cache_control: { type: "ephemeral" } }]);
+        assert.deepEqual(body.system, [
+          { type: "text", text: "You are Fathom.", cache_control: { type: "ephemeral" } },
+        ]);
         assert.deepEqual(body.tools[0], { name: "read_file", description: "Read a file", input_schema: TOOLS_0 });
         assert.deepEqual(body.tools[1].cache_control, { type: "ephemeral" }, "breakpoint on the last tool");
         assert.equal(body.messages.length, 3, "tool results and the next user message merge into one user turn");
@@ -177,10 +193,18 @@ for (const wire of WIRES) {
           ],
         });
         const last = body.messages[2].content;
-        assert.deepEqual(last[0], { type: "tool_result", tool_use_id: "call_1", content: "     1\texport const a = 1;" });
+        assert.deepEqual(last[0], {
+          type: "tool_result",
+          tool_use_id: "call_1",
+          content: "     1\texport const a = 1;",
+        });
         assert.equal(last[1].is_error, true);
         assert.deepEqual(last[2], { type: "text", text: "Thanks, go on", cache_control: { type: "ephemeral" } });
-        assert.deepEqual(body.messages[0].content[0].cache_control, { type: "ephemeral" }, "breakpoint on the previous user turn");
+        assert.deepEqual(
+          body.messages[0].content[0].cache_control,
+          { type: "ephemeral" },
+          "breakpoint on the previous user turn",
+        );
         const breakpoints = (rec.rawBody.match(/"cache_control"/g) ?? []).length;
         assert.equal(breakpoints, 4, "at most 4 breakpoints, all used");
       }
@@ -193,7 +217,11 @@ const TOOLS_0 = { type: "object", properties: { file_path: { type: "string" } },
 describe("openai-compatible", () => {
   it("needs no API key: sends a placeholder and the server's base URL", async () => {
     server.push({ text: "local model here" });
-    const model = createModel({ provider: "openai-compatible", model: "qwen2.5-coder:14b", baseUrl: server.baseUrlOpenAI });
+    const model = createModel({
+      provider: "openai-compatible",
+      model: "qwen2.5-coder:14b",
+      baseUrl: server.baseUrlOpenAI,
+    });
     assert.equal(model.provider, "openai-compatible");
     assert.equal(model.contextWindow, 32_768);
     const run = await collect(model.stream(request()));

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HostToWebviewChatSchema, MAX_MESSAGE_CHARS, WebviewToHostChatSchema, parseMessage } from "../../../src/protocol";
+import {
+  HostToWebviewChatSchema,
+  MAX_MESSAGE_CHARS,
+  WebviewToHostChatSchema,
+  parseMessage,
+} from "../../../src/protocol";
 
 describe("webview → host messages", () => {
   it("accepts a well-formed message and trims its text", () => {
@@ -39,7 +44,10 @@ describe("host → webview messages", () => {
     assert.deepEqual(parseMessage(HostToWebviewChatSchema, message), { ok: true, message });
   });
   it("refuses an item of an unknown kind", () => {
-    const parsed = parseMessage(HostToWebviewChatSchema, { type: "itemAppended", item: { id: "1", kind: "system", text: "x" } });
+    const parsed = parseMessage(HostToWebviewChatSchema, {
+      type: "itemAppended",
+      item: { id: "1", kind: "system", text: "x" },
+    });
     assert.equal(parsed.ok, false);
   });
 });

@@ -14,15 +14,22 @@ describe("one reading of a leading slash", () => {
   });
 
   it("leaves text, paths and a slash later in the line alone", () => {
-    for (const text of ["hello /x", "/src/a.ts is broken", "/", "/-x", "/plan/x", "", "plain"]) assert.equal(parseSlashCommand(text), undefined, text);
+    for (const text of ["hello /x", "/src/a.ts is broken", "/", "/-x", "/plan/x", "", "plain"])
+      assert.equal(parseSlashCommand(text), undefined, text);
   });
 
   it("the message box's built-ins match any case; the host's /plan and /compact only as typed", async () => {
-    assert.equal(builtinFor(parseSlashCommand("/NEW"))?.command, BUILTIN_COMMANDS.find((c) => c.name === "new"));
+    assert.equal(
+      builtinFor(parseSlashCommand("/NEW"))?.command,
+      BUILTIN_COMMANDS.find((c) => c.name === "new"),
+    );
     assert.deepEqual(builtinFor(parseSlashCommand("/plan  fix it "))?.args, "fix it");
     assert.equal(builtinFor(parseSlashCommand("/my-prompt x")), undefined, "a prompt file's command goes to the host");
     const calls: unknown[] = [];
-    const session = { send: async (...a: unknown[]) => void calls.push(["send", ...a]), compact: async () => void calls.push(["compact"]) };
+    const session = {
+      send: async (...a: unknown[]) => void calls.push(["send", ...a]),
+      compact: async () => void calls.push(["compact"]),
+    };
     await sendWithCommand(session, { type: "sendMessage", text: "/compact" });
     await sendWithCommand(session, { type: "sendMessage", text: "/compact now" });
     await sendWithCommand(session, { type: "sendMessage", text: "/plan fix it" });

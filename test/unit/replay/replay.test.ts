@@ -10,13 +10,24 @@ import { createAgent } from "../../../src/core/agent/createAgent";
 import { FilesystemBackend } from "../../../src/core/backends/filesystem";
 import { ChildProcessExecutor } from "../../../src/core/executor/childProcessExecutor";
 import { createModel, type Provider } from "../../../src/core/model/createModel";
-import { parseCassette, readCassette, replaceInEvents, WORKSPACE_PLACEHOLDER, type RecordedEvent } from "../../../src/core/replay/cassette";
+import {
+  parseCassette,
+  readCassette,
+  replaceInEvents,
+  WORKSPACE_PLACEHOLDER,
+  type RecordedEvent,
+} from "../../../src/core/replay/cassette";
 import { CassettePlayer } from "../../../src/core/replay/cassettePlayer";
 import { CassetteRecorder } from "../../../src/core/replay/cassetteRecorder";
 import { conversationOf } from "../../../src/core/replay/conversation";
 import { firstDifference, lineDiff } from "../../../src/core/replay/divergence";
 import { REPLAY_BASE_URL } from "../../../src/cli/replayOptions";
-import { startScriptedModelServer, faults, type ScriptedModelServer, type ScriptedTurn } from "../../support/scriptedModelServer";
+import {
+  startScriptedModelServer,
+  faults,
+  type ScriptedModelServer,
+  type ScriptedTurn,
+} from "../../support/scriptedModelServer";
 import { collect, ofType } from "../../support/agentTestKit";
 
 const KEY = "sk-replay-SECRET-0123456789abcdef";
@@ -56,7 +67,12 @@ async function record(provider: Provider, root: string, script = turns(root)) {
   servers.push(server);
   const file = path.join(root, "..", `${path.basename(root)}.jsonl`);
   dirs.push(file);
-  const recorder = new CassetteRecorder({ file, header: { provider, model: "scripted", prompt: "change hello to bye" }, workspaceRoot: root, secrets: [KEY] });
+  const recorder = new CassetteRecorder({
+    file,
+    header: { provider, model: "scripted", prompt: "change hello to bye" },
+    workspaceRoot: root,
+    secrets: [KEY],
+  });
   const baseUrl = provider === "anthropic" ? server.baseUrlAnthropic : server.baseUrlOpenAI;
   const run = await collect(agentFor(provider, root, recorder.fetch, baseUrl), "change hello to bye");
   await recorder.flush();
@@ -85,7 +101,10 @@ for (const provider of ["openai-compatible", "anthropic"] as const) {
     const cassette = readCassette(recorded.file);
     assert.equal(cassette.header.provider, provider);
     assert.equal(cassette.exchanges.length, 4);
-    assert.ok(cassette.exchanges.every((x) => x.response?.status === 200 && (x.response.events?.length ?? 0) > 3), "every response is kept as its streamed events");
+    assert.ok(
+      cassette.exchanges.every((x) => x.response?.status === 200 && (x.response.events?.length ?? 0) > 3),
+      "every response is kept as its streamed events",
+    );
 
     const second = workspace();
     const { player, run } = await replay(provider, recorded.file, second);
@@ -140,13 +159,18 @@ test("a command's result is compared by how it ended, not by its output", async 
 test("a different message from the person, or a different tool called, is a divergence", async () => {
   const recorded = await record("openai-compatible", workspace());
   const other = await replay("openai-compatible", recorded.file, workspace(), "change hello to ciao");
-  assert.match(other.player.divergence!.report, /at message 1: the person's message differs\n {4}- change hello to bye\n {4}\+ change hello to ciao/);
+  assert.match(
+    other.player.divergence!.report,
+    /at message 1: the person's message differs\n {4}- change hello to bye\n {4}\+ change hello to ciao/,
+  );
 
   // What the agent sent, tool by tool: two requests that differ in the call made.
   const cassette = readCassette(recorded.file);
   const second = cassette.exchanges[1]!;
   const recordedConversation = conversationOf(second.request.path, second.request.body);
-  const body = structuredClone(second.request.body) as { messages: { tool_calls?: { function: { name: string; arguments: string } }[] }[] };
+  const body = structuredClone(second.request.body) as {
+    messages: { tool_calls?: { function: { name: string; arguments: string } }[] }[];
+  };
   const call = body.messages.find((m) => m.tool_calls)!.tool_calls![0]!;
   call.function.name = "grep";
   call.function.arguments = JSON.stringify({ pattern: "hello" });
@@ -159,7 +183,12 @@ test("a replay that stops before the recording does (a guard, a limit) says so",
   const root = workspace();
   const player = new CassettePlayer(readCassette(recorded.file), { workspaceRoot: root });
   const agent = createAgent({
-    model: createModel({ provider: "openai-compatible", model: "scripted", baseUrl: REPLAY_BASE_URL["openai-compatible"], fetch: player.fetch }),
+    model: createModel({
+      provider: "openai-compatible",
+      model: "scripted",
+      baseUrl: REPLAY_BASE_URL["openai-compatible"],
+      fetch: player.fetch,
+    }),
     workspaceRoot: root,
     backend: new FilesystemBackend({ rootDir: root }),
     executor: new ChildProcessExecutor(),
@@ -168,7 +197,10 @@ test("a replay that stops before the recording does (a guard, a limit) says so",
   const run = await collect(agent, "change hello to bye");
   assert.equal(run.done.reason, "max_steps");
   assert.equal(player.divergence, undefined);
-  assert.match(player.verdict()!.report, /^The replay ended before the recording: the run ended after 2 model requests; the recording has 2 more\./);
+  assert.match(
+    player.verdict()!.report,
+    /^The replay ended before the recording: the run ended after 2 model requests; the recording has 2 more\./,
+  );
 });
 
 test("a retried request is recorded with its failure and replayed the same way", async () => {
@@ -176,7 +208,10 @@ test("a retried request is recorded with its failure and replayed the same way",
   const recorded = await record("openai-compatible", root, [faults.rateLimited({ ms: 1 }), { text: "Hi." }]);
   assert.equal(recorded.run.done.finalText, "Hi.");
   const cassette = readCassette(recorded.file);
-  assert.deepEqual(cassette.exchanges.map((x) => x.response?.status), [429, 200]);
+  assert.deepEqual(
+    cassette.exchanges.map((x) => x.response?.status),
+    [429, 200],
+  );
   assert.equal(cassette.exchanges[0]!.response!.headers["retry-after-ms"], "1");
   const again = await replay("openai-compatible", recorded.file, workspace());
   assert.equal(again.run.done.finalText, "Hi.");
@@ -186,27 +221,84 @@ test("a retried request is recorded with its failure and replayed the same way",
 
 test("paths split across streamed fragments are replaced as a whole, keeping the events", () => {
   const events: RecordedEvent[] = [
-    { at: 0, json: { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: "read_file", arguments: "" } }] } }] } },
-    { at: 1, json: { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"file_path":"/tmp/w' } }] } }] } },
-    { at: 2, json: { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 's1/a.txt"}' } }] } }] } },
-    { at: 3, event: "content_block_delta", json: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "in /tmp/" } } },
-    { at: 4, event: "content_block_delta", json: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ws1 now" } } },
+    {
+      at: 0,
+      json: {
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: "read_file", arguments: "" } }] } }],
+      },
+    },
+    {
+      at: 1,
+      json: {
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"file_path":"/tmp/w' } }] } }],
+      },
+    },
+    {
+      at: 2,
+      json: { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 's1/a.txt"}' } }] } }] },
+    },
+    {
+      at: 3,
+      event: "content_block_delta",
+      json: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "in /tmp/" } },
+    },
+    {
+      at: 4,
+      event: "content_block_delta",
+      json: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ws1 now" } },
+    },
     { at: 5, data: "[DONE]" },
   ];
   const out = replaceInEvents(events, (t) => t.split("/tmp/ws1").join("{{workspace}}"));
   assert.equal(out.length, events.length);
-  const args = out.map((e) => (e.json as { choices?: { delta: { tool_calls?: { function: { arguments: string } }[] } }[] })?.choices?.[0]?.delta.tool_calls?.[0]?.function.arguments).join("");
+  const args = out
+    .map(
+      (e) =>
+        (e.json as { choices?: { delta: { tool_calls?: { function: { arguments: string } }[] } }[] })?.choices?.[0]
+          ?.delta.tool_calls?.[0]?.function.arguments,
+    )
+    .join("");
   assert.equal(args, '{"file_path":"{{workspace}}/a.txt"}');
-  assert.equal(out.slice(3, 5).map((e) => (e.json as { delta: { text: string } }).delta.text).join(""), "in {{workspace}} now");
-  assert.deepEqual(out.map((e) => e.at), [0, 1, 2, 3, 4, 5]);
-  assert.equal((events[1]!.json as { choices: { delta: { tool_calls: { function: { arguments: string } }[] } }[] }).choices[0]!.delta.tool_calls[0]!.function.arguments, '{"file_path":"/tmp/w', "the original is not changed");
+  assert.equal(
+    out
+      .slice(3, 5)
+      .map((e) => (e.json as { delta: { text: string } }).delta.text)
+      .join(""),
+    "in {{workspace}} now",
+  );
+  assert.deepEqual(
+    out.map((e) => e.at),
+    [0, 1, 2, 3, 4, 5],
+  );
+  assert.equal(
+    (events[1]!.json as { choices: { delta: { tool_calls: { function: { arguments: string } }[] } }[] }).choices[0]!
+      .delta.tool_calls[0]!.function.arguments,
+    '{"file_path":"/tmp/w',
+    "the original is not changed",
+  );
 });
 
 test("a malformed recording is refused with the file and line", () => {
-  assert.throws(() => parseCassette('{"type":"exchange"}\n', "x.jsonl"), /x\.jsonl:1: the first line must be the header/);
-  assert.throws(() => parseCassette('{"type":"cassette","version":1,"provider":"openai","model":"m"}\nnot json\n', "x.jsonl"), /x\.jsonl:2: not JSON/);
-  assert.throws(() => parseCassette('{"type":"cassette","version":2,"provider":"openai","model":"m"}\n', "x.jsonl"), /version 2; this Fathom reads version 1/);
-  assert.throws(() => parseCassette('{"type":"cassette","version":1,"provider":"openai","model":"m"}\n{"type":"exchange","seq":1}\n', "x.jsonl"), /x\.jsonl:2: not an exchange/);
+  assert.throws(
+    () => parseCassette('{"type":"exchange"}\n', "x.jsonl"),
+    /x\.jsonl:1: the first line must be the header/,
+  );
+  assert.throws(
+    () => parseCassette('{"type":"cassette","version":1,"provider":"openai","model":"m"}\nnot json\n', "x.jsonl"),
+    /x\.jsonl:2: not JSON/,
+  );
+  assert.throws(
+    () => parseCassette('{"type":"cassette","version":2,"provider":"openai","model":"m"}\n', "x.jsonl"),
+    /version 2; this Fathom reads version 1/,
+  );
+  assert.throws(
+    () =>
+      parseCassette(
+        '{"type":"cassette","version":1,"provider":"openai","model":"m"}\n{"type":"exchange","seq":1}\n',
+        "x.jsonl",
+      ),
+    /x\.jsonl:2: not an exchange/,
+  );
 });
 
 test("lineDiff shows what changed with a line of context", () => {

@@ -87,7 +87,12 @@ function run(sb: Sandbox, extra: NodeJS.ProcessEnv = {}) {
 }
 
 function calls(sb: Sandbox): string[] {
-  return fs.existsSync(sb.log) ? fs.readFileSync(sb.log, "utf8").split("\n").filter((l) => l.startsWith("CALL ")) : [];
+  return fs.existsSync(sb.log)
+    ? fs
+        .readFileSync(sb.log, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("CALL "))
+    : [];
 }
 
 describe("install-code-server.sh", () => {
@@ -101,10 +106,14 @@ describe("install-code-server.sh", () => {
 
     const installs = calls(sb).filter((c) => c.startsWith("CALL install"));
     assert.equal(installs.length, 2);
-    for (const call of installs) assert.match(call, /--ignore-scripts/, "npm must not run code-server's scripts itself");
+    for (const call of installs)
+      assert.match(call, /--ignore-scripts/, "npm must not run code-server's scripts itself");
 
     const recorded = fs.readFileSync(sb.log, "utf8");
-    assert.doesNotMatch(recorded, /npm_config_allow_scripts|npm_config_nodedir=\/usr|npm_lifecycle_event|node-gyp-bin|node\/v20/);
+    assert.doesNotMatch(
+      recorded,
+      /npm_config_allow_scripts|npm_config_nodedir=\/usr|npm_lifecycle_event|node-gyp-bin|node\/v20/,
+    );
     assert.doesNotMatch(recorded, /project\/node_modules\/\.bin/);
 
     const postinstall = fs.readFileSync(sb.postinstallEnv, "utf8");
@@ -170,7 +179,17 @@ describe("debian-packages.sh", () => {
     });
     assert.equal(result.status, 0, result.stderr);
     const missing = result.stdout.trim().split("\n");
-    for (const pkg of ["g++", "make", "python3", "pkg-config", "ripgrep", "util-linux", "bubblewrap", "socat", "chromium"]) {
+    for (const pkg of [
+      "g++",
+      "make",
+      "python3",
+      "pkg-config",
+      "ripgrep",
+      "util-linux",
+      "bubblewrap",
+      "socat",
+      "chromium",
+    ]) {
       assert.ok(missing.includes(pkg), `${pkg} listed as missing: ${missing.join(" ")}`);
     }
   });

@@ -95,6 +95,9 @@ describe("import circles", () => {
     const found = circles(importGraph(files));
     const shown = found.map((c) => c.map((file) => path.relative(root, file)).join(" ↔ "));
     console.log(`${found.length} circle(s) in product code${shown.length ? `:\n  ${shown.join("\n  ")}` : ""}`);
-    assert.ok(found.length <= ALLOWED_CIRCLES, `at most ${ALLOWED_CIRCLES} allowed, found ${found.length}:\n${shown.join("\n")}`);
+    assert.ok(
+      found.length <= ALLOWED_CIRCLES,
+      `at most ${ALLOWED_CIRCLES} allowed, found ${found.length}:\n${shown.join("\n")}`,
+    );
   });
 });

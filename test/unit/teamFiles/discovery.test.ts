@@ -18,27 +18,52 @@ test("every format is found and read in its own meaning", async () => {
   assert.deepEqual(scope("/src/api/AGENTS.md"), { kind: "folder", folder: "/src/api" });
   assert.deepEqual(scope("/.github/instructions/ts.instructions.md"), { kind: "globs", globs: ["**/*.ts"], root: "/" });
   assert.deepEqual(scope("/.github/instructions/all.instructions.md"), { kind: "always" });
-  assert.deepEqual(scope("/.github/instructions/asked.instructions.md"), { kind: "requested", description: "Database migrations" });
+  assert.deepEqual(scope("/.github/instructions/asked.instructions.md"), {
+    kind: "requested",
+    description: "Database migrations",
+  });
   assert.deepEqual(scope("/.cursor/rules/always.mdc"), { kind: "always" });
   assert.deepEqual(scope("/.cursor/rules/tsx.mdc"), { kind: "globs", globs: ["*.tsx", "src/ui/**"], root: "/" });
   assert.deepEqual(scope("/.cursor/rules/manual.mdc"), { kind: "manual" });
   assert.deepEqual(scope("/.clinerules/01-style.md"), { kind: "always" });
   assert.deepEqual(scope("/.github/copilot-instructions.md"), { kind: "always" });
   // CLAUDE.md's imports are read (through the backend).
-  assert.match(c.rules.find((r) => r.file.label === "/CLAUDE.md")!.text, /<included path="\/docs\/style\.md">\nUse two spaces\./);
-  assert.equal(c.rules.find((r) => r.file.label === "/.github/instructions/ts.instructions.md")!.text, "TypeScript: no any.");
+  assert.match(
+    c.rules.find((r) => r.file.label === "/CLAUDE.md")!.text,
+    /<included path="\/docs\/style\.md">\nUse two spaces\./,
+  );
+  assert.equal(
+    c.rules.find((r) => r.file.label === "/.github/instructions/ts.instructions.md")!.text,
+    "TypeScript: no any.",
+  );
 
-  assert.deepEqual(c.commands.map((x) => [x.name, x.format]), [["review", "copilot-prompt"], ["fix-issue", "claude-command"], ["release", "cline-workflow"]]);
+  assert.deepEqual(
+    c.commands.map((x) => [x.name, x.format]),
+    [
+      ["review", "copilot-prompt"],
+      ["fix-issue", "claude-command"],
+      ["release", "cline-workflow"],
+    ],
+  );
   const review = c.commands.find((x) => x.name === "review")!;
   assert.equal(review.description, "Review a file");
   assert.equal(review.argumentHint, "FILE");
   assert.equal(review.agent, "ask");
   assert.deepEqual(review.tools, ["search", "readFile"]);
   assert.equal(c.commands.find((x) => x.name === "release")!.description, "Release the package");
-  assert.ok(c.problems.some((p) => p.file === "/.claude/commands/review.md" && /already defines "review"/.test(p.message)));
+  assert.ok(
+    c.problems.some((p) => p.file === "/.claude/commands/review.md" && /already defines "review"/.test(p.message)),
+  );
 
-  assert.deepEqual(c.skills.map((x) => [x.name, x.folder]), [["pdf", "/.github/skills/pdf"]]);
-  assert.ok(c.problems.some((p) => p.file === "/.claude/skills/bad/SKILL.md" && /lowercase letters, digits and hyphens/.test(p.message)));
+  assert.deepEqual(
+    c.skills.map((x) => [x.name, x.folder]),
+    [["pdf", "/.github/skills/pdf"]],
+  );
+  assert.ok(
+    c.problems.some(
+      (p) => p.file === "/.claude/skills/bad/SKILL.md" && /lowercase letters, digits and hyphens/.test(p.message),
+    ),
+  );
   assert.ok(c.problems.some((p) => p.file === "/.agents/skills/nodesc/SKILL.md" && /no description/.test(p.message)));
 
   const reviewer = c.agents.find((a) => a.name === "reviewer")!;
@@ -64,7 +89,10 @@ test("the person's folders: their rules, prompts, skills and agents, after the w
     mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
     writeFileSync(path.join(home, rel), text);
   }
-  const c = await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: s.root }), user: userTeamFolders({}, home) });
+  const c = await discoverTeamFiles({
+    workspace: new FilesystemBackend({ rootDir: s.root }),
+    user: userTeamFolders({}, home),
+  });
   const mine = c.rules.find((r) => r.file.label === "~/.config/fathom/AGENTS.md")!;
   assert.equal(mine.file.origin, "user");
   assert.equal(mine.file.realPath, path.join(home, ".config/fathom/AGENTS.md"));
@@ -103,11 +131,27 @@ test("a warm discovery reads only files that changed", async () => {
 });
 
 test("a multi-root workspace: each folder's files, with its own root", async () => {
-  const s = makeSandbox({ "front/AGENTS.md": "Front rules.\n", "front/src/AGENTS.md": "Front src.\n", "back/.github/prompts/deploy.prompt.md": "Deploy.\n" });
+  const s = makeSandbox({
+    "front/AGENTS.md": "Front rules.\n",
+    "front/src/AGENTS.md": "Front src.\n",
+    "back/.github/prompts/deploy.prompt.md": "Deploy.\n",
+  });
   after(s.cleanup);
   const { CompositeBackend } = await import("../../../src/core/backends/composite");
-  const ws = new CompositeBackend(null, { "/front": new FilesystemBackend({ rootDir: path.join(s.root, "front") }), "/back": new FilesystemBackend({ rootDir: path.join(s.root, "back") }) });
+  const ws = new CompositeBackend(null, {
+    "/front": new FilesystemBackend({ rootDir: path.join(s.root, "front") }),
+    "/back": new FilesystemBackend({ rootDir: path.join(s.root, "back") }),
+  });
   const c = await discoverTeamFiles({ workspace: ws, roots: ["/front", "/back"] });
-  assert.deepEqual(c.rules.map((r) => [r.file.label, r.scope.kind]), [["/front/AGENTS.md", "always"], ["/front/src/AGENTS.md", "folder"]]);
-  assert.deepEqual(c.commands.map((x) => x.file.label), ["/back/.github/prompts/deploy.prompt.md"]);
+  assert.deepEqual(
+    c.rules.map((r) => [r.file.label, r.scope.kind]),
+    [
+      ["/front/AGENTS.md", "always"],
+      ["/front/src/AGENTS.md", "folder"],
+    ],
+  );
+  assert.deepEqual(
+    c.commands.map((x) => x.file.label),
+    ["/back/.github/prompts/deploy.prompt.md"],
+  );
 });

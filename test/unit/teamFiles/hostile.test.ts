@@ -35,11 +35,20 @@ test("a 10 MB SKILL.md is found by its front matter and loaded capped; a YAML al
   const started = Date.now();
   const catalog = await discoverTeamFiles({ workspace: backend });
   assert.ok(Date.now() - started < 3_000, `discovery took ${Date.now() - started} ms`);
-  assert.deepEqual(catalog.skills.map((x) => x.name), ["huge"]);
-  assert.ok(catalog.problems.some((p) => p.file === "/.claude/skills/bomb/SKILL.md" && /aliases/.test(p.message)), JSON.stringify(catalog.problems));
+  assert.deepEqual(
+    catalog.skills.map((x) => x.name),
+    ["huge"],
+  );
+  assert.ok(
+    catalog.problems.some((p) => p.file === "/.claude/skills/bomb/SKILL.md" && /aliases/.test(p.message)),
+    JSON.stringify(catalog.problems),
+  );
   assert.ok(catalog.problems.some((p) => p.file === "/.github/agents/bomb.agent.md" && /skipped/.test(p.message)));
   const model = new FakeModel([{ toolCalls: [{ name: "load_skill", arguments: { name: "huge" } }] }, { text: "ok" }]);
-  const { done } = await collect(createAgent({ model, workspaceRoot: s.root, backend, teamFiles: catalog, generalPurposeSubagent: false }), "go");
+  const { done } = await collect(
+    createAgent({ model, workspaceRoot: s.root, backend, teamFiles: catalog, generalPurposeSubagent: false }),
+    "go",
+  );
   const loaded = done.state.messages.find((m) => m.role === "tool")!.content;
   assert.ok(loaded.length < 40_000, `${loaded.length} characters`);
   assert.match(loaded, /the rest of \/\.github\/skills\/huge\/SKILL\.md is not shown here/);
@@ -50,7 +59,8 @@ test("a 10 MB SKILL.md is found by its front matter and loaded capped; a YAML al
 test("a rules folder full of links out of the workspace: each refused and said, nothing read", async () => {
   const s = makeSandbox({ ".clinerules/ok.md": "Fine rule.\n" });
   after(s.cleanup);
-  for (let i = 0; i < 150; i++) symlinkSync(s.canary, path.join(s.root, ".clinerules", `link-${String(i).padStart(3, "0")}.md`));
+  for (let i = 0; i < 150; i++)
+    symlinkSync(s.canary, path.join(s.root, ".clinerules", `link-${String(i).padStart(3, "0")}.md`));
   symlinkSync(s.outside, path.join(s.root, ".github"));
   mkdirSync(path.join(s.outside, "prompts"));
   writeFileSync(path.join(s.outside, "prompts", "steal.prompt.md"), "CANARY prompt\n");
@@ -64,11 +74,15 @@ test("a rules folder full of links out of the workspace: each refused and said, 
 test("names with control characters are refused, never shown", async () => {
   const s = makeSandbox({
     ".github/prompts/evil\u001b[31m.prompt.md": "Body.\n",
-    ".claude/agents/evil.md": "---\nname: \"ev\\u202eil\"\ndescription: x\n---\nBody\n",
-    ".github/skills/evil/SKILL.md": "---\nname: \"ev\\u0007il\"\ndescription: x\n---\nBody\n",
+    ".claude/agents/evil.md": '---\nname: "ev\\u202eil"\ndescription: x\n---\nBody\n',
+    ".github/skills/evil/SKILL.md": '---\nname: "ev\\u0007il"\ndescription: x\n---\nBody\n',
   });
   after(s.cleanup);
   const catalog = await discoverTeamFiles({ workspace: new FilesystemBackend({ rootDir: s.root }) });
   assert.deepEqual([catalog.commands, catalog.agents, catalog.skills], [[], [], []]);
-  assert.equal(catalog.problems.filter((p) => /control or invisible characters/.test(p.message)).length, 3, JSON.stringify(catalog.problems));
+  assert.equal(
+    catalog.problems.filter((p) => /control or invisible characters/.test(p.message)).length,
+    3,
+    JSON.stringify(catalog.problems),
+  );
 });

@@ -20,7 +20,10 @@ async function call(t: Tool | undefined, args: unknown) {
 }
 
 describe("file tools", () => {
-  const s = makeSandbox({ "src/a.ts": "export const a = 1;\nexport const b = 2;\n", "big.txt": "y".repeat(200) + "\n" });
+  const s = makeSandbox({
+    "src/a.ts": "export const a = 1;\nexport const b = 2;\n",
+    "big.txt": "y".repeat(200) + "\n",
+  });
   after(s.cleanup);
   const backend = new FilesystemBackend({ rootDir: s.root, ripgrepPath: null });
   const tools = byName(createFileTools(backend, { maxOutputChars: 1000 }));
@@ -39,11 +42,17 @@ describe("file tools", () => {
   });
 
   it("read, ls, glob and grep render for the model", async () => {
-    assert.equal((await call(tools.read_file, { file_path: "/src/a.ts", limit: 1 })).content.split("\n")[0], "     1\texport const a = 1;");
+    assert.equal(
+      (await call(tools.read_file, { file_path: "/src/a.ts", limit: 1 })).content.split("\n")[0],
+      "     1\texport const a = 1;",
+    );
     assert.equal((await call(tools.ls, {})).content, "/big.txt\n/src/");
     assert.equal((await call(tools.glob, { pattern: "**/*.ts" })).content, "/src/a.ts");
     assert.equal((await call(tools.grep, { pattern: "const b" })).content, "/src/a.ts");
-    assert.equal((await call(tools.grep, { pattern: "export", output_mode: "content" })).content, "/src/a.ts:1:export const a = 1;\n/src/a.ts:2:export const b = 2;");
+    assert.equal(
+      (await call(tools.grep, { pattern: "export", output_mode: "content" })).content,
+      "/src/a.ts:1:export const a = 1;\n/src/a.ts:2:export const b = 2;",
+    );
     assert.equal((await call(tools.grep, { pattern: "export", output_mode: "count" })).content, "/src/a.ts:2");
   });
 
@@ -56,7 +65,10 @@ describe("file tools", () => {
   });
 
   it("outputs are capped", async () => {
-    writeFileSync(path.join(s.root, "wide.txt"), Array.from({ length: 200 }, (_, i) => `line ${i} ${"z".repeat(40)}`).join("\n"));
+    writeFileSync(
+      path.join(s.root, "wide.txt"),
+      Array.from({ length: 200 }, (_, i) => `line ${i} ${"z".repeat(40)}`).join("\n"),
+    );
     const r = await call(tools.read_file, { file_path: "/wide.txt" });
     assert.ok(r.content.length < 1200);
     assert.match(r.content, /Output cut at 1000 characters/);
@@ -64,7 +76,10 @@ describe("file tools", () => {
 
   it("edit_file: propose writes nothing; apply writes what was approved; run = both", async () => {
     const edit = tools.edit_file as Tool;
-    const p = await edit.proposeChange?.(edit.schema.parse({ file_path: "/src/a.ts", old_string: "a = 1", new_string: "a = 10" }), ctx);
+    const p = await edit.proposeChange?.(
+      edit.schema.parse({ file_path: "/src/a.ts", old_string: "a = 1", new_string: "a = 10" }),
+      ctx,
+    );
     assert.ok(p && !("error" in p));
     if (!p || "error" in p) return;
     assert.equal(p.path, "/src/a.ts");

@@ -63,7 +63,11 @@ function suite(label: string, make: () => BackendProtocol) {
     });
 
     it("edit_file on a near miss suggests the path and writes nothing", async () => {
-      const r = await call(tools, "edit_file", { file_path: "/src/two_fer.py", old_string: "pass", new_string: "return 1" });
+      const r = await call(tools, "edit_file", {
+        file_path: "/src/two_fer.py",
+        old_string: "pass",
+        new_string: "return 1",
+      });
       assert.equal(r.isError, true);
       assert.match(r.content, /Did you mean \/pkg\/src\/two_fer\.py\? Call edit_file with that path\./);
       assert.match((await backend.read("/pkg/src/two_fer.py")).content ?? "", /pass/);
@@ -79,6 +83,9 @@ function suite(label: string, make: () => BackendProtocol) {
 
 const sandbox = makeSandbox(files);
 after(sandbox.cleanup);
-suite("filesystem, node search", () => new FilesystemBackend({ rootDir: sandbox.root, virtualMode: true, ripgrepPath: null }));
+suite(
+  "filesystem, node search",
+  () => new FilesystemBackend({ rootDir: sandbox.root, virtualMode: true, ripgrepPath: null }),
+);
 suite("filesystem, ripgrep", () => new FilesystemBackend({ rootDir: sandbox.root, virtualMode: true }));
 suite("state", () => new StateBackend(Object.fromEntries(Object.entries(files).map(([k, v]) => [`/${k}`, v]))));

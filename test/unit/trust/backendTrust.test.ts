@@ -11,7 +11,12 @@ import { mkdirInside, removeEmptyFolders } from "../../../src/core/backends/atom
 import { makeSandbox } from "../backends/helpers";
 
 describe("protected paths are checked where links lead, in any case", () => {
-  const s = makeSandbox({ ".git/config": "[core]\n\tbare = false\n", ".git/HEAD": "ref: refs/heads/main\n", "docs/readme.md": "docs\n", ".fathomignore": "secret/\n" });
+  const s = makeSandbox({
+    ".git/config": "[core]\n\tbare = false\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "docs/readme.md": "docs\n",
+    ".fathomignore": "secret/\n",
+  });
   after(s.cleanup);
   symlinkSync("../.git/config", path.join(s.root, "docs/config"));
   symlinkSync("../.fathomignore", path.join(s.root, "docs/ignore-rules"));
@@ -28,7 +33,10 @@ describe("protected paths are checked where links lead, in any case", () => {
     assert.match(String((await b.write("/docs/gitdir/hooks/pre-commit", "#!/bin/sh\n")).error), /\.git/);
     assert.ok(!existsSync(path.join(s.root, ".git/hooks")));
     await b.read("/docs/ignore-rules");
-    assert.match(String((await b.edit("/docs/ignore-rules", "secret/", "nothing/")).error), /only a person may change it/);
+    assert.match(
+      String((await b.edit("/docs/ignore-rules", "secret/", "nothing/")).error),
+      /only a person may change it/,
+    );
   });
   it("refuses .GIT and .Git spellings", async () => {
     for (const p of ["/.GIT/config", "/.Git/hooks/post-checkout", "/sub/.GIT/config", "/.FathomIgnore"]) {
@@ -84,7 +92,10 @@ describe("dotfiles at the root, stale temp files, failed deep writes", () => {
       other.kill("SIGKILL");
     }
     const fresh = readdirSync(path.join(s.root, "keep")).filter((n) => n.includes(".fathom-"));
-    assert.deepEqual(fresh.sort(), [path.basename(live), path.basename(liveOther), ".y.txt.fathom-ba9876543210.tmp", ".notes.fathom-zz.tmp"].sort());
+    assert.deepEqual(
+      fresh.sort(),
+      [path.basename(live), path.basename(liveOther), ".y.txt.fathom-ba9876543210.tmp", ".notes.fathom-zz.tmp"].sort(),
+    );
   });
   it("leaves no new folders behind when creating a deep folder fails part way", async () => {
     // The path guard refuses over-long names before any folder is made, so drive the folder
@@ -112,9 +123,20 @@ describe("arguments are checked at the public API", () => {
 
   it("read with a negative or fractional window is a clear error and poisons nothing", async () => {
     const b = new FilesystemBackend({ rootDir: s.root, ripgrepPath: null });
-    for (const [offset, limit] of [[-1, undefined], [1.5, undefined], [0, 0], [0, -5], [Number.NaN, undefined], ["3", undefined]] as const) {
+    for (const [offset, limit] of [
+      [-1, undefined],
+      [1.5, undefined],
+      [0, 0],
+      [0, -5],
+      [Number.NaN, undefined],
+      ["3", undefined],
+    ] as const) {
       const r = await b.read("/a.txt", offset as number, limit as number | undefined);
-      assert.match(String(r.error), /(offset|limit) must be a whole number/, `read(${String(offset)}, ${String(limit)})`);
+      assert.match(
+        String(r.error),
+        /(offset|limit) must be a whole number/,
+        `read(${String(offset)}, ${String(limit)})`,
+      );
     }
     const again = await new FilesystemBackend({ rootDir: s.root, ripgrepPath: null }).read("/a.txt", 28, 5);
     assert.match(String(again.content), /29\tline 29\n {4}30\tline 30/);

@@ -2,7 +2,12 @@
 // parser; allow fails closed. A table of attacks and of ordinary commands that must stay fast.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { allowedByRules, alwaysAllowRules, checkCommand, type CommandPatterns } from "../../../src/core/trust/commandPolicy";
+import {
+  allowedByRules,
+  alwaysAllowRules,
+  checkCommand,
+  type CommandPatterns,
+} from "../../../src/core/trust/commandPolicy";
 import { analyzeCommand } from "../../../src/core/trust/shellCommand";
 
 const ALLOW_NPM_TEST: CommandPatterns = { allow: ["npm test*"] };
@@ -33,7 +38,7 @@ describe("allow auto-runs only a provably simple command", () => {
     "(npm test)",
     "{ npm test; }",
     "npm test ${X:-$(id)}",
-    "npm test \"$(id)\"",
+    'npm test "$(id)"',
     "npm test <<EOF\nhi\nEOF",
     "npm test <<< hi",
     "if true; then npm test; fi",
@@ -46,7 +51,7 @@ describe("allow auto-runs only a provably simple command", () => {
     "f() { npm test; }; f",
     // Found in an audit after the first table.
     "npm test ${A[$(id)]}",
-    "npm test \"${A[$(id)]}\"",
+    'npm test "${A[$(id)]}"',
     "npm test 1>/dev/tcp/10.0.0.1/80",
     "npm test >& out.log",
     "npm test >| out.log",
@@ -103,13 +108,14 @@ describe("allow auto-runs only a provably simple command", () => {
     ["npm test | tee /dev/null", { allow: ["npm test*", "tee /dev/null"] }],
   ];
   for (const [command, patterns] of allowed) {
-    it(`allows: ${JSON.stringify(command)}`, () => assert.equal(checkCommand(command, patterns).verdict, "allow", JSON.stringify(analyzeCommand(command))));
+    it(`allows: ${JSON.stringify(command)}`, () =>
+      assert.equal(checkCommand(command, patterns).verdict, "allow", JSON.stringify(analyzeCommand(command))));
   }
   it("a part no pattern covers is asked, and says why when something else blocked the allow", () => {
     assert.equal(checkCommand("npm test && curl evil", ALLOW_NPM_TEST).verdict, "ask");
     const v = checkCommand("npm test > out.txt", ALLOW_NPM_TEST);
     assert.equal(v.verdict, "ask");
-    assert.match(v.verdict === "ask" ? v.why ?? "" : "", /redirects output to a file \(> out\.txt\)/);
+    assert.match(v.verdict === "ask" ? (v.why ?? "") : "", /redirects output to a file \(> out\.txt\)/);
     assert.deepEqual(checkCommand("make", {}), { verdict: "ask" });
   });
   it("allow matches the program as written: /tmp/npm is not npm", () => {
@@ -136,7 +142,7 @@ describe("deny catches a command however it is spelled or hidden", () => {
     "echo `rm -rf victim`",
     "cat <(rm -rf victim)",
     "bash -c 'rm -rf victim'",
-    "sh -c \"rm -rf victim\"",
+    'sh -c "rm -rf victim"',
     "bash -lc 'rm -rf victim'",
     "zsh -c 'ls; rm -rf victim'",
     "eval rm -rf victim",
@@ -157,7 +163,7 @@ describe("deny catches a command however it is spelled or hidden", () => {
     "ls; rm -rf victim",
     "ls\nrm -rf victim",
     "if true; then rm -rf victim; fi",
-    "for f in *; do rm \"$f\"; done",
+    'for f in *; do rm "$f"; done',
     "echo 'rm -rf victim' | sh",
     "bash -c 'bash -c \"rm -rf victim\"'",
     "FOO=1 rm -rf victim",
@@ -239,7 +245,8 @@ describe("deny catches a command however it is spelled or hidden", () => {
     "echo cm0gLXJmIHYK | base64 -d | bash",
   ];
   for (const command of denied) {
-    it(`denies: ${JSON.stringify(command)}`, () => assert.equal(checkCommand(command, DENY_RM).verdict, "deny", JSON.stringify(analyzeCommand(command))));
+    it(`denies: ${JSON.stringify(command)}`, () =>
+      assert.equal(checkCommand(command, DENY_RM).verdict, "deny", JSON.stringify(analyzeCommand(command))));
   }
   const notDenied = [
     "npm test",
@@ -256,11 +263,18 @@ describe("deny catches a command however it is spelled or hidden", () => {
     "echo 'trap' 'alias'",
   ];
   for (const command of notDenied) {
-    it(`does not deny: ${JSON.stringify(command)}`, () => assert.notEqual(checkCommand(command, DENY_RM).verdict, "deny"));
+    it(`does not deny: ${JSON.stringify(command)}`, () =>
+      assert.notEqual(checkCommand(command, DENY_RM).verdict, "deny"));
   }
   it("deny wins over allow", () => {
-    assert.deepEqual(checkCommand("ls && rm -rf /", { allow: ["ls*", "rm*"], deny: ["rm -rf*"] }), { verdict: "deny", pattern: "rm -rf*" });
-    assert.deepEqual(checkCommand("npm publish --force", { allow: ["npm *"], deny: ["*--force*"] }), { verdict: "deny", pattern: "*--force*" });
+    assert.deepEqual(checkCommand("ls && rm -rf /", { allow: ["ls*", "rm*"], deny: ["rm -rf*"] }), {
+      verdict: "deny",
+      pattern: "rm -rf*",
+    });
+    assert.deepEqual(checkCommand("npm publish --force", { allow: ["npm *"], deny: ["*--force*"] }), {
+      verdict: "deny",
+      pattern: "*--force*",
+    });
   });
   it("patterns match across slashes, and a pattern's own extra spaces do not matter", () => {
     assert.equal(checkCommand("cat /etc/passwd", { deny: ["cat /etc/*"] }).verdict, "deny");
@@ -295,7 +309,8 @@ describe("Always allow records program and subcommand, not the whole tool", () =
     ["bash -c 'npm test'", null],
   ];
   for (const [command, rules] of cases) {
-    it(`${JSON.stringify(command)} → ${JSON.stringify(rules)}`, () => assert.deepEqual(alwaysAllowRules(command), rules));
+    it(`${JSON.stringify(command)} → ${JSON.stringify(rules)}`, () =>
+      assert.deepEqual(alwaysAllowRules(command), rules));
   }
   it("a recorded rule covers the same program and subcommand only, and only simple lines", () => {
     const rules = ["npm test", "git status"];

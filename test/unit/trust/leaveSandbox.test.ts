@@ -14,7 +14,15 @@ class RecordingExecutor implements Executor {
   runs: { command: string; unsandboxed: boolean }[] = [];
   async run(command: string, opts: ExecOptions): Promise<ExecResult> {
     this.runs.push({ command, unsandboxed: opts.unsandboxed === true });
-    return { output: "ok", exitCode: 0, timedOut: false, cancelled: false, truncated: false, durationMs: 1, via: "test" };
+    return {
+      output: "ok",
+      exitCode: 0,
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+      durationMs: 1,
+      via: "test",
+    };
   }
 }
 
@@ -46,7 +54,10 @@ describe("leaving the sandbox is always asked", () => {
   it("where the sandbox cannot run, every command reaches the person with the reason, auto-approval and allow patterns notwithstanding", async () => {
     const asked: ApprovalRequest[] = [];
     const executor = new RecordingExecutor();
-    const model = new FakeModel([{ toolCalls: [{ name: "execute", arguments: { command: "npm test" } }] }, { text: "done" }]);
+    const model = new FakeModel([
+      { toolCalls: [{ name: "execute", arguments: { command: "npm test" } }] },
+      { text: "done" },
+    ]);
     const agent = createAgent({
       model,
       workspaceRoot: "/tmp",
@@ -70,13 +81,24 @@ describe("leaving the sandbox is always asked", () => {
       { isTrusted: () => true, alwaysAllowed: () => ["execute:npm test"], log: { info: () => undefined } as never },
     );
     const base = { toolName: "execute", kind: "execute" as const, command: "npm test" };
-    assert.deepEqual(await gate.request({ ...base, toolCallId: "a", args: { command: "npm test" } }, new AbortController().signal), { type: "approve" });
-    await gate.request({ ...base, toolCallId: "b", args: { command: "npm test", sandbox: false }, mustAsk: true }, new AbortController().signal);
+    assert.deepEqual(
+      await gate.request({ ...base, toolCallId: "a", args: { command: "npm test" } }, new AbortController().signal),
+      { type: "approve" },
+    );
+    await gate.request(
+      { ...base, toolCallId: "b", args: { command: "npm test", sandbox: false }, mustAsk: true },
+      new AbortController().signal,
+    );
     assert.deepEqual(asked, ["b"]);
   });
 
   it("the execute tool tells the model its commands run in the sandbox", () => {
-    const withSandbox = createAgent({ model: new FakeModel([]), workspaceRoot: "/tmp", executor: new RecordingExecutor(), rules: false });
+    const withSandbox = createAgent({
+      model: new FakeModel([]),
+      workspaceRoot: "/tmp",
+      executor: new RecordingExecutor(),
+      rules: false,
+    });
     const execute = withSandbox.tools.find((t) => t.name === "execute")!;
     assert.match(execute.description, /OS sandbox/);
   });

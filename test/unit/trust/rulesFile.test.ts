@@ -14,13 +14,16 @@ import { makeSandbox } from "../backends/helpers";
 
 async function systemPromptFor(root: string, withBackend = true) {
   const model = new FakeModel([{ text: "ok" }]);
-  const agent = createAgent({ model, workspaceRoot: root, ...(withBackend ? { backend: new FilesystemBackend({ rootDir: root, ripgrepPath: null }) } : {}) });
+  const agent = createAgent({
+    model,
+    workspaceRoot: root,
+    ...(withBackend ? { backend: new FilesystemBackend({ rootDir: root, ripgrepPath: null }) } : {}),
+  });
   const { events } = await collect(agent, "hi");
   return { system: model.requests[0]!.system, events };
 }
 
 describe("AGENTS.md is read like any file the agent reads", () => {
-
   it("a link to a secret outside the workspace is refused and said so", async () => {
     const s = makeSandbox();
     after(s.cleanup);
@@ -34,22 +37,26 @@ describe("AGENTS.md is read like any file the agent reads", () => {
     }
   });
 
-  it("a FIFO is refused at once (never waited on), and so is a link to /dev/zero", { skip: process.platform === "win32" }, async () => {
-    const s = makeSandbox();
-    after(s.cleanup);
-    execFileSync("mkfifo", [path.join(s.root, "AGENTS.md")]);
-    const started = Date.now();
-    const { system, events } = await systemPromptFor(s.root);
-    assert.ok(Date.now() - started < 5_000, "waited on the FIFO");
-    assert.doesNotMatch(system, /Project rules/);
-    assert.match(ofType(events, "warning")[0]?.message ?? "", /not a regular file/);
+  it(
+    "a FIFO is refused at once (never waited on), and so is a link to /dev/zero",
+    { skip: process.platform === "win32" },
+    async () => {
+      const s = makeSandbox();
+      after(s.cleanup);
+      execFileSync("mkfifo", [path.join(s.root, "AGENTS.md")]);
+      const started = Date.now();
+      const { system, events } = await systemPromptFor(s.root);
+      assert.ok(Date.now() - started < 5_000, "waited on the FIFO");
+      assert.doesNotMatch(system, /Project rules/);
+      assert.match(ofType(events, "warning")[0]?.message ?? "", /not a regular file/);
 
-    const z = makeSandbox();
-    after(z.cleanup);
-    symlinkSync("/dev/zero", path.join(z.root, "AGENTS.md"));
-    const zero = await systemPromptFor(z.root);
-    assert.doesNotMatch(zero.system, /Project rules/);
-  });
+      const z = makeSandbox();
+      after(z.cleanup);
+      symlinkSync("/dev/zero", path.join(z.root, "AGENTS.md"));
+      const zero = await systemPromptFor(z.root);
+      assert.doesNotMatch(zero.system, /Project rules/);
+    },
+  );
 
   it("the CLI does not hang on a FIFO AGENTS.md", { skip: process.platform === "win32" }, async () => {
     const s = makeSandbox();
@@ -59,9 +66,25 @@ describe("AGENTS.md is read like any file the agent reads", () => {
     const server = await startScriptedModelServer([{ text: "done" }]);
     after(() => server.close());
     const main = path.resolve(__dirname, "../../../src/cli/main.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", main, "run", "--provider", "openai-compatible", "--base-url", server.baseUrlOpenAI, "--cwd", s.root, "hi"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        main,
+        "run",
+        "--provider",
+        "openai-compatible",
+        "--base-url",
+        server.baseUrlOpenAI,
+        "--cwd",
+        s.root,
+        "hi",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => {

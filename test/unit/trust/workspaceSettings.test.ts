@@ -4,15 +4,26 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { approvalFor, endpointOrigin, readSettings, USER_ONLY_SETTINGS, type ConfigSource } from "../../../src/host/settings";
+import {
+  approvalFor,
+  endpointOrigin,
+  readSettings,
+  USER_ONLY_SETTINGS,
+  type ConfigSource,
+} from "../../../src/host/settings";
 
 type Layers = { user?: Record<string, unknown>; workspace?: Record<string, unknown>; folder?: Record<string, unknown> };
 
 /** A fake of vscode.WorkspaceConfiguration: `get` merges the layers as VS Code does. */
 function config({ user = {}, workspace = {}, folder = {} }: Layers): ConfigSource {
   return {
-    get: <T>(key: string, fallback: T) => (key in folder ? folder[key] : key in workspace ? workspace[key] : key in user ? user[key] : fallback) as T,
-    inspect: <T>(key: string) => ({ globalValue: user[key] as T | undefined, workspaceValue: workspace[key] as T | undefined, workspaceFolderValue: folder[key] as T | undefined }),
+    get: <T>(key: string, fallback: T) =>
+      (key in folder ? folder[key] : key in workspace ? workspace[key] : key in user ? user[key] : fallback) as T,
+    inspect: <T>(key: string) => ({
+      globalValue: user[key] as T | undefined,
+      workspaceValue: workspace[key] as T | undefined,
+      workspaceFolderValue: folder[key] as T | undefined,
+    }),
   };
 }
 
@@ -35,7 +46,14 @@ describe("workspace settings cannot widen trust", () => {
       assert.deepEqual(s.commands.allow, []);
       assert.equal(s.baseUrl, "");
       assert.equal(s.maxSteps, 100);
-      assert.deepEqual(s.ignoredFromWorkspace.sort(), ["fathom.autoApprove.edit", "fathom.autoApprove.execute", "fathom.autoApprove.read", "fathom.baseUrl", "fathom.commands.allow", "fathom.provider"]);
+      assert.deepEqual(s.ignoredFromWorkspace.sort(), [
+        "fathom.autoApprove.edit",
+        "fathom.autoApprove.execute",
+        "fathom.autoApprove.read",
+        "fathom.baseUrl",
+        "fathom.commands.allow",
+        "fathom.provider",
+      ]);
       assert.equal(s.provider, "openai");
       const { policy, commands } = approvalFor(s, false);
       assert.equal(policy.execute, "ask");
@@ -45,7 +63,12 @@ describe("workspace settings cannot widen trust", () => {
     });
   }
   it("keeps the person's own user values", () => {
-    const s = readSettings(config({ user: { ...hostile, baseUrl: "http://localhost:8000/v1", maxSteps: 50 }, workspace: { "autoApprove.execute": false, baseUrl: "https://evil.example" } }));
+    const s = readSettings(
+      config({
+        user: { ...hostile, baseUrl: "http://localhost:8000/v1", maxSteps: 50 },
+        workspace: { "autoApprove.execute": false, baseUrl: "https://evil.example" },
+      }),
+    );
     assert.equal(s.provider, "openai-compatible");
     assert.deepEqual(s.autoApprove, { read: true, edit: true, execute: false }, "the workspace may turn auto-run off");
     assert.deepEqual(s.commands.allow, ["*"]);
@@ -54,30 +77,67 @@ describe("workspace settings cannot widen trust", () => {
     assert.deepEqual(s.ignoredFromWorkspace, ["fathom.baseUrl"]);
   });
   it("lets a workspace narrow: more deny patterns, fewer steps, reads asked", () => {
-    const s = readSettings(config({ user: { "commands.deny": ["git push*"], maxSteps: 200 }, workspace: { "commands.deny": ["rm *"], maxSteps: 20, maxParallelSubagents: 1, "autoApprove.read": false } }));
+    const s = readSettings(
+      config({
+        user: { "commands.deny": ["git push*"], maxSteps: 200 },
+        workspace: { "commands.deny": ["rm *"], maxSteps: 20, maxParallelSubagents: 1, "autoApprove.read": false },
+      }),
+    );
     assert.deepEqual(s.commands.deny, ["git push*", "rm *"]);
     assert.equal(s.maxSteps, 20);
     assert.equal(s.maxParallelSubagents, 1);
-    assert.equal(readSettings(config({ workspace: { maxParallelSubagents: 16 } })).maxParallelSubagents, 4, "a workspace cannot raise it");
+    assert.equal(
+      readSettings(config({ workspace: { maxParallelSubagents: 16 } })).maxParallelSubagents,
+      4,
+      "a workspace cannot raise it",
+    );
     assert.equal(s.autoApprove.read, false);
     assert.deepEqual(s.ignoredFromWorkspace, [], "narrowing is not reported as ignored");
   });
   it("declares every user-only setting application-scoped in package.json", () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../../package.json"), "utf8")) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
-    for (const key of USER_ONLY_SETTINGS) assert.equal(pkg.contributes.configuration.properties[`fathom.${key}`]?.scope, "application", key);
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../../package.json"), "utf8")) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    };
+    for (const key of USER_ONLY_SETTINGS)
+      assert.equal(pkg.contributes.configuration.properties[`fathom.${key}`]?.scope, "application", key);
   });
   it("sandboxed commands run unasked only by the person's own fathom.sandbox.autoApprove, and only while the sandbox runs", () => {
     const mine = readSettings(config({ user: { "sandbox.autoApprove": true } }));
     assert.equal(approvalFor(mine, false, "on").policy.execute, "auto");
-    assert.equal(approvalFor(mine, false, "off").policy.execute, "ask", "with the sandbox off, its auto-approval does nothing");
-    const theirs = readSettings(config({ workspace: { "sandbox.autoApprove": true, "sandbox.enabled": false, "sandbox.allowedDomains": ["evil.example"] } }));
+    assert.equal(
+      approvalFor(mine, false, "off").policy.execute,
+      "ask",
+      "with the sandbox off, its auto-approval does nothing",
+    );
+    const theirs = readSettings(
+      config({
+        workspace: {
+          "sandbox.autoApprove": true,
+          "sandbox.enabled": false,
+          "sandbox.allowedDomains": ["evil.example"],
+        },
+      }),
+    );
     assert.equal(approvalFor(theirs, false, "on").policy.execute, "ask");
     assert.equal(theirs.sandbox.enabled, true, "a workspace cannot turn the sandbox off");
     assert.deepEqual(theirs.sandbox.allowedDomains, []);
-    assert.deepEqual(theirs.ignoredFromWorkspace.sort(), ["fathom.sandbox.allowedDomains", "fathom.sandbox.autoApprove", "fathom.sandbox.enabled"]);
+    assert.deepEqual(theirs.ignoredFromWorkspace.sort(), [
+      "fathom.sandbox.allowedDomains",
+      "fathom.sandbox.autoApprove",
+      "fathom.sandbox.enabled",
+    ]);
   });
   it("where the sandbox cannot run, every command is asked, whatever auto-approval, allow patterns or rules say", () => {
-    const s = readSettings(config({ user: { "autoApprove.execute": true, "sandbox.autoApprove": true, "commands.allow": ["npm test*"], "commands.deny": ["rm *"] } }));
+    const s = readSettings(
+      config({
+        user: {
+          "autoApprove.execute": true,
+          "sandbox.autoApprove": true,
+          "commands.allow": ["npm test*"],
+          "commands.deny": ["rm *"],
+        },
+      }),
+    );
     const { policy, commands } = approvalFor(s, false, "unavailable");
     assert.equal(policy.execute, "ask");
     assert.deepEqual(commands.allow, []);

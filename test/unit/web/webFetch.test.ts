@@ -21,7 +21,8 @@ const ARTICLE = `<!doctype html><html><head><title>Fathom docs</title><script>al
 </article><footer>© someone</footer></body></html>`;
 
 function bigHtml(bytes: number): string {
-  const para = (i: number) => `<p>Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8)}<a href="/p/${i}">link ${i}</a></p>\n`;
+  const para = (i: number) =>
+    `<p>Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8)}<a href="/p/${i}">link ${i}</a></p>\n`;
   let html = "<html><head><title>Big</title></head><body><article><h1>Big page</h1>";
   for (let i = 0; html.length < bytes; i++) html += para(i);
   return `${html}</article></body></html>`;
@@ -86,7 +87,11 @@ after(() => new Promise<void>((r) => server.close(() => r())));
 
 const LOOPBACK = ["127.0.0.1"];
 
-async function fetchWith(options: WebFetchOptions, args: Record<string, unknown>, state = newRunState()): Promise<ToolResult> {
+async function fetchWith(
+  options: WebFetchOptions,
+  args: Record<string, unknown>,
+  state = newRunState(),
+): Promise<ToolResult> {
   const tool = webFetchMiddleware(options).tools![0] as Tool;
   const run = { state } as never;
   return tool.run(args as never, { signal: new AbortController().signal, toolCallId: "c1", run } as never);
@@ -107,25 +112,47 @@ test("an HTML page on 127.0.0.1 (named by the person) becomes markdown of its ar
 test("loopback is refused unless the person named the host itself: directly, through a redirect, through a DNS name, or a wildcard", async () => {
   const refused = await fetchWith({}, { url: `${base}/article` });
   assert.equal(refused.isError, true);
-  assert.match(refused.content, /Refused: 127\.0\.0\.1 is a loopback, private or link-local address.*--allow-domain 127\.0\.0\.1/);
+  assert.match(
+    refused.content,
+    /Refused: 127\.0\.0\.1 is a loopback, private or link-local address.*--allow-domain 127\.0\.0\.1/,
+  );
   // Redirected from an allowed 127.0.0.1 to localhost (another name, resolving to loopback).
   const viaRedirect = await fetchWith({ allowDomains: LOOPBACK }, { url: `${base}/to-localhost` });
   assert.equal(viaRedirect.isError, true);
-  assert.match(viaRedirect.content, /redirects to http:\/\/localhost:\d+\/article, on localhost, which this task has not been allowed/);
-  const allowedButPrivate = await fetchWith({ allowDomains: ["127.0.0.1", "*.localhost"] }, { url: `${base}/to-localhost` }, { ...newRunState(), webDomains: ["localhost"] });
+  assert.match(
+    viaRedirect.content,
+    /redirects to http:\/\/localhost:\d+\/article, on localhost, which this task has not been allowed/,
+  );
+  const allowedButPrivate = await fetchWith(
+    { allowDomains: ["127.0.0.1", "*.localhost"] },
+    { url: `${base}/to-localhost` },
+    { ...newRunState(), webDomains: ["localhost"] },
+  );
   assert.match(allowedButPrivate.content, /Refused: localhost resolves to (127\.0\.0\.1|::1)/);
   const resolve = async () => [{ address: "127.0.0.1", family: 4 }];
-  const viaDns = await fetchWith({ resolve, allowDomains: ["*.example.test"] }, { url: `http://docs.example.test:${port}/article` });
+  const viaDns = await fetchWith(
+    { resolve, allowDomains: ["*.example.test"] },
+    { url: `http://docs.example.test:${port}/article` },
+  );
   assert.match(viaDns.content, /Refused: docs\.example\.test resolves to 127\.0\.0\.1/);
-  const named = await fetchWith({ resolve, allowDomains: ["docs.example.test"] }, { url: `http://docs.example.test:${port}/article` });
+  const named = await fetchWith(
+    { resolve, allowDomains: ["docs.example.test"] },
+    { url: `http://docs.example.test:${port}/article` },
+  );
   assert.equal(named.isError, undefined, named.content);
   const metadata = await fetchWith({}, { url: "http://169.254.169.254/latest/meta-data/" });
   assert.match(metadata.content, /Refused: 169\.254\.169\.254 is a loopback, private or link-local address/);
 });
 
 test("credentials in the URL, file: and data: URLs are refused", async () => {
-  assert.match((await fetchWith({ allowDomains: LOOPBACK }, { url: `http://user:pw@127.0.0.1:${port}/article` })).content, /carries credentials/);
-  assert.match((await fetchWith({}, { url: "file:///etc/passwd" })).content, /Only http and https pages are fetched; file: URLs are refused/);
+  assert.match(
+    (await fetchWith({ allowDomains: LOOPBACK }, { url: `http://user:pw@127.0.0.1:${port}/article` })).content,
+    /carries credentials/,
+  );
+  assert.match(
+    (await fetchWith({}, { url: "file:///etc/passwd" })).content,
+    /Only http and https pages are fetched; file: URLs are refused/,
+  );
   assert.match((await fetchWith({}, { url: "data:text/plain,hi" })).content, /data: URLs are refused/);
 });
 
@@ -135,7 +162,10 @@ test("a redirect loop stops after 5 redirects, a silent server at the timeout, a
   const silent = await fetchWith({ allowDomains: LOOPBACK, timeoutMs: 300 }, { url: `${base}/silent` });
   assert.match(silent.content, /127\.0\.0\.1:\d+\/silent did not answer within 0 s\. Try again later/);
   const started = Date.now();
-  const endless = await fetchWith({ allowDomains: LOOPBACK, maxBytes: 1024 * 1024 }, { url: `${base}/forever`, max_chars: 1000 });
+  const endless = await fetchWith(
+    { allowDomains: LOOPBACK, maxBytes: 1024 * 1024 },
+    { url: `${base}/forever`, max_chars: 1000 },
+  );
   assert.ok(Date.now() - started < 5000);
   assert.match(endless.content, /only its first 1 MB were read/);
   assert.match(endless.content, /Characters 0-1000 of 1048576\. Read on with web_fetch\(url, offset=1000\)/);
@@ -178,18 +208,45 @@ test("through the agent: a new domain is asked once per task (and never allowed 
     { toolCalls: [{ name: "web_fetch", arguments: { url: `${base}/json` } }] },
     { text: "read" },
   ]);
-  const { done } = await collect(createAgent({ workspaceRoot: "/tmp", rules: false, generalPurposeSubagent: false, model, approvalGate: gate, approvalPolicy: { read: "auto" }, webFetch: { allowDomains: LOOPBACK } }), "read the docs");
+  const { done } = await collect(
+    createAgent({
+      workspaceRoot: "/tmp",
+      rules: false,
+      generalPurposeSubagent: false,
+      model,
+      approvalGate: gate,
+      approvalPolicy: { read: "auto" },
+      webFetch: { allowDomains: LOOPBACK },
+    }),
+    "read the docs",
+  );
   assert.equal(asked.length, 0, "a listed domain is not asked");
   assert.deepEqual(done.state.webDomains, ["127.0.0.1"]);
   const resolve = async () => [{ address: "93.184.215.14", family: 4 }];
   const tool = webFetchMiddleware({ resolve }).tools![0]!;
   const state = newRunState();
-  assert.match(tool.askWhy!({ url: "https://docs.example.com/a" } as never, state)!, /from docs\.example\.com, a domain it has not read from in this task/);
+  assert.match(
+    tool.askWhy!({ url: "https://docs.example.com/a" } as never, state)!,
+    /from docs\.example\.com, a domain it has not read from in this task/,
+  );
   state.webDomains = ["docs.example.com"];
   assert.equal(tool.askWhy!({ url: "https://docs.example.com/b" } as never, state), undefined);
-  const refusedModel = new FakeModel([{ toolCalls: [{ name: "web_fetch", arguments: { url: "https://docs.example.com/a" } }] }, { text: "ok" }]);
+  const refusedModel = new FakeModel([
+    { toolCalls: [{ name: "web_fetch", arguments: { url: "https://docs.example.com/a" } }] },
+    { text: "ok" },
+  ]);
   const rejecting = { request: async (r: ApprovalRequest) => (asked.push(r), { type: "reject" as const }) };
-  await collect(createAgent({ workspaceRoot: "/tmp", rules: false, generalPurposeSubagent: false, model: refusedModel, approvalGate: rejecting, approvalPolicy: { read: "auto", tools: { web_fetch: "auto" } } }), "go");
+  await collect(
+    createAgent({
+      workspaceRoot: "/tmp",
+      rules: false,
+      generalPurposeSubagent: false,
+      model: refusedModel,
+      approvalGate: rejecting,
+      approvalPolicy: { read: "auto", tools: { web_fetch: "auto" } },
+    }),
+    "go",
+  );
   assert.equal(asked.length, 1, "asked although the policy auto-approves it");
   assert.equal(asked[0]!.mustAsk, true);
 });

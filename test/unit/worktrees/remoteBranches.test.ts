@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { RemoteBranches } from "../../../src/core/worktrees/remoteBranches";
 
-const ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 const sh = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: ENV });
 const dirs: string[] = [];
 const temp = (name: string) => {
@@ -77,14 +83,21 @@ describe("remote fathom/* branches with real git", () => {
     writeFileSync(path.join(mine, "app.js"), "export const a = 'mine';\n");
     const refused = await remote.apply(ref);
     assert.equal(refused.ok, false);
-    assert.match(refused.message, /Not applied, nothing was changed: this file has changes of yours .*app\.js.*check it out as a worktree/);
+    assert.match(
+      refused.message,
+      /Not applied, nothing was changed: this file has changes of yours .*app\.js.*check it out as a worktree/,
+    );
     assert.equal(existsSync(path.join(mine, "NEW.md")), false, "all or nothing");
     sh(mine, "checkout", "--", "app.js");
     const applied = await remote.apply(ref);
     assert.equal(applied.ok, true, applied.message);
     assert.equal(readFileSync(path.join(mine, "app.js"), "utf8"), "export const a = 2;\n");
     assert.equal(readFileSync(path.join(mine, "NEW.md"), "utf8"), "new\n");
-    assert.equal(sh(mine, "rev-parse", "--abbrev-ref", "HEAD").trim(), "main", "the person's branch and commits untouched");
+    assert.equal(
+      sh(mine, "rev-parse", "--abbrev-ref", "HEAD").trim(),
+      "main",
+      "the person's branch and commits untouched",
+    );
   });
 
   it("Check out makes a worktree on a local branch that tracks it; twice is refused, saying why", async () => {
@@ -107,11 +120,20 @@ describe("remote fathom/* branches with real git", () => {
     sh(other, "push", "-q", "origin", "--delete", "fathom/12-fix-a");
     sh(mine, "remote", "add", "gone", path.join(tmpdir(), "fathom-no-such-remote"));
     const outcomes = await remote.fetch();
-    assert.deepEqual(outcomes.find((o) => o.remote === "origin"), { remote: "origin", ok: true });
+    assert.deepEqual(
+      outcomes.find((o) => o.remote === "origin"),
+      { remote: "origin", ok: true },
+    );
     const gone = outcomes.find((o) => o.remote === "gone");
     assert.equal(gone?.ok, false);
-    assert.match(gone && !gone.ok ? gone.reason : "", /fathom-no-such-remote|not appear to be a git repository|Could not read/);
+    assert.match(
+      gone && !gone.ok ? gone.reason : "",
+      /fathom-no-such-remote|not appear to be a git repository|Could not read/,
+    );
     assert.deepEqual(await remote.list(), []);
-    await assert.rejects(remote.apply("refs/remotes/origin/fathom/12-fix-a"), /is no longer on the remote .*refresh the list/);
+    await assert.rejects(
+      remote.apply("refs/remotes/origin/fathom/12-fix-a"),
+      /is no longer on the remote .*refresh the list/,
+    );
   });
 });

@@ -9,7 +9,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { TaskWorktrees, branchSlug, worktreeSupport } from "../../../src/core/worktrees/taskWorktrees";
 
-const sh = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
 
 function repo(): { dir: string; worktrees: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "fathom-wt-repo-"));
@@ -67,7 +78,10 @@ describe("task worktrees with real git", () => {
     assert.equal(status(dir), before, "nothing in the person's tree changed while the tasks ran");
     assert.equal(sh(dir, "rev-parse", "HEAD"), head);
 
-    assert.deepEqual(await wts.changes("task1"), [{ path: "added.ts", status: "added" }, { path: "app.ts", status: "modified" }]);
+    assert.deepEqual(await wts.changes("task1"), [
+      { path: "added.ts", status: "added" },
+      { path: "app.ts", status: "modified" },
+    ]);
     assert.equal(await wts.baseText("task1", "app.ts"), "export const a = 1;\n");
     assert.equal(await wts.baseText("task1", "added.ts"), null);
 
@@ -75,7 +89,11 @@ describe("task worktrees with real git", () => {
     assert.equal(first.ok, true, first.message);
     assert.equal(readFileSync(path.join(dir, "app.ts"), "utf8"), "export const a = 10;\n");
     assert.equal(readFileSync(path.join(dir, "added.ts"), "utf8"), "new\n");
-    assert.equal(sh(dir, "diff", "--cached", "--name-only"), "other.ts\n", "the index holds only the person's staged change");
+    assert.equal(
+      sh(dir, "diff", "--cached", "--name-only"),
+      "other.ts\n",
+      "the index holds only the person's staged change",
+    );
     assert.equal(readFileSync(path.join(dir, "notes.txt"), "utf8"), "mine\n");
     assert.equal((await wts.get("task1"))?.state, "applied");
 
@@ -92,7 +110,10 @@ describe("task worktrees with real git", () => {
     await wts.discard("task2");
     assert.equal(existsSync(two.path), false);
     assert.equal(sh(dir, "branch", "--list", "fathom/change-a-to-ten-2"), "");
-    assert.deepEqual((await wts.list()).map((w) => w.taskId), ["task1"]);
+    assert.deepEqual(
+      (await wts.list()).map((w) => w.taskId),
+      ["task1"],
+    );
     assert.equal(readFileSync(path.join(dir, "notes.txt"), "utf8"), "mine\n");
     assert.equal(readFileSync(path.join(dir, "debug.log"), "utf8"), "ignored\n");
   });
@@ -160,13 +181,19 @@ describe("a task cannot make Fathom's git run its programs", () => {
     const marker = path.join(worktrees, "filter-ran");
     const fake = path.join(wt.path, "fake-git");
     sh(wt.path, "init", "-q", "--bare", fake);
-    writeFileSync(path.join(fake, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n[filter "evil"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
+    writeFileSync(
+      path.join(fake, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tbare = false\n[filter "evil"]\n\tclean = sh -c 'touch ${marker}; cat'\n`,
+    );
     writeFileSync(path.join(wt.path, ".gitattributes"), "* filter=evil\n");
     writeFileSync(path.join(wt.path, ".git"), `gitdir: ${fake}\n`);
     writeFileSync(path.join(wt.path, "app.ts"), "export const a = 2;\n");
     const files = await wts.changes("t");
     assert.equal(existsSync(marker), false, "the task's filter never ran");
-    assert.ok(files.some((f) => f.path === "app.ts" && f.status === "modified"), JSON.stringify(files));
+    assert.ok(
+      files.some((f) => f.path === "app.ts" && f.status === "modified"),
+      JSON.stringify(files),
+    );
     await wts.apply("t");
     assert.equal(existsSync(marker), false);
   });

@@ -1,23 +1,28 @@
 // Headless Chromium (playwright-core) pointed at the code-server workbench.
-import * as fs from 'node:fs';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { onCleanup } from './cleanup.js';
+import * as fs from "node:fs";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { onCleanup } from "./cleanup.js";
 
 export const chromiumFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--no-default-browser-check',
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--no-default-browser-check",
 ];
 
 export function chromiumPath(): string {
-  const candidates = [process.env.FATHOM_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [
+    process.env.FATHOM_CHROMIUM,
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+  ];
   const found = candidates.find((c): c is string => !!c && fs.existsSync(c));
-  if (!found) throw new Error('no Chromium found: install Debian `chromium` or set FATHOM_CHROMIUM');
+  if (!found) throw new Error("no Chromium found: install Debian `chromium` or set FATHOM_CHROMIUM");
   return found;
 }
 
@@ -31,7 +36,7 @@ export interface BrowserSession {
 export async function launchBrowser(): Promise<BrowserSession> {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
-    headless: process.env.FATHOM_HEADED !== '1',
+    headless: process.env.FATHOM_HEADED !== "1",
     args: chromiumFlags,
     timeout: 60_000,
     // Our cleanup handles signals (playwright's own handlers would exit before the temp dirs
@@ -41,7 +46,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
     handleSIGHUP: false,
   });
   // playwright-core also kills the browser it launched if this process exits abruptly.
-  const close = onCleanup('chromium', async () => {
+  const close = onCleanup("chromium", async () => {
     await browser.close().catch(() => undefined);
   });
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -52,10 +57,10 @@ export async function launchBrowser(): Promise<BrowserSession> {
 
 /** Opens the workbench URL and waits until the workbench, its activity bar and status bar are up. */
 export async function openWorkbench(page: Page, url: string): Promise<void> {
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-  await page.locator('.activitybar').first().waitFor({ state: 'visible', timeout: 30_000 });
-  await page.locator('.statusbar').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".activitybar").first().waitFor({ state: "visible", timeout: 30_000 });
+  await page.locator(".statusbar").first().waitFor({ state: "visible", timeout: 30_000 });
 }
 
 /** The activity-bar entry with this title (e.g. "Fathom"). */
@@ -68,7 +73,11 @@ export function activityBarItem(page: Page, title: string) {
  * of the webview) with the extension's HTML in an inner iframe; we look for the frame that
  * satisfies `probe` (for example: it holds the "Message" textbox).
  */
-export async function findWebviewFrame(page: Page, probe: (frame: Frame) => Promise<boolean>, timeoutMs = 30_000): Promise<Frame> {
+export async function findWebviewFrame(
+  page: Page,
+  probe: (frame: Frame) => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
@@ -77,6 +86,9 @@ export async function findWebviewFrame(page: Page, probe: (frame: Frame) => Prom
     }
     await page.waitForTimeout(250);
   }
-  const urls = page.frames().map((f) => f.url()).join('\n  ');
+  const urls = page
+    .frames()
+    .map((f) => f.url())
+    .join("\n  ");
   throw new Error(`no webview frame matched within ${timeoutMs / 1000} s; frames:\n  ${urls}`);
 }

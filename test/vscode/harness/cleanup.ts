@@ -54,7 +54,7 @@ function runOne(entry: Cleanup): Promise<void> {
 function installSignalHandlers(): void {
   if (signalsInstalled) return;
   signalsInstalled = true;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
       stopping = true;
       console.error(`\n[harness] ${signal}: stopping everything started`);
@@ -63,12 +63,12 @@ function installSignalHandlers(): void {
       void runCleanups().finally(() => process.exit(130));
     });
   }
-  process.once('exit', () => {
+  process.once("exit", () => {
     // Synchronous last resort: the async cleanups could not run (e.g. process.exit()).
     for (const entry of cleanups) {
       if (entry.lastResortPid === undefined) continue;
       try {
-        process.kill(-entry.lastResortPid, 'SIGKILL');
+        process.kill(-entry.lastResortPid, "SIGKILL");
       } catch {
         // already gone
       }

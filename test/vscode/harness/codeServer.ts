@@ -1,10 +1,10 @@
 // Starts and stops code-server (VS Code in a browser, with a real Node extension host).
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as path from 'node:path';
-import { onCleanup } from './cleanup.js';
-import { run, type CodeServerInstall } from './paths.js';
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { onCleanup } from "./cleanup.js";
+import { run, type CodeServerInstall } from "./paths.js";
 
 export interface CodeServerOptions {
   install: CodeServerInstall;
@@ -42,31 +42,31 @@ export interface CodeServer {
 
 /** Settings that keep the workbench quiet, offline and deterministic for tests and screenshots. */
 export const quietSettings: Record<string, unknown> = {
-  'workbench.startupEditor': 'none',
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
-  'workbench.tips.enabled': false,
-  'workbench.enableExperiments': false,
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'telemetry.telemetryLevel': 'off',
-  'security.workspace.trust.enabled': false,
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'chat.disableAIFeatures': true,
-  'chat.commandCenter.enabled': false,
-  'git.openRepositoryInParentFolders': 'never',
-  'window.restoreWindows': 'none',
-  'files.hotExit': 'off',
+  "workbench.startupEditor": "none",
+  "workbench.welcomePage.walkthroughs.openOnInstall": false,
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "telemetry.telemetryLevel": "off",
+  "security.workspace.trust.enabled": false,
+  "update.mode": "none",
+  "extensions.autoUpdate": false,
+  "extensions.autoCheckUpdates": false,
+  "extensions.ignoreRecommendations": true,
+  "chat.disableAIFeatures": true,
+  "chat.commandCenter.enabled": false,
+  "git.openRepositoryInParentFolders": "never",
+  "window.restoreWindows": "none",
+  "files.hotExit": "off",
 };
 
 export function writeUserSettings(userDataDir: string, extra: Record<string, unknown> = {}): void {
-  const dir = path.join(userDataDir, 'User');
+  const dir = path.join(userDataDir, "User");
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'settings.json');
+  const file = path.join(dir, "settings.json");
   let existing: Record<string, unknown> = {};
   try {
-    existing = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    existing = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch {
     // missing or not plain JSON: start over
   }
@@ -75,46 +75,51 @@ export function writeUserSettings(userDataDir: string, extra: Record<string, unk
   // Machine-scoped settings: the extension host of a remote window (code-server) reads them from
   // Machine/settings.json, not from the user's settings the workbench reads.
   const machine = Object.fromEntries(Object.entries(settings).filter(([key]) => MACHINE_SCOPED.has(key)));
-  fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
+  fs.mkdirSync(path.join(userDataDir, "Machine"), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, "Machine", "settings.json"), JSON.stringify(machine, null, 2));
 }
 
 /** The quiet settings VS Code registers as machine-scoped. */
-const MACHINE_SCOPED = new Set(['workbench.welcomePage.walkthroughs.openOnInstall']);
+const MACHINE_SCOPED = new Set(["workbench.welcomePage.walkthroughs.openOnInstall"]);
 
 /** A port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
 
 function baseArgs(o: CodeServerOptions): string[] {
   // An explicit --config keeps code-server from writing ~/.config/code-server/config.yaml.
-  const config = path.join(o.userDataDir, 'code-server.yaml');
-  if (!fs.existsSync(config)) fs.writeFileSync(config, 'auth: none\n');
+  const config = path.join(o.userDataDir, "code-server.yaml");
+  if (!fs.existsSync(config)) fs.writeFileSync(config, "auth: none\n");
   return [
-    path.join(o.install.codeServerDir, 'out', 'node', 'entry.js'),
-    '--config', config,
-    '--user-data-dir', o.userDataDir,
-    '--extensions-dir', o.extensionsDir,
-    '--disable-telemetry',
-    '--disable-update-check',
+    path.join(o.install.codeServerDir, "out", "node", "entry.js"),
+    "--config",
+    config,
+    "--user-data-dir",
+    o.userDataDir,
+    "--extensions-dir",
+    o.extensionsDir,
+    "--disable-telemetry",
+    "--disable-update-check",
   ];
 }
 
 /** `--install-extension` for each vsix, with the same user-data and extensions dirs. */
 export async function installExtensions(o: CodeServerOptions, extensions: string[]): Promise<void> {
   if (extensions.length === 0) return;
-  const args = [...baseArgs(o), ...extensions.flatMap((e) => ['--install-extension', e]), '--force'];
+  const args = [...baseArgs(o), ...extensions.flatMap((e) => ["--install-extension", e]), "--force"];
   const out = await run(o.install.node, args, { capture: true, env: { ...process.env, ...o.env } });
-  if (!/successfully installed/i.test(out)) throw new Error(`installing ${extensions.join(', ')} failed:\n${out}`);
+  if (!/successfully installed/i.test(out)) throw new Error(`installing ${extensions.join(", ")} failed:\n${out}`);
 }
 
 /** Installs the extensions, starts code-server, waits until it answers. Stopped on cleanup. */
@@ -125,28 +130,30 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
   await installExtensions(o, o.extensions ?? []);
 
   const port = o.port || (await freePort());
-  const logFile = o.logFile ?? path.join(o.userDataDir, 'code-server.log');
-  const log = fs.openSync(logFile, 'a');
+  const logFile = o.logFile ?? path.join(o.userDataDir, "code-server.log");
+  const log = fs.openSync(logFile, "a");
   const args = [
     ...baseArgs(o),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--ignore-last-opened',
+    "--auth",
+    "none",
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    "--ignore-last-opened",
     ...(o.args ?? []),
     o.workspaceDir,
   ];
   // Own process group, so stop() reaches the extension host and every helper it forks.
   const child = spawn(o.install.node, args, {
     detached: true,
-    stdio: ['ignore', log, log],
-    env: { ...process.env, ...o.env, VSCODE_PROXY_URI: '' },
+    stdio: ["ignore", log, log],
+    env: { ...process.env, ...o.env, VSCODE_PROXY_URI: "" },
   });
   fs.closeSync(log);
   const pid = child.pid;
-  if (pid === undefined) throw new Error('code-server did not start');
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (pid === undefined) throw new Error("code-server did not start");
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stop = onCleanup(`code-server :${port}`, () => killGroup(child, pid), pid);
 
   const url = `http://127.0.0.1:${port}`;
@@ -161,8 +168,8 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
     url,
     logFile,
     exited,
-    folderUrl: (folder = o.workspaceDir) => `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
-    workspaceUrl: (file) => `${url}/?workspace=${encodeURIComponent(file).replace(/%2F/g, '/')}`,
+    folderUrl: (folder = o.workspaceDir) => `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, "/")}`,
+    workspaceUrl: (file) => `${url}/?workspace=${encodeURIComponent(file).replace(/%2F/g, "/")}`,
     stop,
   };
 }
@@ -196,7 +203,7 @@ async function killGroup(child: ChildProcess, pid: number): Promise<void> {
   };
   if (!alive()) return;
   try {
-    process.kill(-pid, 'SIGTERM');
+    process.kill(-pid, "SIGTERM");
   } catch {
     return;
   }
@@ -204,7 +211,7 @@ async function killGroup(child: ChildProcess, pid: number): Promise<void> {
   while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (alive()) {
     try {
-      process.kill(-pid, 'SIGKILL');
+      process.kill(-pid, "SIGKILL");
     } catch {
       // gone in between
     }
@@ -214,8 +221,8 @@ async function killGroup(child: ChildProcess, pid: number): Promise<void> {
 
 export function tail(file: string, lines = 40): string {
   try {
-    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+    return fs.readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
   } catch {
-    return '(no log)';
+    return "(no log)";
   }
 }

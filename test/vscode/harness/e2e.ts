@@ -1,10 +1,10 @@
 // End-to-end tests: each runs against its own fresh code-server + Chromium session.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { Page } from 'playwright-core';
-import { withTimeout } from './cleanup.js';
-import { testOutputDir, type CodeServerInstall } from './paths.js';
-import { startSession, type Session } from './workspace.js';
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Page } from "playwright-core";
+import { withTimeout } from "./cleanup.js";
+import { testOutputDir, type CodeServerInstall } from "./paths.js";
+import { startSession, type Session } from "./workspace.js";
 
 export interface E2EContext {
   page: Page;
@@ -37,7 +37,11 @@ export interface TestResult {
 }
 
 export function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -53,7 +57,15 @@ export async function runE2ETest(test: E2ETest, install: CodeServerInstall, exte
   let session: Session | undefined;
   let stopped = false;
   const work = (async () => {
-    session = await startSession({ install, extensions, name: `e2e-${slug(test.name)}`, settings: test.settings, env: test.env, ...(test.workspaceFile ? { workspaceFile: test.workspaceFile } : {}), ...(test.prepare ? { prepare: test.prepare } : {}) });
+    session = await startSession({
+      install,
+      extensions,
+      name: `e2e-${slug(test.name)}`,
+      settings: test.settings,
+      env: test.env,
+      ...(test.workspaceFile ? { workspaceFile: test.workspaceFile } : {}),
+      ...(test.prepare ? { prepare: test.prepare } : {}),
+    });
     // Stopped while starting (timeout): do not run the test against a half-stopped session.
     if (stopped) return;
     const page = session.page!;
@@ -65,10 +77,19 @@ export async function runE2ETest(test: E2ETest, install: CodeServerInstall, exte
   } catch (err) {
     const page = session?.page;
     if (page) {
-      const shot = await withTimeout('failure screenshot', 10_000, screenshot(page, `e2e-${slug(test.name)}-failure`)).catch(() => undefined);
+      const shot = await withTimeout(
+        "failure screenshot",
+        10_000,
+        screenshot(page, `e2e-${slug(test.name)}-failure`),
+      ).catch(() => undefined);
       if (shot) console.log(`    failure screenshot: ${path.relative(process.cwd(), shot)}`);
     }
-    return { name: test.name, ok: false, ms: Date.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    return {
+      name: test.name,
+      ok: false,
+      ms: Date.now() - started,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    };
   } finally {
     stopped = true;
     work.catch(() => undefined);

@@ -59,7 +59,13 @@ suite("Attention: badge and notifications when the chat cannot be seen", () => {
     shown = 0;
     settings = { approvals: true, taskEnd: true };
     notifier = new AttentionNotifier({
-      view: { get visible() { return visible; }, setBadge: (b) => (badge = b), onDidChangeVisibility: visibility.event },
+      view: {
+        get visible() {
+          return visible;
+        },
+        setBadge: (b) => (badge = b),
+        onDidChangeVisibility: visibility.event,
+      },
       settings: () => settings,
       focused: () => focused,
       showChat: async () => void shown++,
@@ -139,7 +145,9 @@ suite("Attention: badge and notifications when the chat cannot be seen", () => {
   test("the notification settings are the person's own: application scope, on by default", () => {
     const ext = vscode.extensions.getExtension("fathom-dev.fathom");
     assert.ok(ext, "Fathom is installed");
-    const pkg = ext.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } } };
+    const pkg = ext.packageJSON as {
+      contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } };
+    };
     for (const key of ["fathom.notifications.approvals", "fathom.notifications.taskEnd"]) {
       assert.equal(pkg.contributes.configuration.properties[key]?.default, true, key);
       assert.equal(pkg.contributes.configuration.properties[key]?.scope, "application", key);

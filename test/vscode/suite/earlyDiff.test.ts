@@ -12,7 +12,11 @@ import { ReviewGate } from "../../../src/host/review/reviewGate";
 const root = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
 let counter = 0;
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 8000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 8000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -22,7 +26,8 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
   }
 }
 
-const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
+const diffTabs = () =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
 
 suite("Diff opened while the model writes", function () {
   this.timeout(60_000);
@@ -65,7 +70,11 @@ suite("Diff opened while the model writes", function () {
     gate.prepare(id, file, "alpha\nbeta\n", "Early diffs");
     const tab = await until("the prepared diff", () => diffTabs()[0]);
     assert.match(tab.label, /a\.txt ↔ Fathom's proposal \(editable\) · Early diffs/);
-    assert.equal(vscode.window.activeTextEditor?.document.fileName.endsWith("typing.txt"), true, "focus stays where the person was typing");
+    assert.equal(
+      vscode.window.activeTextEditor?.document.fileName.endsWith("typing.txt"),
+      true,
+      "focus stays where the person was typing",
+    );
     const groups = vscode.window.tabGroups.all.length;
     const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
     // Before the proposal: the file as it is, on both sides.
@@ -76,7 +85,10 @@ suite("Diff opened while the model writes", function () {
     assert.ok(await vscode.workspace.applyEdit(early));
 
     const controller = new AbortController();
-    const decided: Promise<ApprovalDecision> = gate.request(request("c1", file, "alpha\nbeta\n", "alpha\nBETA\n"), controller.signal);
+    const decided: Promise<ApprovalDecision> = gate.request(
+      request("c1", file, "alpha\nbeta\n", "alpha\nBETA\n"),
+      controller.signal,
+    );
     assert.equal(gate.proposalUris(id)?.after.toString(), afterUri.toString(), "the request takes the prepared diff");
     const doc = await vscode.workspace.openTextDocument(afterUri);
     await until("the proposal in the open diff", () => doc.getText() === "alpha\nBETA\n");
@@ -90,7 +102,10 @@ suite("Diff opened while the model writes", function () {
     await until("the edit", () => doc.getText() === "alpha\nBETA\ngamma\n");
     gate.decide(id, { type: "approve" });
     assert.deepEqual(await decided, { type: "edit", content: "alpha\nBETA\ngamma\n" });
-    await until("the diff and the group it split off to close", () => diffTabs().length === 0 && vscode.window.tabGroups.all.length === groups - 1);
+    await until(
+      "the diff and the group it split off to close",
+      () => diffTabs().length === 0 && vscode.window.tabGroups.all.length === groups - 1,
+    );
   });
 
   test("a prepared diff's right side follows the edit as the model writes it, scrolled to it, never over the person's typing; the proposal then fills it in", async () => {
@@ -101,12 +116,15 @@ suite("Diff opened while the model writes", function () {
     const tab = await until("the prepared diff", () => diffTabs()[0]);
     const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
     const doc = await vscode.workspace.openTextDocument(afterUri);
-    const editor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
+    const editor = () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
     await until("the right side's editor", editor);
     const partly = before.replace("line 250\n", "LINE 250\n");
     gate.previewPrepared("task1::p1", partly);
     await until("the preview on the right", () => doc.getText() === partly);
-    await until("line 251 in view", () => editor()?.visibleRanges.some((r) => r.start.line <= 250 && r.end.line >= 250));
+    await until("line 251 in view", () =>
+      editor()?.visibleRanges.some((r) => r.start.line <= 250 && r.end.line >= 250),
+    );
     const more = partly.replace("line 251\n", "LINE 251\n");
     gate.previewPrepared("task1::p1", more);
     await until("the next preview", () => doc.getText() === more);
@@ -133,12 +151,18 @@ suite("Diff opened while the model writes", function () {
     gate.prepare("task1::c5", file, lines.join("\n") + "\n");
     const tab = await until("the prepared diff", () => diffTabs()[0]);
     const afterUri = (tab.input as vscode.TabInputTextDiff).modified;
-    const editor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
+    const editor = () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === afterUri.toString());
     await until("the right side's editor", editor);
-    assert.ok(editor()!.visibleRanges.every((r) => r.end.line < 250), "opened at the top");
+    assert.ok(
+      editor()!.visibleRanges.every((r) => r.end.line < 250),
+      "opened at the top",
+    );
     const after = lines.map((l, i) => (i === 270 ? "line 270, changed" : l)).join("\n") + "\n";
     const decided = gate.request(request("c5", file, lines.join("\n") + "\n", after), new AbortController().signal);
-    await until("line 271 in view", () => editor()?.visibleRanges.some((r) => r.start.line <= 270 && r.end.line >= 270));
+    await until("line 271 in view", () =>
+      editor()?.visibleRanges.some((r) => r.start.line <= 270 && r.end.line >= 270),
+    );
     gate.decide("task1::c5", { type: "approve" });
     assert.deepEqual(await decided, { type: "approve" });
   });
@@ -171,7 +195,9 @@ suite("Diff opened while the model writes", function () {
     const uris = gate.proposalUris("task1::c3")!;
     await until("only the request's diff", () => {
       const tabs = diffTabs();
-      return tabs.length === 1 && (tabs[0]!.input as vscode.TabInputTextDiff).modified.toString() === uris.after.toString();
+      return (
+        tabs.length === 1 && (tabs[0]!.input as vscode.TabInputTextDiff).modified.toString() === uris.after.toString()
+      );
     });
     assert.equal((await vscode.workspace.openTextDocument(uris.after)).getText(), "REAL\n");
     gate.decide("task1::c3", { type: "reject" });
@@ -184,7 +210,10 @@ suite("Diff opened while the model writes", function () {
     const moving = gate.proposalUris("task1::c4")!;
     const left = await vscode.workspace.openTextDocument(moving.before);
     await until("the left side as the file is now", () => left.getText() === "new\n");
-    await until("the proposal on the right", async () => (await vscode.workspace.openTextDocument(moving.after)).getText() === "NEW\n");
+    await until(
+      "the proposal on the right",
+      async () => (await vscode.workspace.openTextDocument(moving.after)).getText() === "NEW\n",
+    );
     controller.abort();
     assert.equal((await second).type, "reject");
   });

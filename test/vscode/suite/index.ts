@@ -2,13 +2,13 @@
 // @vscode/test-electron, or code-server via the test-runner extension). The build
 // (harness/buildSuite.ts) bundles this file, mocha and every `*.test.ts` of this folder into
 // one CommonJS file whose `run()` follows @vscode/test-electron's extensionTestsPath contract.
-import { appendFileSync } from 'node:fs';
-import Mocha from 'mocha';
+import { appendFileSync } from "node:fs";
+import Mocha from "mocha";
 
-export type TestState = 'passed' | 'failed' | 'pending';
+export type TestState = "passed" | "failed" | "pending";
 
 export interface TestEvent {
-  event: 'test';
+  event: "test";
   title: string;
   state: TestState;
   durationMs?: number;
@@ -16,7 +16,7 @@ export interface TestEvent {
 }
 
 export interface SuiteReport {
-  event: 'end';
+  event: "end";
   passed: number;
   failed: number;
   pending: number;
@@ -37,9 +37,9 @@ export interface SuiteOptions {
  * `loadTests` (which requires the bundled test files), runs, and reports every test.
  */
 export function runSuite(loadTests: () => void, options: SuiteOptions = {}): Promise<SuiteReport> {
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: options.timeoutMs ?? 30_000, reporter: 'spec' });
+  const mocha = new Mocha({ ui: "tdd", color: false, timeout: options.timeoutMs ?? 30_000, reporter: "spec" });
   if (options.grep) mocha.grep(new RegExp(options.grep));
-  mocha.suite.emit('pre-require', globalThis, 'fathom-in-host-suite', mocha);
+  mocha.suite.emit("pre-require", globalThis, "fathom-in-host-suite", mocha);
   loadTests();
 
   const tests: TestEvent[] = [];
@@ -51,12 +51,20 @@ export function runSuite(loadTests: () => void, options: SuiteOptions = {}): Pro
     try {
       const runner = mocha.run(() => {
         const count = (state: TestState) => tests.filter((t) => t.state === state).length;
-        resolve({ event: 'end', passed: count('passed'), failed: count('failed'), pending: count('pending'), tests });
+        resolve({ event: "end", passed: count("passed"), failed: count("failed"), pending: count("pending"), tests });
       });
-      runner.on('pass', (t) => record({ event: 'test', title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-      runner.on('pending', (t) => record({ event: 'test', title: t.fullTitle(), state: 'pending' }));
-      runner.on('fail', (t, err: Error) =>
-        record({ event: 'test', title: t.fullTitle(), state: 'failed', durationMs: t.duration, error: err?.stack ?? String(err) }),
+      runner.on("pass", (t) =>
+        record({ event: "test", title: t.fullTitle(), state: "passed", durationMs: t.duration }),
+      );
+      runner.on("pending", (t) => record({ event: "test", title: t.fullTitle(), state: "pending" }));
+      runner.on("fail", (t, err: Error) =>
+        record({
+          event: "test",
+          title: t.fullTitle(),
+          state: "failed",
+          durationMs: t.duration,
+          error: err?.stack ?? String(err),
+        }),
       );
     } catch (err) {
       reject(err instanceof Error ? err : new Error(String(err)));

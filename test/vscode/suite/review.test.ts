@@ -5,7 +5,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { createAgent, runToEnd, type ApprovalDecision, type ApprovalPolicy, FilesystemBackend } from "../../../src/core";
+import {
+  createAgent,
+  runToEnd,
+  type ApprovalDecision,
+  type ApprovalPolicy,
+  FilesystemBackend,
+} from "../../../src/core";
 import { EditorAwareBackend } from "../../../src/host/review/editorAwareBackend";
 import { editFeedbackMiddleware } from "../../../src/host/review/editFeedback";
 import { ReviewGate, type ReviewChange } from "../../../src/host/review/reviewGate";
@@ -67,7 +73,12 @@ suite("Diff review", function () {
   });
 
   /** Runs the agent on scripted turns; `onPending` answers each approval request. */
-  async function run(turns: FakeTurn[], onPending: (id: string) => Promise<void> | void, policy?: ApprovalPolicy, waitMs = 4000) {
+  async function run(
+    turns: FakeTurn[],
+    onPending: (id: string) => Promise<void> | void,
+    policy?: ApprovalPolicy,
+    waitMs = 4000,
+  ) {
     // A second "done": the task may go on once with errors the editor reported late.
     const model = new FakeModel([...turns, { text: "done" }, { text: "done" }]);
     const agent = createAgent({
@@ -155,14 +166,31 @@ suite("Diff review", function () {
     await run([edit("f1", `${dir}/a.txt`, "x", "y")], async (id) => {
       const tab = await until("the diff editor", () => diffTab(gate.proposalUris(id)!.after));
       assert.match(tab.label, /a\.txt ↔ Fathom's proposal/);
-      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), typing.document.uri.toString(), "focus stays where the person was typing");
+      assert.equal(
+        vscode.window.activeTextEditor?.document.uri.toString(),
+        typing.document.uri.toString(),
+        "focus stays where the person was typing",
+      );
       assert.notEqual(tab.group.viewColumn, typing.viewColumn, "the diff opens beside, not over, the person's editor");
       gate.decide(id, { type: "approve" });
-      await until("the diff to close", () => !diffTab(gate.proposalUris(id)?.after ?? vscode.Uri.parse("x:/gone")) && vscode.window.tabGroups.all.every((g) => g.tabs.every((t) => !(t.input instanceof vscode.TabInputTextDiff))));
-      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), typing.document.uri.toString(), "closing the diff does not move focus");
+      await until(
+        "the diff to close",
+        () =>
+          !diffTab(gate.proposalUris(id)?.after ?? vscode.Uri.parse("x:/gone")) &&
+          vscode.window.tabGroups.all.every((g) => g.tabs.every((t) => !(t.input instanceof vscode.TabInputTextDiff))),
+      );
+      assert.equal(
+        vscode.window.activeTextEditor?.document.uri.toString(),
+        typing.document.uri.toString(),
+        "closing the diff does not move focus",
+      );
     });
     assert.equal(disk(`${dir}/a.txt`), "y\n");
-    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), typing.document.uri.toString(), "showing the written file does not move focus");
+    assert.equal(
+      vscode.window.activeTextEditor?.document.uri.toString(),
+      typing.document.uri.toString(),
+      "showing the written file does not move focus",
+    );
   });
 
   test("the editor group a diff split off closes with it; one the person used stays", async () => {
@@ -178,9 +206,16 @@ suite("Diff review", function () {
     await run([edit("g2", `${dir}/h.txt`, "h", "H")], async (id) => {
       const tab = await until("the diff editor", () => diffTab(gate.proposalUris(id)!.after));
       // The person opens a file of theirs in the group the diff split off.
-      await vscode.window.showTextDocument(fileUri(`${dir}/typing.txt`), { viewColumn: tab.group.viewColumn, preview: false, preserveFocus: true });
+      await vscode.window.showTextDocument(fileUri(`${dir}/typing.txt`), {
+        viewColumn: tab.group.viewColumn,
+        preview: false,
+        preserveFocus: true,
+      });
       gate.decide(id, { type: "reject" });
-      await until("the diff to close", () => !vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)));
+      await until(
+        "the diff to close",
+        () => !vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)),
+      );
     });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(vscode.window.tabGroups.all.length, groups + 1, "the group with the person's file stays");
@@ -189,14 +224,32 @@ suite("Diff review", function () {
   test("both sides are highlighted as their language; a language server takes up only a right side the person types or clicks in", async () => {
     const dir = scratch();
     // Both sides have a syntax error: TypeScript reports the right side's once the person is in it, never the left's.
-    const proposal = { path: `${dir}/broken.ts`, before: "export const a: number = ;\n", after: "export const a: number = ;\nexport const b = 1;\n" };
-    const decision = gate.request({ toolCallId: "lang1", toolName: "edit_file", kind: "edit", args: {}, proposal }, new AbortController().signal);
+    const proposal = {
+      path: `${dir}/broken.ts`,
+      before: "export const a: number = ;\n",
+      after: "export const a: number = ;\nexport const b = 1;\n",
+    };
+    const decision = gate.request(
+      { toolCallId: "lang1", toolName: "edit_file", kind: "edit", args: {}, proposal },
+      new AbortController().signal,
+    );
     const uris = gate.proposalUris("lang1")!;
     await until("the diff editor", () => diffTab(uris.after));
     const docOf = (u: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-    assert.equal((await until("the left document", () => docOf(uris.before))).languageId, "fathom-review-ts", "the left side borrows TypeScript's grammar only");
-    assert.equal((await until("the right document", () => docOf(uris.after))).languageId, "fathom-review-ts", "so does the right side while it is only looked at");
-    assert.ok(uris.before.path.endsWith(`${dir}/broken.ts`) && uris.after.path.endsWith(`${dir}/broken.ts`), "the paths keep the file's");
+    assert.equal(
+      (await until("the left document", () => docOf(uris.before))).languageId,
+      "fathom-review-ts",
+      "the left side borrows TypeScript's grammar only",
+    );
+    assert.equal(
+      (await until("the right document", () => docOf(uris.after))).languageId,
+      "fathom-review-ts",
+      "so does the right side while it is only looked at",
+    );
+    assert.ok(
+      uris.before.path.endsWith(`${dir}/broken.ts`) && uris.after.path.endsWith(`${dir}/broken.ts`),
+      "the paths keep the file's",
+    );
     // Shown with focus is not yet use: the diff opened beside the chat is its group's active editor.
     await gate.openDiff("lang1", { preserveFocus: false });
     await new Promise((r) => setTimeout(r, 300));
@@ -205,7 +258,11 @@ suite("Diff review", function () {
     await vscode.commands.executeCommand("type", { text: " " });
     await until("the right side in TypeScript", () => docOf(uris.after)?.languageId === "typescript");
     // The first TypeScript check of a window starts its server: a long wait.
-    await until("TypeScript's errors on the right side", () => vscode.languages.getDiagnostics(uris.after).length > 0, 45_000);
+    await until(
+      "TypeScript's errors on the right side",
+      () => vscode.languages.getDiagnostics(uris.after).length > 0,
+      45_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(docOf(uris.before)?.languageId, "fathom-review-ts", "the read-only side stays as it was");
     assert.deepEqual(vscode.languages.getDiagnostics(uris.before), [], "nothing checks the read-only left side");
@@ -217,15 +274,25 @@ suite("Diff review", function () {
     const dir = scratch();
     const signal = new AbortController().signal;
     const proposal = (after: string) => ({ path: `${dir}/s.txt`, before: null, after });
-    const first = gate.request({ toolCallId: "s1", toolName: "write_file", kind: "edit", args: {}, proposal: proposal("one") }, signal);
+    const first = gate.request(
+      { toolCallId: "s1", toolName: "write_file", kind: "edit", args: {}, proposal: proposal("one") },
+      signal,
+    );
     await until("the first diff", () => diffTab(gate.proposalUris("s1")!.after));
-    const second = gate.request({ toolCallId: "s2", toolName: "write_file", kind: "edit", args: {}, proposal: proposal("two") }, signal);
+    const second = gate.request(
+      { toolCallId: "s2", toolName: "write_file", kind: "edit", args: {}, proposal: proposal("two") },
+      signal,
+    );
     const older = await first;
     assert.equal(older.type, "reject");
     assert.match((older as { reason: string }).reason, /Superseded/);
     assert.deepEqual(gate.pending(), ["s2"]);
     await until("the newer diff", () => diffTab(gate.proposalUris("s2")!.after));
-    assert.equal(gate.approveFromEditor(gate.proposalUris("s2")!.after)?.type, "approve", "the editor-title action approves");
+    assert.equal(
+      gate.approveFromEditor(gate.proposalUris("s2")!.after)?.type,
+      "approve",
+      "the editor-title action approves",
+    );
     assert.deepEqual(await second, { type: "approve" });
   });
 
@@ -252,7 +319,10 @@ suite("Diff review", function () {
     const dir = scratch({ "d.txt": "saved\n" });
     const editor = await vscode.window.showTextDocument(fileUri(`${dir}/d.txt`));
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), "mine "));
-    const { results } = await run([edit("d1", `${dir}/d.txt`, "saved", "agent")], (id) => void gate.decide(id, { type: "approve" }));
+    const { results } = await run(
+      [edit("d1", `${dir}/d.txt`, "saved", "agent")],
+      (id) => void gate.decide(id, { type: "approve" }),
+    );
     assert.equal(disk(`${dir}/d.txt`), "saved\n", "the file on disk is untouched");
     assert.equal(editor.document.getText(), "mine saved\n", "the person's unsaved text is kept");
     assert.equal(editor.document.isDirty, true);
@@ -267,7 +337,11 @@ suite("Diff review", function () {
       [edit("c1", `${dir}/c.txt`, "second", "2nd"), edit("c2", `${dir}/c.txt`, "first", "1st")],
       (id) => void gate.decide(id, { type: "approve" }),
     );
-    assert.doesNotMatch(results.join("\n"), /changed on disk|unsaved/, "the stale-write guard learned the editor's write");
+    assert.doesNotMatch(
+      results.join("\n"),
+      /changed on disk|unsaved/,
+      "the stale-write guard learned the editor's write",
+    );
     assert.equal(disk(`${dir}/c.txt`), "1st\r\n2nd\r\n", "line endings kept");
     // The tool answered once the write was on disk; the editor follows a moment later.
     await until("the editor to show the write", () => editor.document.getText() === "1st\r\n2nd\r\n");
@@ -285,7 +359,10 @@ suite("Diff review", function () {
     await editorConfig.update("formatOnSave", true, vscode.ConfigurationTarget.Global);
     try {
       const editor = await vscode.window.showTextDocument(fileUri(`${dir}/ws.txt`));
-      const { results } = await run([edit("w1", `${dir}/ws.txt`, "this", "that   ")], (id) => void gate.decide(id, { type: "approve" }));
+      const { results } = await run(
+        [edit("w1", `${dir}/ws.txt`, "this", "that   ")],
+        (id) => void gate.decide(id, { type: "approve" }),
+      );
       assert.doesNotMatch(results[0]!, /changed|unsaved/);
       assert.equal(disk(`${dir}/ws.txt`), "keep  \nthat   \n", "exactly what was approved, trailing spaces kept");
       await until("the editor to show the write", () => editor.document.getText() === "keep  \nthat   \n");
@@ -299,7 +376,9 @@ suite("Diff review", function () {
   test("auto-approved edits to an open file, without asking: the editor follows, undo restores", async () => {
     const dir = scratch({ "auto.txt": "a\n" });
     const editor = await vscode.window.showTextDocument(fileUri(`${dir}/auto.txt`));
-    const { asked } = await run([edit("a1", `${dir}/auto.txt`, "a", "b")], () => assert.fail("the gate was asked"), { edit: "auto" });
+    const { asked } = await run([edit("a1", `${dir}/auto.txt`, "a", "b")], () => assert.fail("the gate was asked"), {
+      edit: "auto",
+    });
     assert.deepEqual(asked, []);
     assert.equal(disk(`${dir}/auto.txt`), "b\n");
     await until("the editor to show the write", () => editor.document.getText() === "b\n");
@@ -313,13 +392,40 @@ suite("Diff review", function () {
     // The tool answers as soon as the file is written; the model then answers "done", and the
     // task goes on with the errors the editor found meanwhile (the first check of a TypeScript
     // file starts its server: slow once, so a long wait here).
-    const first = await run([write("t1", `${dir}/bad.ts`, 'export const n: number = "text";\n')], (id) => void gate.decide(id, { type: "approve" }), undefined, 30_000);
-    assert.doesNotMatch(first.results[0]!, /Errors the editor reports/, "the write's own result did not wait for the language server");
-    assert.match(first.lastUser, /^\[Fathom\] After your last edits, the editor reports errors:[\s\S]*Errors the editor reports in .*bad\.ts[\s\S]*- line 1, column \d+: .*not assignable to type 'number'/);
+    const first = await run(
+      [write("t1", `${dir}/bad.ts`, 'export const n: number = "text";\n')],
+      (id) => void gate.decide(id, { type: "approve" }),
+      undefined,
+      30_000,
+    );
+    assert.doesNotMatch(
+      first.results[0]!,
+      /Errors the editor reports/,
+      "the write's own result did not wait for the language server",
+    );
+    assert.match(
+      first.lastUser,
+      /^\[Fathom\] After your last edits, the editor reports errors:[\s\S]*Errors the editor reports in .*bad\.ts[\s\S]*- line 1, column \d+: .*not assignable to type 'number'/,
+    );
     assert.equal(first.done.reason, "completed");
     // Now the file is shown and the server warm; only errors that are new are reported.
-    const second = await run([edit("t2", `${dir}/bad.ts`, 'export const n: number = "text";', 'export const n: number = 1;\nexport const s: string = 2;')], (id) => void gate.decide(id, { type: "approve" }), undefined, 1500);
-    assert.match(second.lastUser, /New errors the editor reports in .*bad\.ts[\s\S]*- line 2, column \d+: .*not assignable to type 'string'/);
+    const second = await run(
+      [
+        edit(
+          "t2",
+          `${dir}/bad.ts`,
+          'export const n: number = "text";',
+          "export const n: number = 1;\nexport const s: string = 2;",
+        ),
+      ],
+      (id) => void gate.decide(id, { type: "approve" }),
+      undefined,
+      1500,
+    );
+    assert.match(
+      second.lastUser,
+      /New errors the editor reports in .*bad\.ts[\s\S]*- line 2, column \d+: .*not assignable to type 'string'/,
+    );
     assert.doesNotMatch(second.lastUser, /type 'number'/);
   });
 
@@ -328,19 +434,37 @@ suite("Diff review", function () {
     await vscode.window.showTextDocument(fileUri(`${dir}/open.json`));
     const jsonUri = fileUri(`${dir}/open.json`);
     // The second edit is approved only once the editor has reported the first one's errors.
-    const { results, lastUser } = await run([edit("j2", `${dir}/open.json`, '"a": 1', '"a": 1,, "b"'), edit("j3", `${dir}/b.txt`, "b", "bb")], async (id) => {
-      if (id === "j3") await until("the JSON errors", () => vscode.languages.getDiagnostics(jsonUri).length > 0, 15_000).then(() => new Promise((r) => setTimeout(r, 1500)));
-      gate.decide(id, { type: "approve" });
-    });
+    const { results, lastUser } = await run(
+      [edit("j2", `${dir}/open.json`, '"a": 1', '"a": 1,, "b"'), edit("j3", `${dir}/b.txt`, "b", "bb")],
+      async (id) => {
+        if (id === "j3")
+          await until("the JSON errors", () => vscode.languages.getDiagnostics(jsonUri).length > 0, 15_000).then(
+            () => new Promise((r) => setTimeout(r, 1500)),
+          );
+        gate.decide(id, { type: "approve" });
+      },
+    );
     assert.doesNotMatch(results[0]!, /errors the editor reports/i);
-    assert.match(results[1]!, /\(Reported by the editor after an earlier edit's result was sent\.\)\nNew errors the editor reports in .*open\.json/);
+    assert.match(
+      results[1]!,
+      /\(Reported by the editor after an earlier edit's result was sent\.\)\nNew errors the editor reports in .*open\.json/,
+    );
     assert.doesNotMatch(lastUser, /\[Fathom\]/, "reported once");
   });
 
   test("cancelling the task rejects the pending proposal and closes its diff", async () => {
     const dir = scratch();
     const controller = new AbortController();
-    const pending = gate.request({ toolCallId: "x1", toolName: "write_file", kind: "edit", args: {}, proposal: { path: `${dir}/x.txt`, before: null, after: "x" } }, controller.signal);
+    const pending = gate.request(
+      {
+        toolCallId: "x1",
+        toolName: "write_file",
+        kind: "edit",
+        args: {},
+        proposal: { path: `${dir}/x.txt`, before: null, after: "x" },
+      },
+      controller.signal,
+    );
     const after = gate.proposalUris("x1")!.after;
     await until("the diff", () => diffTab(after));
     controller.abort();
@@ -353,8 +477,14 @@ suite("Diff review", function () {
   test("execute requests wait for the chat's decision; dispose rejects what is pending", async () => {
     const own = new ReviewGate({ log, scheme: "fathom-proposed-test2" });
     const signal = new AbortController().signal;
-    const a = own.request({ toolCallId: "e1", toolName: "execute", kind: "execute", args: { command: "ls" }, command: "ls" }, signal);
-    const b = own.request({ toolCallId: "e2", toolName: "execute", kind: "execute", args: { command: "rm x" }, command: "rm x" }, signal);
+    const a = own.request(
+      { toolCallId: "e1", toolName: "execute", kind: "execute", args: { command: "ls" }, command: "ls" },
+      signal,
+    );
+    const b = own.request(
+      { toolCallId: "e2", toolName: "execute", kind: "execute", args: { command: "rm x" }, command: "rm x" },
+      signal,
+    );
     assert.deepEqual(own.pending(), ["e1", "e2"]);
     assert.deepEqual(own.decide("e1", { type: "approve" }), { type: "approve" });
     assert.deepEqual(await a, { type: "approve" });
@@ -374,7 +504,10 @@ suite("Diff review in the installed Fathom", () => {
     const menus = ext.packageJSON.contributes.menus["editor/title"] as { command: string; when: string }[];
     for (const command of ["fathom.approveProposal", "fathom.rejectProposal"]) {
       // The extension host hands the manifest back with its when clauses re-serialised (quoted).
-      assert.ok(menus.some((m) => m.command === command && /^resourceScheme == '?fathom-proposed'?$/.test(m.when)), `${command} in the diff editor's title bar`);
+      assert.ok(
+        menus.some((m) => m.command === command && /^resourceScheme == '?fathom-proposed'?$/.test(m.when)),
+        `${command} in the diff editor's title bar`,
+      );
     }
     const all = new Set(await vscode.commands.getCommands(true));
     assert.ok(all.has("fathom.approveProposal") && all.has("fathom.rejectProposal"), "the commands are registered");
@@ -386,7 +519,16 @@ suite("Diff review in the installed Fathom", () => {
     const gate = await installedGate();
     if (!gate) return this.skip(); // the extension does not expose its gate (yet)
     const signal = new AbortController().signal;
-    const decision = gate.request({ toolCallId: "installed-1", toolName: "write_file", kind: "edit", args: {}, proposal: { path: "/review-cmd.txt", before: null, after: "x" } }, signal);
+    const decision = gate.request(
+      {
+        toolCallId: "installed-1",
+        toolName: "write_file",
+        kind: "edit",
+        args: {},
+        proposal: { path: "/review-cmd.txt", before: null, after: "x" },
+      },
+      signal,
+    );
     const after = gate.proposalUris("installed-1")!.after;
     assert.equal(after.scheme, "fathom-proposed");
     await until("the diff", () => diffTab(after));
@@ -411,13 +553,30 @@ suite("Diff review screenshot", function () {
     const grep = vscode.workspace.getConfiguration("fathomTestRunner").get<string>("grep") ?? "";
     if (!/screenshot/.test(grep)) this.skip();
     // Fathom's own gate shows its Approve / Reject title-bar actions; a test gate does not.
-    const gate = (await installedGate()) ?? new ReviewGate({ log: vscode.window.createOutputChannel("Fathom review screenshot", { log: true }), scheme: "fathom-proposed-shot" });
+    const gate =
+      (await installedGate()) ??
+      new ReviewGate({
+        log: vscode.window.createOutputChannel("Fathom review screenshot", { log: true }),
+        scheme: "fathom-proposed-shot",
+      });
     const file = path.join(root(), "src", "slugify.js");
     const before = fs.readFileSync(file, "utf8");
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
     await vscode.commands.executeCommand("workbench.view.extension.fathom");
-    const after = before.replace(".replace(/^-/, ''); // bug on purpose: a trailing \"-\" is kept", ".replace(/^-+|-+$/g, ''); // no leading or trailing '-'");
-    void gate.request({ toolCallId: "shot", toolName: "edit_file", kind: "edit", args: {}, proposal: { path: "/src/slugify.js", before, after } }, new AbortController().signal);
+    const after = before.replace(
+      ".replace(/^-/, ''); // bug on purpose: a trailing \"-\" is kept",
+      ".replace(/^-+|-+$/g, ''); // no leading or trailing '-'",
+    );
+    void gate.request(
+      {
+        toolCallId: "shot",
+        toolName: "edit_file",
+        kind: "edit",
+        args: {},
+        proposal: { path: "/src/slugify.js", before, after },
+      },
+      new AbortController().signal,
+    );
     await until("the diff", () => diffTab(gate.proposalUris("shot")!.after));
     await gate.openDiff("shot", { preserveFocus: false });
     await new Promise((r) => setTimeout(r, 2000));

@@ -6,13 +6,18 @@ export function chipLabel(a: AttachmentView): string {
   if (a.kind !== "file") return a.label;
   const name = a.path.replace(/^\/+/, "") || "/";
   if (a.startLine === undefined) return name;
-  return a.endLine === undefined || a.endLine === a.startLine ? `${name}:${a.startLine}` : `${name}:${a.startLine}-${a.endLine}`;
+  return a.endLine === undefined || a.endLine === a.startLine
+    ? `${name}:${a.startLine}`
+    : `${name}:${a.startLine}-${a.endLine}`;
 }
 
 const ICON: Record<AttachmentView["kind"], string> = { file: "file-code", terminal: "terminal", problems: "warning" };
 
 function chipTitle(a: AttachmentView): string {
-  if (a.kind === "file") return a.startLine === undefined ? `${chipLabel(a)}: the whole file (or a folder's listing) is sent with the message. Click to open it.` : `Lines ${a.startLine}–${a.endLine ?? a.startLine} of ${a.path.replace(/^\//, "")} are sent with the message. Click to open them.`;
+  if (a.kind === "file")
+    return a.startLine === undefined
+      ? `${chipLabel(a)}: the whole file (or a folder's listing) is sent with the message. Click to open it.`
+      : `Lines ${a.startLine}–${a.endLine ?? a.startLine} of ${a.path.replace(/^\//, "")} are sent with the message. Click to open them.`;
   return `${a.text.slice(0, 600)}${a.text.length > 600 ? "…" : ""}`;
 }
 
@@ -27,7 +32,18 @@ export function ComposerChips({ chips }: { chips: AttachmentView[] }) {
           <li key={`${i}:${label}`} className="chip">
             <span className={`codicon codicon-${ICON[chip.kind]}`} aria-hidden="true" />
             {chip.kind === "file" ? (
-              <button type="button" className="chip-label link-button" title={chipTitle(chip)} onClick={() => postToHost({ type: "openAttachment", path: chip.path, ...(chip.startLine !== undefined ? { line: chip.startLine } : {}) })}>
+              <button
+                type="button"
+                className="chip-label link-button"
+                title={chipTitle(chip)}
+                onClick={() =>
+                  postToHost({
+                    type: "openAttachment",
+                    path: chip.path,
+                    ...(chip.startLine !== undefined ? { line: chip.startLine } : {}),
+                  })
+                }
+              >
                 {label}
               </button>
             ) : (
@@ -35,7 +51,13 @@ export function ComposerChips({ chips }: { chips: AttachmentView[] }) {
                 {label}
               </span>
             )}
-            <button type="button" className="icon-button chip-remove" aria-label={`Remove ${label}`} title="Remove" onClick={() => postToHost({ type: "removeAttachment", index: i })}>
+            <button
+              type="button"
+              className="icon-button chip-remove"
+              aria-label={`Remove ${label}`}
+              title="Remove"
+              onClick={() => postToHost({ type: "removeAttachment", index: i })}
+            >
               <span className="codicon codicon-close" aria-hidden="true" />
             </button>
           </li>
@@ -53,7 +75,14 @@ export function SentChips({ attachments }: { attachments: SentAttachment[] }) {
         <li key={i} className="chip">
           <span className={`codicon codicon-${ICON[a.kind]}`} aria-hidden="true" />
           {a.kind === "file" && a.path ? (
-            <button type="button" className="chip-label link-button" title="Open" onClick={() => postToHost({ type: "openAttachment", path: a.path!, ...(a.line !== undefined ? { line: a.line } : {}) })}>
+            <button
+              type="button"
+              className="chip-label link-button"
+              title="Open"
+              onClick={() =>
+                postToHost({ type: "openAttachment", path: a.path!, ...(a.line !== undefined ? { line: a.line } : {}) })
+              }
+            >
               {a.label}
             </button>
           ) : (

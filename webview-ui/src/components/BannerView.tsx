@@ -10,7 +10,11 @@ export function BannerView({ banner }: { banner: Banner }) {
       <span className="banner-message">{banner.message}</span>
       <span className="banner-actions">
         {action ? (
-          <button type="button" className="button secondary" onClick={() => postToHost({ type: "runCommand", command: action })}>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => postToHost({ type: "runCommand", command: action })}
+          >
             {banner.actionLabel ?? (action === "fathom.setApiKey" ? "Set API Key" : "Open Settings")}
           </button>
         ) : null}

@@ -1,5 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_CHARS, parseSlashCommand, type ChatState, type TaskMode, type TeamFilesView } from "../../../src/protocol";
+import {
+  MAX_MESSAGE_CHARS,
+  parseSlashCommand,
+  type ChatState,
+  type TaskMode,
+  type TeamFilesView,
+} from "../../../src/protocol";
 import { ModeSwitch } from "./ModeSwitch";
 import { useImageAttachments } from "../lib/useImageAttachments";
 import type { MentionResults, ViewState } from "../state/chatReducer";
@@ -48,7 +54,18 @@ const SLASH_LIST_ID = "slash-list";
 const PROBLEMS_OPTION = { path: "@problems", special: "problems" as const };
 const NO_CHIPS: ViewState["chips"] = { attachments: [], focusSeq: 0 };
 
-export function Composer({ running, mode: taskMode = "act", sent, mentions, fill, chips = NO_CHIPS, model, worktree, sharedWith = 0, commands }: Props) {
+export function Composer({
+  running,
+  mode: taskMode = "act",
+  sent,
+  mentions,
+  fill,
+  chips = NO_CHIPS,
+  model,
+  worktree,
+  sharedWith = 0,
+  commands,
+}: Props) {
   const [text, setText] = useState("");
   const [chosenMode, setChosenMode] = useState<TaskMode | null>(null);
   const mode = chosenMode ?? taskMode;
@@ -87,14 +104,19 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
   const history = [...sent, ...ownSent.current.filter((t) => !sent.includes(t))];
 
   const found = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];
-  const offerProblems = mention !== null && mention.query.length <= "problems".length && "problems".startsWith(mention.query.toLowerCase());
-  const files: { path: string; isDir?: boolean; resource?: { server: string; name: string }; special?: "problems" }[] = offerProblems ? [PROBLEMS_OPTION, ...found] : found;
+  const offerProblems =
+    mention !== null && mention.query.length <= "problems".length && "problems".startsWith(mention.query.toLowerCase());
+  const files: { path: string; isDir?: boolean; resource?: { server: string; name: string }; special?: "problems" }[] =
+    offerProblems ? [PROBLEMS_OPTION, ...found] : found;
   const pickerOpen = mention !== null;
 
   // Ask the host for matching files a moment after the query stops changing.
   useEffect(() => {
     if (!mention) return;
-    const timer = setTimeout(() => postToHost({ type: "searchFiles", requestId: mention.requestId, query: mention.query.slice(0, 500) }), 60);
+    const timer = setTimeout(
+      () => postToHost({ type: "searchFiles", requestId: mention.requestId, query: mention.query.slice(0, 500) }),
+      60,
+    );
     return () => clearTimeout(timer);
   }, [mention]);
 
@@ -168,10 +190,20 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
       return;
     }
     if (message.length > MAX_MESSAGE_CHARS) {
-      setError(`The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`);
+      setError(
+        `The message is too long (${message.length.toLocaleString()} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}).`,
+      );
       return;
     }
-    postToHost({ type: "sendMessage", text: message, ...(images.length ? { images } : {}), ...(attachments.length ? { attachments } : {}), ...(worktree ? { worktree: worktreeChosen } : {}), ...(mode === "plan" || taskMode === "plan" ? { mode } : {}), ...(queue ? { queue } : {}) });
+    postToHost({
+      type: "sendMessage",
+      text: message,
+      ...(images.length ? { images } : {}),
+      ...(attachments.length ? { attachments } : {}),
+      ...(worktree ? { worktree: worktreeChosen } : {}),
+      ...(mode === "plan" || taskMode === "plan" ? { mode } : {}),
+      ...(queue ? { queue } : {}),
+    });
     setInWorktree(null);
     requestFollow();
     if (message && history[history.length - 1] !== message) ownSent.current.push(message);
@@ -202,7 +234,11 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
       }
       // Enter on a command already typed in full sends it; otherwise it completes the pick.
       const typed = text.trim().slice(1).toLowerCase();
-      if ((event.key === "Tab" || (event.key === "Enter" && slash.options[slash.active]?.name.toLowerCase() !== typed)) && !event.shiftKey && n) {
+      if (
+        (event.key === "Tab" || (event.key === "Enter" && slash.options[slash.active]?.name.toLowerCase() !== typed)) &&
+        !event.shiftKey &&
+        n
+      ) {
         event.preventDefault();
         insertCommand(slash.active);
         return;
@@ -261,8 +297,24 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
       }}
       onDrop={onDrop}
     >
-      {slash.open && !pickerOpen ? <SlashPicker id={SLASH_LIST_ID} options={slash.options} active={slash.active} loading={slash.loading} onPick={insertCommand} /> : null}
-      {pickerOpen ? <MentionPicker id={LIST_ID} files={files} active={active} loading={mentions?.requestId !== mention.requestId} onPick={insertMention} /> : null}
+      {slash.open && !pickerOpen ? (
+        <SlashPicker
+          id={SLASH_LIST_ID}
+          options={slash.options}
+          active={slash.active}
+          loading={slash.loading}
+          onPick={insertCommand}
+        />
+      ) : null}
+      {pickerOpen ? (
+        <MentionPicker
+          id={LIST_ID}
+          files={files}
+          active={active}
+          loading={mentions?.requestId !== mention.requestId}
+          onPick={insertMention}
+        />
+      ) : null}
       <ComposerChips chips={chips.attachments} />
       <textarea
         ref={box}
@@ -272,9 +324,19 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
         aria-describedby="composer-hint"
         aria-autocomplete="list"
         aria-controls={pickerOpen ? LIST_ID : slash.open ? SLASH_LIST_ID : undefined}
-        aria-activedescendant={pickerOpen && files.length ? mentionOptionId(LIST_ID, active) : slash.open && slash.options.length ? slashOptionId(SLASH_LIST_ID, slash.active) : undefined}
+        aria-activedescendant={
+          pickerOpen && files.length
+            ? mentionOptionId(LIST_ID, active)
+            : slash.open && slash.options.length
+              ? slashOptionId(SLASH_LIST_ID, slash.active)
+              : undefined
+        }
         aria-invalid={error ? true : undefined}
-        placeholder={running ? "Message Fathom: it reads it at its next step…" : "Ask Fathom to do something… @ mentions a file or @problems, / runs a command"}
+        placeholder={
+          running
+            ? "Message Fathom: it reads it at its next step…"
+            : "Ask Fathom to do something… @ mentions a file or @problems, / runs a command"
+        }
         rows={3}
         value={text}
         onFocus={composing}
@@ -301,7 +363,13 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
           {images.map((image, i) => (
             <li key={i}>
               <img src={image.thumbnail} alt={`Image ${i + 1} to send`} />
-              <button type="button" className="icon-button image-remove" aria-label={`Remove image ${i + 1}`} title="Remove this image" onClick={() => removeImage(i)}>
+              <button
+                type="button"
+                className="icon-button image-remove"
+                aria-label={`Remove image ${i + 1}`}
+                title="Remove this image"
+                onClick={() => removeImage(i)}
+              >
                 <span className="codicon codicon-close" aria-hidden="true" />
               </button>
             </li>
@@ -320,14 +388,26 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
       ) : null}
       {worktree ? (
         <div className="composer-worktree">
-          <label title={worktree.available ? "Runs on a new branch fathom/<title> in a folder of its own: your working tree is untouched until you Apply" : worktree.reason}>
-            <input type="checkbox" checked={worktreeChosen} disabled={!worktree.available} onChange={(event) => setInWorktree(event.target.checked)} />
+          <label
+            title={
+              worktree.available
+                ? "Runs on a new branch fathom/<title> in a folder of its own: your working tree is untouched until you Apply"
+                : worktree.reason
+            }
+          >
+            <input
+              type="checkbox"
+              checked={worktreeChosen}
+              disabled={!worktree.available}
+              onChange={(event) => setInWorktree(event.target.checked)}
+            />
             <span className="codicon codicon-git-branch" aria-hidden="true" /> Worktree
           </label>
           {/* Why not, said where it matters (another task shares the folder), else on hover and to screen readers. */}
           {sharedWith > 0 && !worktreeChosen ? (
             <span className="composer-worktree-why" role="note">
-              {sharedWith === 1 ? "Another task is" : `${sharedWith} other tasks are`} running in this folder: their edits may collide with this one's.
+              {sharedWith === 1 ? "Another task is" : `${sharedWith} other tasks are`} running in this folder: their
+              edits may collide with this one's.
               {!worktree.available && worktree.reason ? ` ${worktree.reason}` : ""}
             </span>
           ) : !worktree.available && worktree.reason ? (
@@ -338,27 +418,47 @@ export function Composer({ running, mode: taskMode = "act", sent, mentions, fill
       <div className="composer-row">
         <ModeSwitch mode={mode} onChange={setChosenMode} />
         <span className="composer-hint" id="composer-hint">
-          Enter to send, Shift+Enter for a new line, Up for earlier messages{model.images ? ", paste or drop an image" : ""}
+          Enter to send, Shift+Enter for a new line, Up for earlier messages
+          {model.images ? ", paste or drop an image" : ""}
         </span>
         {running && (text.trim() || images.length > 0 || chips.attachments.length > 0) ? (
           <>
-            <button type="submit" className="button secondary" title="Send now (Enter): the agent reads it at its next step (a running command finishes first; an answer being written stops)">
+            <button
+              type="submit"
+              className="button secondary"
+              title="Send now (Enter): the agent reads it at its next step (a running command finishes first; an answer being written stops)"
+            >
               <span className="codicon codicon-send" aria-hidden="true" />
               Send now
             </button>
-            <button type="button" className="button secondary" title="Queue: send it when the task ends" onClick={() => send(true)}>
+            <button
+              type="button"
+              className="button secondary"
+              title="Queue: send it when the task ends"
+              onClick={() => send(true)}
+            >
               <span className="codicon codicon-list-ordered" aria-hidden="true" />
               Queue
             </button>
           </>
         ) : null}
         {running ? (
-          <button type="button" className="button primary" onClick={() => postToHost({ type: "cancel" })} title="Stop the running task">
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => postToHost({ type: "cancel" })}
+            title="Stop the running task"
+          >
             <span className="codicon codicon-debug-stop" aria-hidden="true" />
             Cancel
           </button>
         ) : (
-          <button type="submit" className="button primary" disabled={!text.trim() && images.length === 0 && chips.attachments.length === 0} title="Send (Enter)">
+          <button
+            type="submit"
+            className="button primary"
+            disabled={!text.trim() && images.length === 0 && chips.attachments.length === 0}
+            title="Send (Enter)"
+          >
             <span className="codicon codicon-send" aria-hidden="true" />
             Send
           </button>

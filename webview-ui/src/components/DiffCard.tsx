@@ -33,10 +33,18 @@ export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }
   const waiting = status === "awaiting_approval" && proposal.outcome === "pending";
   const memory = proposal.memory === true;
   return (
-    <section className={`diff-card outcome-${proposal.outcome}${memory ? " memory-write" : ""}`} aria-label={memory ? `Memory write to ${proposal.path}` : `Proposed change to ${proposal.path}`}>
+    <section
+      className={`diff-card outcome-${proposal.outcome}${memory ? " memory-write" : ""}`}
+      aria-label={memory ? `Memory write to ${proposal.path}` : `Proposed change to ${proposal.path}`}
+    >
       <div className="diff-header">
         <span className={`codicon codicon-${memory ? "bookmark" : "diff"}`} aria-hidden="true" />
-        <button type="button" className="link-button diff-path" title="Open file" onClick={() => postToHost({ type: "openFile", path: proposal.path })}>
+        <button
+          type="button"
+          className="link-button diff-path"
+          title="Open file"
+          onClick={() => postToHost({ type: "openFile", path: proposal.path })}
+        >
           {revealInvisible(proposal.path)}
         </button>
         {memory ? <span className="tag tag-memory">memory</span> : null}
@@ -51,7 +59,12 @@ export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }
           </span>
         </span>
       </div>
-      {memory ? <p className="memory-note">Fathom's memory, kept outside the repository: every later task reads it. Approve only what you want remembered.</p> : null}
+      {memory ? (
+        <p className="memory-note">
+          Fathom's memory, kept outside the repository: every later task reads it. Approve only what you want
+          remembered.
+        </p>
+      ) : null}
       <DiffLines diff={proposal.diff} path={proposal.path} />
       <div className="diff-footer">
         <span className={`outcome outcome-${proposal.outcome}`}>
@@ -65,13 +78,21 @@ export function DiffCard({ toolCallId, toolName, proposal, status, alwaysAllow }
         </button>
         {/* Memory is not checkpointed: a restore never takes back what was remembered. */}
         {status === "done" && APPLIED.has(proposal.outcome) && !memory ? (
-          <button type="button" className="button secondary" aria-label={`Restore to before this change to ${proposal.path}`} title="Restore files or conversation to before this change" onClick={() => postToHost({ type: "previewRestore", itemId: toolCallId })}>
+          <button
+            type="button"
+            className="button secondary"
+            aria-label={`Restore to before this change to ${proposal.path}`}
+            title="Restore files or conversation to before this change"
+            onClick={() => postToHost({ type: "previewRestore", itemId: toolCallId })}
+          >
             <span className="codicon codicon-discard" aria-hidden="true" />
             Restore…
           </button>
         ) : null}
       </div>
-      {waiting ? <ApprovalBar toolCallId={toolCallId} toolName={toolName} {...(alwaysAllow === null ? { alwaysAllow } : {})} /> : null}
+      {waiting ? (
+        <ApprovalBar toolCallId={toolCallId} toolName={toolName} {...(alwaysAllow === null ? { alwaysAllow } : {})} />
+      ) : null}
     </section>
   );
 }

@@ -31,11 +31,16 @@ export const DiffLines = memo(function DiffLines({ diff, path }: { diff: string;
           {line.kind === "hunk" || line.kind === "note" ? (
             <span className="diff-text">{line.text}</span>
           ) : (
-            <code className="diff-text hljs" dangerouslySetInnerHTML={{ __html: highlight(line.text, language) || " " }} />
+            <code
+              className="diff-text hljs"
+              dangerouslySetInnerHTML={{ __html: highlight(line.text, language) || " " }}
+            />
           )}
         </div>
       ))}
-      {more > 0 ? <div className="diff-line note">… {more} more lines: open the diff editor to see them all.</div> : null}
+      {more > 0 ? (
+        <div className="diff-line note">… {more} more lines: open the diff editor to see them all.</div>
+      ) : null}
     </div>
   );
 });

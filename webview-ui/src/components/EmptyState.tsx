@@ -12,11 +12,13 @@ export function EmptyState({ connecting, demo = false }: { connecting: boolean; 
           <p>Describe a change, ask about the code, or have Fathom run your tests.</p>
           {demo ? (
             <p>
-              This is the demo: a recorded session plays the model&apos;s part. Send any message to start it, for example <em>The test for slugify fails. Find out why and fix it.</em>
+              This is the demo: a recorded session plays the model&apos;s part. Send any message to start it, for
+              example <em>The test for slugify fails. Find out why and fix it.</em>
             </p>
           ) : null}
           <p className="muted">
-            Fathom plans with a todo list, proposes edits for you to approve, and runs commands in the terminal. Type <kbd>@</kbd> to mention a file.
+            Fathom plans with a todo list, proposes edits for you to approve, and runs commands in the terminal. Type{" "}
+            <kbd>@</kbd> to mention a file.
           </p>
         </>
       )}

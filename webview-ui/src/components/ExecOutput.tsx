@@ -8,9 +8,13 @@ const SHOWN_CHARS = 20_000;
 function exitLabel(exec: ExecInfo, running: boolean): { text: string; kind: string; icon: string } {
   if (exec.timedOut) return { text: "timed out", kind: "failed", icon: "watch" };
   if (exec.exitCode === undefined || exec.exitCode === null) {
-    return running ? { text: "running", kind: "running", icon: "loading codicon-modifier-spin" } : { text: "no exit code", kind: "neutral", icon: "circle-slash" };
+    return running
+      ? { text: "running", kind: "running", icon: "loading codicon-modifier-spin" }
+      : { text: "no exit code", kind: "neutral", icon: "circle-slash" };
   }
-  return exec.exitCode === 0 ? { text: "exit code 0", kind: "ok", icon: "pass" } : { text: `exit code ${exec.exitCode}`, kind: "failed", icon: "error" };
+  return exec.exitCode === 0
+    ? { text: "exit code 0", kind: "ok", icon: "pass" }
+    : { text: `exit code ${exec.exitCode}`, kind: "failed", icon: "error" };
 }
 
 /** An `execute` card's terminal output, streamed live and kept scrolled to the end. */

@@ -27,7 +27,10 @@ export function Header({ chat, historyOpen, onToggleHistory, models, agents }: P
           {chat.title || "New task"}
         </h1>
         {chat.restricted ? (
-          <span className="tag" title="Restricted Mode: Fathom can read and answer, but not write files or run commands">
+          <span
+            className="tag"
+            title="Restricted Mode: Fathom can read and answer, but not write files or run commands"
+          >
             <span className="codicon codicon-lock" aria-hidden="true" />
             Read only
           </span>
@@ -43,13 +46,22 @@ export function Header({ chat, historyOpen, onToggleHistory, models, agents }: P
         >
           <span className="codicon codicon-history" aria-hidden="true" />
         </button>
-        <button type="button" className="icon-button" aria-label="New task" title="New task" onClick={() => postToHost({ type: "newTask" })}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="New task"
+          title="New task"
+          onClick={() => postToHost({ type: "newTask" })}
+        >
           <span className="codicon codicon-add" aria-hidden="true" />
         </button>
       </div>
       {chat.demo ? (
         <div className="header-demo">
-          <span className="tag demo-tag" title="A recorded session plays the model's part: no model is called and no API key is used.">
+          <span
+            className="tag demo-tag"
+            title="A recorded session plays the model's part: no model is called and no API key is used."
+          >
             <span className="codicon codicon-play-circle" aria-hidden="true" />
             Demo: a recorded session, no real model
           </span>
@@ -83,8 +95,20 @@ export function Header({ chat, historyOpen, onToggleHistory, models, agents }: P
           </span>
         ) : null}
         {usage.contextWindow > 0 ? (
-          <span className="context" title={`Context: ${usage.contextTokens.toLocaleString()} of ${usage.contextWindow.toLocaleString()} tokens`}>
-            <meter className="context-meter" aria-label="Context used" min={0} max={1} low={0.7} high={0.9} optimum={0} value={contextShare} />
+          <span
+            className="context"
+            title={`Context: ${usage.contextTokens.toLocaleString()} of ${usage.contextWindow.toLocaleString()} tokens`}
+          >
+            <meter
+              className="context-meter"
+              aria-label="Context used"
+              min={0}
+              max={1}
+              low={0.7}
+              high={0.9}
+              optimum={0}
+              value={contextShare}
+            />
             {formatTokens(usage.contextTokens)} / {formatTokens(usage.contextWindow)}
           </span>
         ) : null}

@@ -56,7 +56,13 @@ export function HistoryList({ history, currentTaskId, storage, onClose }: Props)
                   {STATUS_TEXT[task.status]} · {formatWhen(task.updatedAt)}
                 </span>
               </button>
-              <button type="button" className="icon-button history-delete" aria-label={`Delete task ${task.title || "Untitled task"}`} title="Delete this task and its checkpoints" onClick={() => postToHost({ type: "deleteTask", taskId: task.id })}>
+              <button
+                type="button"
+                className="icon-button history-delete"
+                aria-label={`Delete task ${task.title || "Untitled task"}`}
+                title="Delete this task and its checkpoints"
+                onClick={() => postToHost({ type: "deleteTask", taskId: task.id })}
+              >
                 <span className="codicon codicon-trash" aria-hidden="true" />
               </button>
             </li>
@@ -65,7 +71,8 @@ export function HistoryList({ history, currentTaskId, storage, onClose }: Props)
       )}
       {storage ? (
         <p className="history-storage muted">
-          Storage used: checkpoints take {formatBytes(storage.usedBytes)} of {formatBytes(storage.limitBytes)} (fathom.checkpoints.maxStorageMb; the oldest tasks' go first). Deleting a task frees its checkpoints.
+          Storage used: checkpoints take {formatBytes(storage.usedBytes)} of {formatBytes(storage.limitBytes)}{" "}
+          (fathom.checkpoints.maxStorageMb; the oldest tasks' go first). Deleting a task frees its checkpoints.
         </p>
       ) : null}
     </nav>

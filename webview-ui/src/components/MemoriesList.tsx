@@ -10,7 +10,10 @@ const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` :
  */
 export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
   return (
-    <details className="mcp-servers memories" onToggle={(e) => e.currentTarget.open && postToHost({ type: "memoryAction", action: "list" })}>
+    <details
+      className="mcp-servers memories"
+      onToggle={(e) => e.currentTarget.open && postToHost({ type: "memoryAction", action: "list" })}
+    >
       <summary>
         <h2 className="mcp-heading" id="memories-heading">
           Memories{memories ? ` (${memories.length})` : ""}
@@ -19,7 +22,10 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
       {memories === null ? (
         <p className="mcp-meta">Reading…</p>
       ) : memories.length === 0 ? (
-        <p className="mcp-meta">Nothing remembered yet. Start a message with # (or say “remember …”) and Fathom writes it here once you approve.</p>
+        <p className="mcp-meta">
+          Nothing remembered yet. Start a message with # (or say “remember …”) and Fathom writes it here once you
+          approve.
+        </p>
       ) : (
         <>
           <ul className="mcp-list" aria-labelledby="memories-heading">
@@ -34,17 +40,33 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
                     {m.firstLine || "(no summary line)"} · {kb(m.size)}
                     {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
                   </span>
-                  <button type="button" className="icon-button" aria-label={`Open ${m.path}`} title="Open (edit it in the editor)" onClick={() => postToHost({ type: "memoryAction", action: "open", path: m.path })}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Open ${m.path}`}
+                    title="Open (edit it in the editor)"
+                    onClick={() => postToHost({ type: "memoryAction", action: "open", path: m.path })}
+                  >
                     <span className="codicon codicon-go-to-file" aria-hidden="true" />
                   </button>
-                  <button type="button" className="icon-button" aria-label={`Delete ${m.path}`} title="Delete" onClick={() => postToHost({ type: "memoryAction", action: "delete", path: m.path })}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Delete ${m.path}`}
+                    title="Delete"
+                    onClick={() => postToHost({ type: "memoryAction", action: "delete", path: m.path })}
+                  >
                     <span className="codicon codicon-trash" aria-hidden="true" />
                   </button>
                 </div>
               </li>
             ))}
           </ul>
-          <button type="button" className="link-button" onClick={() => postToHost({ type: "memoryAction", action: "clear" })}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => postToHost({ type: "memoryAction", action: "clear" })}
+          >
             Clear all memories
           </button>
         </>

@@ -1,6 +1,11 @@
 interface Props {
   id: string;
-  files: { path: string; isDir?: boolean; resource?: { server: string; name: string } | undefined; special?: "problems" }[];
+  files: {
+    path: string;
+    isDir?: boolean;
+    resource?: { server: string; name: string } | undefined;
+    special?: "problems";
+  }[];
   active: number;
   loading: boolean;
   onPick: (index: number) => void;

@@ -54,7 +54,9 @@ export function ModelPicker({ model, list }: Props) {
 
   const answer = list && list.requestId === requestId.current ? list : undefined;
   const query = typed ? text.trim().toLowerCase() : "";
-  const options = (answer?.models ?? []).filter((m) => !query || m.id.toLowerCase().includes(query) || (m.name ?? "").toLowerCase().includes(query)).slice(0, 200);
+  const options = (answer?.models ?? [])
+    .filter((m) => !query || m.id.toLowerCase().includes(query) || (m.name ?? "").toLowerCase().includes(query))
+    .slice(0, 200);
 
   const openList = () => {
     if (open) return;
@@ -102,7 +104,11 @@ export function ModelPicker({ model, list }: Props) {
   let status: string | undefined;
   if (open && !answer) status = "Loading models…";
   else if (open && answer?.error) status = answer.error;
-  else if (open && options.length === 0) status = typed && text.trim() ? `No listed model matches. Press Enter to use “${text.trim()}”.` : "The provider listed no models. Type a model id and press Enter.";
+  else if (open && options.length === 0)
+    status =
+      typed && text.trim()
+        ? `No listed model matches. Press Enter to use “${text.trim()}”.`
+        : "The provider listed no models. Type a model id and press Enter.";
 
   return (
     <div className="model-picker">
@@ -116,7 +122,11 @@ export function ModelPicker({ model, list }: Props) {
         aria-controls={LIST_ID}
         aria-autocomplete="list"
         aria-activedescendant={open && active >= 0 && options[active] ? optionId(active) : undefined}
-        title={model.model ? `${model.provider} · ${model.model}${model.images ? " · reads images" : ""}` : "Pick or type a model"}
+        title={
+          model.model
+            ? `${model.provider} · ${model.model}${model.images ? " · reads images" : ""}`
+            : "Pick or type a model"
+        }
         placeholder="Pick or type a model"
         spellCheck={false}
         value={text}

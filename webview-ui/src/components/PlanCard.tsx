@@ -25,20 +25,42 @@ export function PlanCard({ item }: { item: AssistantItem & { plan: NonNullable<A
       <div className="author">
         <span className="codicon codicon-list-tree" aria-hidden="true" />
         Plan{proposed ? null : <span className="tag">started</span>}
-        {item.plan.capped ? <span className="tag" title="The plan was long and was cut">cut</span> : null}
+        {item.plan.capped ? (
+          <span className="tag" title="The plan was long and was cut">
+            cut
+          </span>
+        ) : null}
       </div>
       {editing && proposed ? (
-        <textarea className="text-input plan-editor" aria-label="Edit the plan" rows={Math.min(24, draft.split("\n").length + 1)} value={draft} onChange={(event) => setDraft(event.target.value)} />
+        <textarea
+          className="text-input plan-editor"
+          aria-label="Edit the plan"
+          rows={Math.min(24, draft.split("\n").length + 1)}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+        />
       ) : (
         <Markdown text={item.text} />
       )}
       {proposed ? (
         <div className="plan-actions">
-          <button type="button" className="button primary" disabled={sent} onClick={start} title="Start: the task goes on in Act with this plan as its todos">
+          <button
+            type="button"
+            className="button primary"
+            disabled={sent}
+            onClick={start}
+            title="Start: the task goes on in Act with this plan as its todos"
+          >
             <span className="codicon codicon-play" aria-hidden="true" />
             Start
           </button>
-          <button type="button" className="button secondary" disabled={sent} aria-pressed={editing} onClick={() => setEditing(!editing)}>
+          <button
+            type="button"
+            className="button secondary"
+            disabled={sent}
+            aria-pressed={editing}
+            onClick={() => setEditing(!editing)}
+          >
             <span className="codicon codicon-edit" aria-hidden="true" />
             {editing ? "Done editing" : "Edit"}
           </button>

@@ -5,7 +5,15 @@ import { useRemembered } from "../state/remembered";
 import { postToHost } from "../vscodeApi";
 
 /** The model's question: a button per choice and, when allowed, a field for an answer of one's own. */
-export function QuestionCard({ toolCallId, question, waiting }: { toolCallId: string; question: QuestionView; waiting: boolean }) {
+export function QuestionCard({
+  toolCallId,
+  question,
+  waiting,
+}: {
+  toolCallId: string;
+  question: QuestionView;
+  waiting: boolean;
+}) {
   const [draft, setDraft] = useRemembered(`answer:${toolCallId}`, "");
   const [sent, setSent] = useState(false);
   const fieldId = `answer-${toolCallId}`;
@@ -27,7 +35,13 @@ export function QuestionCard({ toolCallId, question, waiting }: { toolCallId: st
           {question.choices.length ? (
             <div className="question-choices">
               {question.choices.map((choice) => (
-                <button key={choice} type="button" className="button secondary" disabled={sent} onClick={() => answer(choice)}>
+                <button
+                  key={choice}
+                  type="button"
+                  className="button secondary"
+                  disabled={sent}
+                  onClick={() => answer(choice)}
+                >
                   {choice}
                 </button>
               ))}
@@ -44,7 +58,14 @@ export function QuestionCard({ toolCallId, question, waiting }: { toolCallId: st
               <label htmlFor={fieldId} className="visually-hidden">
                 Your answer
               </label>
-              <input id={fieldId} className="text-input" placeholder={question.choices.length ? "Or type your own answer…" : "Your answer…"} value={draft} disabled={sent} onChange={(event) => setDraft(event.target.value)} />
+              <input
+                id={fieldId}
+                className="text-input"
+                placeholder={question.choices.length ? "Or type your own answer…" : "Your answer…"}
+                value={draft}
+                disabled={sent}
+                onChange={(event) => setDraft(event.target.value)}
+              />
               <button type="submit" className="button primary" disabled={sent || !draft.trim()}>
                 Answer
               </button>

@@ -6,12 +6,22 @@ import { SetupActions, type SetupProblem, waitingFor } from "./SetupActions";
  * problem; each can be taken back. When set-up blocks them the list says so, and offers the fix
  * unless the set-up view above already does.
  */
-export function QueuedList({ queued, setupProblem, setupShown }: { queued: string[]; setupProblem: SetupProblem | null; setupShown: boolean }) {
+export function QueuedList({
+  queued,
+  setupProblem,
+  setupShown,
+}: {
+  queued: string[];
+  setupProblem: SetupProblem | null;
+  setupShown: boolean;
+}) {
   if (queued.length === 0) return null;
   return (
     <section className="queued" aria-labelledby="queued-heading">
       <h2 className="queued-heading" id="queued-heading">
-        {setupProblem ? `Queued (${queued.length}), waiting for ${waitingFor(setupProblem)}` : `Queued (${queued.length})`}
+        {setupProblem
+          ? `Queued (${queued.length}), waiting for ${waitingFor(setupProblem)}`
+          : `Queued (${queued.length})`}
       </h2>
       {setupProblem && !setupShown ? (
         <div className="queued-waiting">

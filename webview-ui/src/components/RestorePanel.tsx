@@ -13,12 +13,17 @@ const ACTION_TEXT: Record<RestorePreview["files"][number]["action"], string> = {
 /** Opens the file's diff in the editor: as it is now, beside what the restore makes it. */
 function DiffButton({ path }: { path: string }) {
   return (
-    <button type="button" className="link-button" onClick={() => postToHost({ type: "compareRestore", path })} aria-label={`Show the diff of ${path}`} title="The file now, beside what the restore makes it">
+    <button
+      type="button"
+      className="link-button"
+      onClick={() => postToHost({ type: "compareRestore", path })}
+      aria-label={`Show the diff of ${path}`}
+      title="The file now, beside what the restore makes it"
+    >
       Diff
     </button>
   );
 }
-
 
 /**
  * What "Restore" would do, before it does it: the files it changes (a file changed since
@@ -29,18 +34,24 @@ export function RestorePanel({ preview }: { preview: RestorePreview }) {
   const [overwrite, setOverwrite] = useState<string[]>([]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [preview.itemId]);
-  const restore = (what: "files" | "conversation" | "both") => postToHost({ type: "restore", itemId: preview.itemId, what, overwrite });
+  const restore = (what: "files" | "conversation" | "both") =>
+    postToHost({ type: "restore", itemId: preview.itemId, what, overwrite });
   const changes = preview.files.filter((f) => !f.conflict && !f.notKept).length;
   return (
     <section className="restore-panel" aria-labelledby="restore-heading">
       <h2 id="restore-heading" tabIndex={-1} ref={heading}>
         Restore to {preview.label}
       </h2>
-      {preview.files.length === 0 ? <p>No file changes: Fathom changed no file after this point (or they are already as they were).</p> : null}
+      {preview.files.length === 0 ? (
+        <p>No file changes: Fathom changed no file after this point (or they are already as they were).</p>
+      ) : null}
       <ul className="restore-files" aria-label="Files">
         {preview.files.map((f) => (
           <li key={f.path} className={f.conflict ? "conflict" : undefined}>
-            <span className={`codicon codicon-${f.conflict || f.notKept ? "warning" : f.action === "delete" ? "trash" : "discard"}`} aria-hidden="true" />
+            <span
+              className={`codicon codicon-${f.conflict || f.notKept ? "warning" : f.action === "delete" ? "trash" : "discard"}`}
+              aria-hidden="true"
+            />
             <span className="restore-path">{revealInvisible(f.path)}</span>{" "}
             {f.notKept ? (
               <span className="restore-note">cannot be restored: {f.notKept}</span>
@@ -52,7 +63,9 @@ export function RestorePanel({ preview }: { preview: RestorePreview }) {
                   <input
                     type="checkbox"
                     checked={overwrite.includes(f.path)}
-                    onChange={(e) => setOverwrite(e.target.checked ? [...overwrite, f.path] : overwrite.filter((p) => p !== f.path))}
+                    onChange={(e) =>
+                      setOverwrite(e.target.checked ? [...overwrite, f.path] : overwrite.filter((p) => p !== f.path))
+                    }
                   />
                   Overwrite anyway
                 </label>
@@ -68,15 +81,23 @@ export function RestorePanel({ preview }: { preview: RestorePreview }) {
       </ul>
       {preview.commands.length ? (
         <p className="restore-commands">
-          Not restored: what {preview.commands.length > 1 ? `${preview.commands.length} commands` : "a command"} changed ({preview.commands.join(", ")}).
+          Not restored: what {preview.commands.length > 1 ? `${preview.commands.length} commands` : "a command"} changed
+          ({preview.commands.join(", ")}).
         </p>
       ) : null}
-      <p className="restore-conversation">Restoring the conversation removes the {preview.laterItems} entries from this point on.</p>
+      <p className="restore-conversation">
+        Restoring the conversation removes the {preview.laterItems} entries from this point on.
+      </p>
       <div className="restore-buttons">
         <button type="button" className="button primary" onClick={() => restore("both")}>
           Restore files and conversation
         </button>
-        <button type="button" className="button secondary" onClick={() => restore("files")} disabled={changes + overwrite.length === 0}>
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => restore("files")}
+          disabled={changes + overwrite.length === 0}
+        >
           Restore files only
         </button>
         <button type="button" className="button secondary" onClick={() => restore("conversation")}>

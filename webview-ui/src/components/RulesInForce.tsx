@@ -9,7 +9,12 @@ export function RulesInForce({ rules }: { rules: string[] }) {
       <ul className="rules-list" aria-label="Rules in force">
         {rules.map((source) => (
           <li key={source}>
-            <button type="button" className="link-button" title={`Open ${source}`} onClick={() => postToHost({ type: "openTeamFile", source })}>
+            <button
+              type="button"
+              className="link-button"
+              title={`Open ${source}`}
+              onClick={() => postToHost({ type: "openTeamFile", source })}
+            >
               {source}
             </button>
           </li>

@@ -9,8 +9,8 @@ export function SetupView({ problem }: { problem: SetupProblem }) {
       <p>{problem.message}</p>
       <SetupActions problem={problem} />
       <p className="muted">
-        Choose a provider (OpenAI, Anthropic, any OpenAI-compatible server such as Ollama, or VS Code&apos;s own language models) in the settings under <code>fathom.*</code>. Keys are kept in
-        VS Code&apos;s secret storage.
+        Choose a provider (OpenAI, Anthropic, any OpenAI-compatible server such as Ollama, or VS Code&apos;s own
+        language models) in the settings under <code>fathom.*</code>. Keys are kept in VS Code&apos;s secret storage.
       </p>
     </section>
   );

@@ -17,7 +17,10 @@ const SLASH_BEFORE_CARET = /^\/([^\s/]*)$/;
 /** The commands whose name starts with the query (then those that contain it), Fathom's own first. */
 export function slashOptions(query: string, commands: TeamFilesView["commands"] | undefined): SlashOption[] {
   const builtins = new Set(BUILTIN_COMMANDS.map((c) => c.name));
-  const all: SlashOption[] = [...BUILTIN_COMMANDS, ...(commands ?? []).filter((c) => !builtins.has(c.name.toLowerCase()))];
+  const all: SlashOption[] = [
+    ...BUILTIN_COMMANDS,
+    ...(commands ?? []).filter((c) => !builtins.has(c.name.toLowerCase())),
+  ];
   const q = query.toLowerCase();
   const starts = all.filter((c) => c.name.toLowerCase().startsWith(q));
   return [...starts, ...all.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(q))].slice(0, 50);
@@ -67,7 +70,8 @@ export function SlashPicker({ id, options, active, loading, onPick }: Props) {
     <div className="mentions slash-commands">
       {options.length === 0 ? (
         <div className="mentions-empty" role="status">
-          No command has that name. Prompt files in .github/prompts, .claude/commands or .clinerules/workflows become commands.
+          No command has that name. Prompt files in .github/prompts, .claude/commands or .clinerules/workflows become
+          commands.
         </div>
       ) : null}
       <ul className="mentions-list" id={id} role="listbox" aria-label="Commands" aria-busy={loading}>
@@ -88,7 +92,8 @@ export function SlashPicker({ id, options, active, loading, onPick }: Props) {
             <span className={`codicon codicon-${c.source ? "file-text" : "symbol-event"}`} aria-hidden="true" />
             <span className="mention-resource">
               /{c.name}
-              {c.argumentHint ? <span className="mention-detail"> {c.argumentHint}</span> : null} <span className="mention-detail">{c.description}</span>
+              {c.argumentHint ? <span className="mention-detail"> {c.argumentHint}</span> : null}{" "}
+              <span className="mention-detail">{c.description}</span>
             </span>
           </li>
         ))}

@@ -31,12 +31,17 @@ export function TaskList({ tasks }: { tasks: OpenTaskView[] }) {
                 onClick={() => postToHost({ type: "switchTask", key: t.key })}
               >
                 <span className={`codicon codicon-${status.icon}`} aria-hidden="true" />
-                <span className="task-tab-title">{t.title}</span>{" "}
-                <span className="task-tab-status">{status.text}</span>
+                <span className="task-tab-title">{t.title}</span> <span className="task-tab-status">{status.text}</span>
                 {t.branch ? <span className="codicon codicon-git-branch" aria-hidden="true" /> : null}
               </button>
               {t.status === "running" || t.status === "awaiting_approval" ? null : (
-                <button type="button" className="icon-button" aria-label={`Close ${t.title}`} title="Close (it stays in History)" onClick={() => postToHost({ type: "closeTask", key: t.key })}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Close ${t.title}`}
+                  title="Close (it stays in History)"
+                  onClick={() => postToHost({ type: "closeTask", key: t.key })}
+                >
                   <span className="codicon codicon-close" aria-hidden="true" />
                 </button>
               )}

@@ -3,7 +3,13 @@ import { postToHost } from "../vscodeApi";
 
 const open = (source: string) => postToHost({ type: "openTeamFile", source });
 
-function Section({ title, entries }: { title: string; entries: { key: string; label: string; detail: string; source: string }[] }) {
+function Section({
+  title,
+  entries,
+}: {
+  title: string;
+  entries: { key: string; label: string; detail: string; source: string }[];
+}) {
   if (entries.length === 0) return null;
   return (
     <>
@@ -42,10 +48,27 @@ export function TeamFilesList({ teamFiles }: { teamFiles: TeamFilesView | null |
         </h2>
       </summary>
       <div aria-labelledby="team-files-heading">
-        <Section title="Rules" entries={rules.map((r) => ({ key: r.source, label: r.source, detail: r.when, source: r.source }))} />
-        <Section title="Commands" entries={commands.map((c) => ({ key: c.source, label: `/${c.name}`, detail: c.description, source: c.source }))} />
-        <Section title="Skills" entries={skills.map((s) => ({ key: s.source, label: s.name, detail: s.description, source: s.source }))} />
-        <Section title="Agents" entries={agents.map((a) => ({ key: a.source, label: a.name, detail: a.description, source: a.source }))} />
+        <Section
+          title="Rules"
+          entries={rules.map((r) => ({ key: r.source, label: r.source, detail: r.when, source: r.source }))}
+        />
+        <Section
+          title="Commands"
+          entries={commands.map((c) => ({
+            key: c.source,
+            label: `/${c.name}`,
+            detail: c.description,
+            source: c.source,
+          }))}
+        />
+        <Section
+          title="Skills"
+          entries={skills.map((s) => ({ key: s.source, label: s.name, detail: s.description, source: s.source }))}
+        />
+        <Section
+          title="Agents"
+          entries={agents.map((a) => ({ key: a.source, label: a.name, detail: a.description, source: a.source }))}
+        />
         {problems.length ? (
           <>
             <h3 className="team-files-kind">Problems ({problems.length})</h3>

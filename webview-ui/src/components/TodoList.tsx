@@ -16,7 +16,13 @@ export function TodoList({ todos }: { todos: TodoItem[] }) {
   return (
     <section className="todos" aria-labelledby="todos-heading">
       <h2 className="todos-heading" id="todos-heading">
-        <button type="button" className="todos-toggle" aria-expanded={open} aria-controls="todos-list" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="todos-toggle"
+          aria-expanded={open}
+          aria-controls="todos-list"
+          onClick={() => setOpen(!open)}
+        >
           <span className={`codicon codicon-chevron-${open ? "down" : "right"}`} aria-hidden="true" />
           <span className="codicon codicon-checklist" aria-hidden="true" />
           Todos

@@ -48,7 +48,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const hasDetails = item.args.trim() !== "" || item.result !== undefined;
 
   return (
-    <article className={`tool-card status-${item.status}`} aria-label={`${item.title.replace(/`/g, "")}: ${statusText(item.status)}`}>
+    <article
+      className={`tool-card status-${item.status}`}
+      aria-label={`${item.title.replace(/`/g, "")}: ${statusText(item.status)}`}
+    >
       <div className="tool-header">
         <button
           type="button"
@@ -63,7 +66,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
           <ToolTitle title={item.title} />
         </button>
         <StatusBadge status={item.status} />
-        {duration >= 0 && (item.endedAt || active) ? <span className="duration">{formatDuration(duration)}</span> : null}
+        {duration >= 0 && (item.endedAt || active) ? (
+          <span className="duration">{formatDuration(duration)}</span>
+        ) : null}
       </div>
       {open ? (
         <div className="tool-body" id={bodyId}>
@@ -86,9 +91,26 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </div>
       ) : null}
       {item.exec ? <ExecOutput exec={item.exec} running={item.status === "running"} /> : null}
-      {item.proposal ? <DiffCard toolCallId={item.id} toolName={item.toolName} proposal={item.proposal} status={item.status} alwaysAllow={item.alwaysAllow} /> : null}
-      {item.question ? <QuestionCard toolCallId={item.id} question={item.question} waiting={item.status === "awaiting_approval"} /> : null}
-      {item.status === "awaiting_approval" && !item.proposal && !item.question ? <ApprovalBar toolCallId={item.id} toolName={item.toolName} alwaysAllow={item.alwaysAllow} reason={item.approvalReason} /> : null}
+      {item.proposal ? (
+        <DiffCard
+          toolCallId={item.id}
+          toolName={item.toolName}
+          proposal={item.proposal}
+          status={item.status}
+          alwaysAllow={item.alwaysAllow}
+        />
+      ) : null}
+      {item.question ? (
+        <QuestionCard toolCallId={item.id} question={item.question} waiting={item.status === "awaiting_approval"} />
+      ) : null}
+      {item.status === "awaiting_approval" && !item.proposal && !item.question ? (
+        <ApprovalBar
+          toolCallId={item.id}
+          toolName={item.toolName}
+          alwaysAllow={item.alwaysAllow}
+          reason={item.approvalReason}
+        />
+      ) : null}
       {item.children?.length ? (
         <div className="subagent" role="group" aria-label="Subagent activity">
           {item.children.map((child) => (

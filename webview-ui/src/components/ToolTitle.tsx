@@ -5,7 +5,9 @@ export function ToolTitle({ title }: { title: string }) {
   const parts = title.split("`");
   return (
     <span className="tool-title">
-      {parts.map((part, index) => (index % 2 === 1 ? <code key={index}>{revealInvisible(part)}</code> : revealInvisible(part)))}
+      {parts.map((part, index) =>
+        index % 2 === 1 ? <code key={index}>{revealInvisible(part)}</code> : revealInvisible(part),
+      )}
     </span>
   );
 }

@@ -8,13 +8,29 @@ export function UserMessage({ item }: { item: UserItem }) {
       <div className="author">
         <span className="codicon codicon-account" aria-hidden="true" />
         You{item.queued ? <span className="tag">queued</span> : null}
-        {item.steered ? <span className="tag" title="Sent while the task ran: the agent read it here">sent while it worked</span> : null}
+        {item.steered ? (
+          <span className="tag" title="Sent while the task ran: the agent read it here">
+            sent while it worked
+          </span>
+        ) : null}
         {item.queued || item.steered ? null : (
           <span className="message-actions">
-            <button type="button" className="icon-button" title="Edit and resend: the conversation goes back to before this message" aria-label="Edit this message" onClick={() => postToHost({ type: "editMessage", itemId: item.id })}>
+            <button
+              type="button"
+              className="icon-button"
+              title="Edit and resend: the conversation goes back to before this message"
+              aria-label="Edit this message"
+              onClick={() => postToHost({ type: "editMessage", itemId: item.id })}
+            >
               <span className="codicon codicon-edit" aria-hidden="true" />
             </button>
-            <button type="button" className="icon-button" title="Restore files or conversation to before this message" aria-label="Restore to before this message" onClick={() => postToHost({ type: "previewRestore", itemId: item.id })}>
+            <button
+              type="button"
+              className="icon-button"
+              title="Restore files or conversation to before this message"
+              aria-label="Restore to before this message"
+              onClick={() => postToHost({ type: "previewRestore", itemId: item.id })}
+            >
               <span className="codicon codicon-discard" aria-hidden="true" />
             </button>
           </span>

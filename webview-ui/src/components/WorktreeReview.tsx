@@ -13,29 +13,52 @@ const STATE_TEXT: Record<WorktreeView["state"], string> = {
   applied: "applied",
 };
 
-const act = (w: WorktreeView, action: "apply" | "discard" | "open" | "openTask" | "diff", path?: string) => postToHost({ type: "worktreeAction", taskId: w.taskId, action, ...(path ? { path } : {}) });
+const act = (w: WorktreeView, action: "apply" | "discard" | "open" | "openTask" | "diff", path?: string) =>
+  postToHost({ type: "worktreeAction", taskId: w.taskId, action, ...(path ? { path } : {}) });
 
 function Actions({ w, openTask }: { w: WorktreeView; openTask: boolean }) {
   const idle = w.state !== "running";
   return (
     <div className="worktree-actions">
       {openTask && w.inHistory ? (
-        <button type="button" className="button secondary" aria-label={`Open task ${w.title}`} onClick={() => act(w, "openTask")}>
+        <button
+          type="button"
+          className="button secondary"
+          aria-label={`Open task ${w.title}`}
+          onClick={() => act(w, "openTask")}
+        >
           <span className="codicon codicon-comment-discussion" aria-hidden="true" /> Open Task
         </button>
       ) : null}
       {idle && w.exists && w.state !== "applied" && (w.files?.length ?? 1) > 0 ? (
-        <button type="button" className="button primary" aria-label={`Apply ${w.branch} to your working tree`} title="Bring its changes into your working tree as uncommitted changes" onClick={() => act(w, "apply")}>
+        <button
+          type="button"
+          className="button primary"
+          aria-label={`Apply ${w.branch} to your working tree`}
+          title="Bring its changes into your working tree as uncommitted changes"
+          onClick={() => act(w, "apply")}
+        >
           <span className="codicon codicon-check" aria-hidden="true" /> Apply
         </button>
       ) : null}
       {idle ? (
-        <button type="button" className="button secondary" aria-label={`Discard ${w.branch}`} title="Remove the worktree and its branch" onClick={() => act(w, "discard")}>
+        <button
+          type="button"
+          className="button secondary"
+          aria-label={`Discard ${w.branch}`}
+          title="Remove the worktree and its branch"
+          onClick={() => act(w, "discard")}
+        >
           <span className="codicon codicon-trash" aria-hidden="true" /> Discard
         </button>
       ) : null}
       {w.exists ? (
-        <button type="button" className="button secondary" aria-label={`Open ${w.branch} in a new window`} onClick={() => act(w, "open")}>
+        <button
+          type="button"
+          className="button secondary"
+          aria-label={`Open ${w.branch} in a new window`}
+          onClick={() => act(w, "open")}
+        >
           <span className="codicon codicon-empty-window" aria-hidden="true" /> Open
         </button>
       ) : null}
@@ -44,10 +67,13 @@ function Actions({ w, openTask }: { w: WorktreeView; openTask: boolean }) {
 }
 
 function Files({ w }: { w: WorktreeView }) {
-  if (!w.exists) return <p className="worktree-note">Its folder is gone. Discard it to remove the branch and git's record.</p>;
+  if (!w.exists)
+    return <p className="worktree-note">Its folder is gone. Discard it to remove the branch and git's record.</p>;
   if (w.files === null) return null;
   if (w.files.length === 0) return <p className="worktree-note">No file changed.</p>;
-  return <ChangedFileList label={`Files changed in ${w.branch}`} files={w.files} onOpen={(path) => act(w, "diff", path)} />;
+  return (
+    <ChangedFileList label={`Files changed in ${w.branch}`} files={w.files} onOpen={(path) => act(w, "diff", path)} />
+  );
 }
 
 /** The shown task's worktree: where it works, what it changed against its start, and Apply / Discard / Open. */
@@ -59,10 +85,15 @@ export function WorktreeReview({ worktree: w }: { worktree: WorktreeView }) {
       </h2>
       {w.state === "running" ? (
         <p className="worktree-note">
-          Working in its own folder (<span title={w.path}>…/{w.path.split(/[\\/]/).pop()}</span>). Your working tree is untouched until you Apply.
+          Working in its own folder (<span title={w.path}>…/{w.path.split(/[\\/]/).pop()}</span>). Your working tree is
+          untouched until you Apply.
         </p>
       ) : null}
-      {w.state === "applied" ? <p className="worktree-note">Applied to your working tree as uncommitted changes. Discard the worktree when you no longer need it.</p> : null}
+      {w.state === "applied" ? (
+        <p className="worktree-note">
+          Applied to your working tree as uncommitted changes. Discard the worktree when you no longer need it.
+        </p>
+      ) : null}
       <Files w={w} />
       <Actions w={w} openTask={false} />
     </section>
@@ -76,7 +107,8 @@ export function WorktreeReview({ worktree: w }: { worktree: WorktreeView }) {
 export function WorktreeList({ worktrees, remote }: { worktrees: WorktreeView[]; remote: RemoteBranchesView }) {
   if (worktrees.length === 0 && !remote.hasRemote) return null;
   const onToggle = (e: SyntheticEvent<HTMLDetailsElement>) => {
-    if (e.currentTarget.open && remote.fetchedAt === null && !remote.fetching) postToHost({ type: "remoteBranchAction", action: "refresh" });
+    if (e.currentTarget.open && remote.fetchedAt === null && !remote.fetching)
+      postToHost({ type: "remoteBranchAction", action: "refresh" });
   };
   const count = worktrees.length + remote.branches.length;
   return (

@@ -16,10 +16,23 @@ export interface BuiltinCommand {
 }
 
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
-  { name: "new", description: "Start a new task (this one stays in History)", run: () => postToHost({ type: "newTask" }) },
+  {
+    name: "new",
+    description: "Start a new task (this one stays in History)",
+    run: () => postToHost({ type: "newTask" }),
+  },
   // "/plan" alone switches the message box to Plan (the composer does that); with text it sends it in Plan mode.
-  { name: "plan", description: "Plan first: the agent only reads and asks, then proposes a plan you edit and start", argumentHint: "what to plan", run: (args) => args && postToHost({ type: "sendMessage", text: args, mode: "plan" }) },
-  { name: "compact", description: "Summarize the conversation now, to free context (says how many tokens it freed)", run: () => postToHost({ type: "sendMessage", text: "/compact" }) },
+  {
+    name: "plan",
+    description: "Plan first: the agent only reads and asks, then proposes a plan you edit and start",
+    argumentHint: "what to plan",
+    run: (args) => args && postToHost({ type: "sendMessage", text: args, mode: "plan" }),
+  },
+  {
+    name: "compact",
+    description: "Summarize the conversation now, to free context (says how many tokens it freed)",
+    run: () => postToHost({ type: "sendMessage", text: "/compact" }),
+  },
 ];
 
 /** The built-in command a message's `/name args` runs (`/new`, any case), or undefined: a prompt file's command or text, sent as it is. */

@@ -28,7 +28,10 @@ export function parseUnifiedDiff(unified: string): ParsedDiff {
     for (const hunk of patch.hunks) {
       // parsePatch reads an empty side's "-0,0" as 1: print it back as written.
       const start = (at: number, count: number) => (count === 0 ? at - 1 : at);
-      lines.push({ kind: "hunk", text: `@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@` });
+      lines.push({
+        kind: "hunk",
+        text: `@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`,
+      });
       let oldLine = hunk.oldStart;
       let newLine = hunk.newStart;
       for (const line of hunk.lines) {

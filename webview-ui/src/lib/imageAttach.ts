@@ -8,8 +8,10 @@ function formatMb(bytes: number): string {
 
 /** Why `file` cannot be attached, or undefined when it can. */
 export function refusal(file: File): string | undefined {
-  if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return `${file.name || "The file"} is not a PNG, JPEG, GIF or WebP image, so it was not attached.`;
-  if (file.size > MAX_IMAGE_BYTES) return `${file.name || "The image"} is ${formatMb(file.size)}; images up to ${formatMb(MAX_IMAGE_BYTES)} can be sent. Crop or shrink it and attach it again.`;
+  if (!(IMAGE_TYPES as readonly string[]).includes(file.type))
+    return `${file.name || "The file"} is not a PNG, JPEG, GIF or WebP image, so it was not attached.`;
+  if (file.size > MAX_IMAGE_BYTES)
+    return `${file.name || "The image"} is ${formatMb(file.size)}; images up to ${formatMb(MAX_IMAGE_BYTES)} can be sent. Crop or shrink it and attach it again.`;
   return undefined;
 }
 

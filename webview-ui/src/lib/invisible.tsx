@@ -8,8 +8,9 @@ import type { ReactNode } from "react";
  * looks like what will run.
  */
 // Matching control and combining characters is the point here.
-// eslint-disable-next-line no-control-regex, no-misleading-character-class
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|\uDB40[\uDC00-\uDC7F]|\n|\t/gu;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|\uDB40[\uDC00-\uDC7F]|\n|\t/gu;
 
 const NAMES: Record<string, string> = {
   "\u200B": "zero width space",
@@ -66,7 +67,12 @@ export function revealInvisible(text: string): ReactNode[] {
     } else {
       const name = NAMES[ch] ?? "invisible character";
       out.push(
-        <span key={index} className="invisible-char" title={`${codePoint(ch)} ${name}`} aria-label={`${codePoint(ch)} ${name}`}>
+        <span
+          key={index}
+          className="invisible-char"
+          title={`${codePoint(ch)} ${name}`}
+          aria-label={`${codePoint(ch)} ${name}`}
+        >
           {codePoint(ch)}
         </span>,
       );

@@ -27,7 +27,20 @@ const marked = new Marked({
 
 const PURIFY = {
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ["style", "form", "input", "textarea", "select", "iframe", "object", "embed", "img", "video", "audio", "source"],
+  FORBID_TAGS: [
+    "style",
+    "form",
+    "input",
+    "textarea",
+    "select",
+    "iframe",
+    "object",
+    "embed",
+    "img",
+    "video",
+    "audio",
+    "source",
+  ],
   FORBID_ATTR: ["style", "id", "tabindex"],
 };
 

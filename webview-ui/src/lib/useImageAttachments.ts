@@ -12,7 +12,9 @@ export function useImageAttachments(model: ChatState["model"], setError: (messag
   const addFiles = async (files: File[]) => {
     if (files.length === 0) return;
     if (!model.images) {
-      setError(`${model.model || "The model in use"} does not read images, so the image was not attached. Pick a model that reads images in Model, at the top.`);
+      setError(
+        `${model.model || "The model in use"} does not read images, so the image was not attached. Pick a model that reads images in Model, at the top.`,
+      );
       return;
     }
     const problems: string[] = [];
@@ -20,7 +22,8 @@ export function useImageAttachments(model: ChatState["model"], setError: (messag
     for (const file of files) {
       const why = refusal(file);
       if (why) problems.push(why);
-      else if (images.length + added.length >= MAX_IMAGES_PER_MESSAGE) problems.push(`A message takes at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+      else if (images.length + added.length >= MAX_IMAGES_PER_MESSAGE)
+        problems.push(`A message takes at most ${MAX_IMAGES_PER_MESSAGE} images.`);
       else {
         try {
           added.push(await attach(file));

@@ -1,4 +1,15 @@
-import { initialChatState, reduceChat, type AttachmentView, type ChatState, type HostToWebviewChat, type MemoryView, type ModelOption, type TeamFilesView, type ToolItem, type TranscriptItem } from "../../../src/protocol";
+import {
+  initialChatState,
+  reduceChat,
+  type AttachmentView,
+  type ChatState,
+  type HostToWebviewChat,
+  type MemoryView,
+  type ModelOption,
+  type TeamFilesView,
+  type ToolItem,
+  type TranscriptItem,
+} from "../../../src/protocol";
 
 export interface ViewState {
   chat: ChatState;
@@ -36,7 +47,14 @@ export interface MentionResults {
 /** A host message, or the older items of the last `state`, validated after its first paint. */
 export type ChatAction = HostToWebviewChat | { type: "olderItems"; items: TranscriptItem[] };
 
-export const emptyView: ViewState = { chat: initialChatState(), connected: false, mentions: null, generation: 0, prepended: 0, chips: { attachments: [], focusSeq: 0 } };
+export const emptyView: ViewState = {
+  chat: initialChatState(),
+  connected: false,
+  mentions: null,
+  generation: 0,
+  prepended: 0,
+  chips: { attachments: [], focusSeq: 0 },
+};
 
 /**
  * Applies one host message to the view state (pure). The chat state changes by the protocol's
@@ -46,9 +64,19 @@ export const emptyView: ViewState = { chat: initialChatState(), connected: false
 export function reduce(view: ViewState, message: ChatAction): ViewState {
   switch (message.type) {
     case "state":
-      return { ...view, connected: true, chat: reduceChat(view.chat, message), generation: view.generation + 1, prepended: 0 };
+      return {
+        ...view,
+        connected: true,
+        chat: reduceChat(view.chat, message),
+        generation: view.generation + 1,
+        prepended: 0,
+      };
     case "olderItems":
-      return { ...view, chat: { ...view.chat, items: [...message.items, ...view.chat.items] }, prepended: view.prepended + message.items.length };
+      return {
+        ...view,
+        chat: { ...view.chat, items: [...message.items, ...view.chat.items] },
+        prepended: view.prepended + message.items.length,
+      };
     case "models":
       return { ...view, models: { requestId: message.requestId, models: message.models, error: message.error } };
     case "teamFiles":
@@ -60,7 +88,14 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
     case "composerText":
       return { ...view, composerFill: { text: message.text, seq: (view.composerFill?.seq ?? 0) + 1 } };
     case "attachments":
-      return { ...view, chips: { attachments: message.attachments, notice: message.notice, focusSeq: view.chips.focusSeq + (message.focus ? 1 : 0) } };
+      return {
+        ...view,
+        chips: {
+          attachments: message.attachments,
+          notice: message.notice,
+          focusSeq: view.chips.focusSeq + (message.focus ? 1 : 0),
+        },
+      };
     default: {
       const chat = reduceChat(view.chat, message);
       return chat === view.chat ? view : { ...view, chat };

@@ -1,12 +1,21 @@
 import { z } from "zod";
-import { ChatStateSchema, TranscriptItemSchema, parseMessage, type ChatState, type TranscriptItem } from "../../../src/protocol";
+import {
+  ChatStateSchema,
+  TranscriptItemSchema,
+  parseMessage,
+  type ChatState,
+  type TranscriptItem,
+} from "../../../src/protocol";
 
 /** Items validated before the first paint: the end of the transcript, which is what shows. */
 const FIRST_ITEMS = 80;
 /** Older items validated per task afterwards, so no task runs long. */
 const CHUNK = 200;
 
-const StateShellSchema = z.object({ type: z.literal("state"), state: ChatStateSchema.extend({ items: z.array(z.unknown()) }) });
+const StateShellSchema = z.object({
+  type: z.literal("state"),
+  state: ChatStateSchema.extend({ items: z.array(z.unknown()) }),
+});
 
 function validItems(raw: unknown[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
@@ -34,7 +43,10 @@ export function parseStateMessage(data: unknown): { ok: true; parsed: ParsedStat
   if (!shell.ok) return shell;
   const raw = shell.message.state.items;
   const split = Math.max(0, raw.length - FIRST_ITEMS);
-  return { ok: true, parsed: { state: { ...shell.message.state, items: validItems(raw.slice(split)) }, older: raw.slice(0, split) } };
+  return {
+    ok: true,
+    parsed: { state: { ...shell.message.state, items: validItems(raw.slice(split)) }, older: raw.slice(0, split) },
+  };
 }
 
 export interface Restore {

@@ -26,7 +26,11 @@ export function useAnnouncements(chat: ChatState, connected: boolean): string {
     for (const tool of pendingApprovals(chat.items)) {
       if (announced.current.has(tool.id)) continue;
       announced.current.add(tool.id);
-      parts.push(tool.proposal ? `Approval needed: proposed change to ${tool.proposal.path}.` : `Approval needed: ${tool.title.replace(/`/g, "")}.`);
+      parts.push(
+        tool.proposal
+          ? `Approval needed: proposed change to ${tool.proposal.path}.`
+          : `Approval needed: ${tool.title.replace(/`/g, "")}.`,
+      );
     }
     if (parts.length) setMessage(parts.join(" "));
   }, [chat.status, chat.items, connected]);

@@ -39,7 +39,8 @@ export function useChatState(): ViewState {
       // The host holds an open diff's update back until the card is up (they share the window's thread).
       for (const m of batch) {
         const item = m.type === "itemUpdated" || m.type === "itemAppended" ? m.item : undefined;
-        if (item?.kind === "tool" && item.status === "awaiting_approval" && item.proposal) postToHost({ type: "cardShown", toolCallId: item.id });
+        if (item?.kind === "tool" && item.status === "awaiting_approval" && item.proposal)
+          postToHost({ type: "cardShown", toolCallId: item.id });
       }
     };
     const schedule = () => {

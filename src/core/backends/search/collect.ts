@@ -119,7 +119,8 @@ export function selectSmallest<T>(items: T[], k: number, cmp: (a: T, b: T) => nu
     const a = items[lo] as T;
     const b = items[(lo + hi) >>> 1] as T;
     const c = items[hi] as T;
-    const pivot = cmp(a, b) < 0 ? (cmp(b, c) < 0 ? b : cmp(a, c) < 0 ? c : a) : cmp(a, c) < 0 ? a : cmp(b, c) < 0 ? c : b;
+    const pivot =
+      cmp(a, b) < 0 ? (cmp(b, c) < 0 ? b : cmp(a, c) < 0 ? c : a) : cmp(a, c) < 0 ? a : cmp(b, c) < 0 ? c : b;
     let i = lo;
     let j = hi;
     while (i <= j) {

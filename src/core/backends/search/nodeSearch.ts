@@ -1,4 +1,12 @@
-import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readFileSync, type Dirent } from "node:fs";
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  openSync,
+  promises as fsp,
+  readFileSync,
+  type Dirent,
+} from "node:fs";
 import * as nodePath from "node:path";
 import type { Ignore } from "ignore";
 import type { GrepMatch } from "../protocol";
@@ -112,7 +120,12 @@ export function readSmallFileSync(realPath: string, maxBytes: number): Buffer | 
   }
 }
 
-export async function nodeGrep(scope: SearchScope, pattern: string, collector: MatchCollector, firstOnly: boolean): Promise<void> {
+export async function nodeGrep(
+  scope: SearchScope,
+  pattern: string,
+  collector: MatchCollector,
+  firstOnly: boolean,
+): Promise<void> {
   const files = await nodeListFiles(scope);
   const needle = Buffer.from(pattern, "utf8");
   let next = 0;

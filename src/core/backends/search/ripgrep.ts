@@ -36,13 +36,23 @@ export function findRipgrep(explicit?: string | null): string | null {
 
 function pathCandidates(): string[] {
   const exe = process.platform === "win32" ? "rg.exe" : "rg";
-  return (process.env.PATH ?? "").split(nodePath.delimiter).filter(Boolean).map((d) => nodePath.join(d, exe));
+  return (process.env.PATH ?? "")
+    .split(nodePath.delimiter)
+    .filter(Boolean)
+    .map((d) => nodePath.join(d, exe));
 }
 
 function baseArgs(scope: SearchScope): string[] {
   const args = [
-    "--no-config", "--hidden", "--no-require-git", "--no-ignore-parent", "--no-ignore-global",
-    "--no-ignore-exclude", "--no-ignore-dot", "--glob", "!.git",
+    "--no-config",
+    "--hidden",
+    "--no-require-git",
+    "--no-ignore-parent",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-dot",
+    "--glob",
+    "!.git",
   ];
   if (existsSync(nodePath.join(scope.realRoot, FATHOM_IGNORE))) args.push("--ignore-file", FATHOM_IGNORE);
   return args;
@@ -56,10 +66,19 @@ function relOf(p: string): string {
   return p.startsWith("./") ? p.slice(2) : p;
 }
 
-interface RunResult { code: number | null; stderr: string }
+interface RunResult {
+  code: number | null;
+  stderr: string;
+}
 
 /** Runs rg in the root, handing complete stdout lines (split on `sep`) to `onLine`. */
-function run(rg: string, args: string[], scope: SearchScope, sep: string, onLine: (line: string) => void): Promise<RunResult> {
+function run(
+  rg: string,
+  args: string[],
+  scope: SearchScope,
+  sep: string,
+  onLine: (line: string) => void,
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(rg, args, { cwd: scope.realRoot, stdio: ["ignore", "pipe", "pipe"] });
     let rest = "";
@@ -109,12 +128,28 @@ export async function rgListFiles(rg: string, scope: SearchScope): Promise<strin
  * collector has more than it keeps: `cap` + 1 files, or in `content` mode `cap` + 1 matches.
  * Results come after in path order only, so nothing after that point could be kept.
  */
-export async function rgGrep(rg: string, scope: SearchScope, pattern: string, collector: MatchCollector, mode: GrepOutputMode, cap: number): Promise<{ error: string } | null> {
+export async function rgGrep(
+  rg: string,
+  scope: SearchScope,
+  pattern: string,
+  collector: MatchCollector,
+  mode: GrepOutputMode,
+  cap: number,
+): Promise<{ error: string } | null> {
   // No `--max-filesize`: it makes rg stat every file, which profiled at about +40% wall time on a
   // 100,000-file tree. Over-limit files are dropped when read below.
   const args = [
-    "--files-with-matches", "--null", "--fixed-strings", "--case-sensitive", "--encoding", "none",
-    ...baseArgs(scope), "-e", pattern, "--", startArg(scope),
+    "--files-with-matches",
+    "--null",
+    "--fixed-strings",
+    "--case-sensitive",
+    "--encoding",
+    "none",
+    ...baseArgs(scope),
+    "-e",
+    pattern,
+    "--",
+    startArg(scope),
   ];
   const found: string[] = [];
   const r = await run(rg, args, scope, "\0", (p) => {
@@ -137,7 +172,14 @@ export async function rgGrep(rg: string, scope: SearchScope, pattern: string, co
  * profiled at about 50 ms against 20 ms for 500 files); once a slice is slow (network drives,
  * cold caches) the rest is read with async calls, so the event loop is never blocked for long.
  */
-async function verifyInOrder(scope: SearchScope, paths: string[], needle: Buffer, collector: MatchCollector, mode: GrepOutputMode, cap: number): Promise<void> {
+async function verifyInOrder(
+  scope: SearchScope,
+  paths: string[],
+  needle: Buffer,
+  collector: MatchCollector,
+  mode: GrepOutputMode,
+  cap: number,
+): Promise<void> {
   const firstOnly = mode === "files_with_matches";
   // Usually the first cap + 1 paths are all it takes; sort the rest only if they are not.
   // (The head is the sorted start of the full order, so going on from where it ends is right.)

@@ -32,7 +32,14 @@ export async function grepFiles(
 }
 
 /** Searches a single file (the same way with or without ripgrep). */
-export async function grepOneFile(realPath: string, rel: string, pattern: string, mode: GrepOutputMode, cap: number, maxBytes: number): Promise<GrepResult> {
+export async function grepOneFile(
+  realPath: string,
+  rel: string,
+  pattern: string,
+  mode: GrepOutputMode,
+  cap: number,
+  maxBytes: number,
+): Promise<GrepResult> {
   const collector = new MatchCollector(mode, cap);
   const buf = await readSmallFile(realPath, maxBytes);
   if (buf) collector.addFile(rel, searchBuffer(buf, Buffer.from(pattern, "utf8"), rel, mode === "files_with_matches"));

@@ -32,7 +32,8 @@ export async function readdirInside(realRoot: string, realDir: string): Promise<
     return { error: "The folder changed into a link while it was being listed; try again." };
   }
   try {
-    if (!(await openedInside(realRoot, handle.fd, realDir))) return { error: "The folder changed into a link outside the workspace while it was being listed." };
+    if (!(await openedInside(realRoot, handle.fd, realDir)))
+      return { error: "The folder changed into a link outside the workspace while it was being listed." };
     const listed = process.platform === "linux" ? `/proc/self/fd/${handle.fd}` : realDir;
     return await fsp.readdir(listed, { withFileTypes: true });
   } finally {
@@ -59,7 +60,12 @@ async function openInside(realRoot: string, file: string): Promise<fsp.FileHandl
  * descriptor, and a line is kept only if the file, read that way, holds it at that line.
  * Costs one read of each matching file (not of every file searched).
  */
-export async function verifyGrep(realRoot: string, result: GrepResult, maxFileBytes: number, withText: boolean): Promise<GrepResult> {
+export async function verifyGrep(
+  realRoot: string,
+  result: GrepResult,
+  maxFileBytes: number,
+  withText: boolean,
+): Promise<GrepResult> {
   if (result.error) return result;
   const files = [...new Set([...(result.matches ?? []).map((m) => m.path), ...Object.keys(result.counts ?? {})])];
   const lines = new Map<string, string[] | true>();
@@ -89,7 +95,10 @@ export async function verifyGrep(realRoot: string, result: GrepResult, maxFileBy
     const actual = content?.[line - 1]?.replace(/\r$/, "");
     return actual !== undefined && actual.startsWith(text.replace(/…$/, ""));
   };
-  const out: GrepResult = { ...result, matches: (result.matches ?? []).filter((m) => lines.has(m.path) && (!withText || holds(m.path, m.line, m.text))) };
+  const out: GrepResult = {
+    ...result,
+    matches: (result.matches ?? []).filter((m) => lines.has(m.path) && (!withText || holds(m.path, m.line, m.text))),
+  };
   if (result.counts) out.counts = Object.fromEntries(Object.entries(result.counts).filter(([rel]) => lines.has(rel)));
   return out;
 }
@@ -119,16 +128,21 @@ export async function statThroughFolders(
     const paths = rels.map((rel, i) => (handles[i] ? nodePath.join(handles[i].path, nodePath.basename(rel)) : ""));
     const stats = await statMany(paths.filter(Boolean));
     let next = 0;
-    return paths.map((p) => (p ? stats[next++] ?? null : null));
+    return paths.map((p) => (p ? (stats[next++] ?? null) : null));
   } finally {
     for (const h of await Promise.all(dirs.values())) await h?.close();
   }
 }
 
-async function openDirInside(realRoot: string, realDir: string): Promise<{ path: string; close(): Promise<void> } | null> {
+async function openDirInside(
+  realRoot: string,
+  realDir: string,
+): Promise<{ path: string; close(): Promise<void> } | null> {
   if (process.platform !== "linux") {
     const real = await fsp.realpath(realDir).catch(() => "");
-    return real === realDir && (real === realRoot || isInside(realRoot, real)) ? { path: realDir, close: async () => undefined } : null;
+    return real === realDir && (real === realRoot || isInside(realRoot, real))
+      ? { path: realDir, close: async () => undefined }
+      : null;
   }
   let handle: fsp.FileHandle;
   try {
@@ -146,7 +160,10 @@ async function openDirInside(realRoot: string, realDir: string): Promise<{ path:
 
 /** A search's result with each path (relative to the root) as the model is shown it. */
 export function withShownPaths(r: GrepResult, shown: (rel: string) => string): GrepResult {
-  const out: GrepResult = { matches: (r.matches ?? []).map((m) => ({ ...m, path: shown(m.path) })), truncated: r.truncated ?? false };
+  const out: GrepResult = {
+    matches: (r.matches ?? []).map((m) => ({ ...m, path: shown(m.path) })),
+    truncated: r.truncated ?? false,
+  };
   if (r.counts) out.counts = Object.fromEntries(Object.entries(r.counts).map(([k, v]) => [shown(k), v]));
   return out;
 }

@@ -52,7 +52,11 @@ export function sizeFromName(model: string): { billions: number; from: string } 
   return billions === undefined ? undefined : { billions, from: "its name" };
 }
 
-export async function decideFit(model: { model: string }, settings: FitSettings, probe?: ModelProbe): Promise<ModelFit> {
+export async function decideFit(
+  model: { model: string },
+  settings: FitSettings,
+  probe?: ModelProbe,
+): Promise<ModelFit> {
   const known = lookupModel(model.model) !== undefined;
   let size = sizeFromName(model.model);
   let contextWindow = settings.contextWindow;
@@ -65,15 +69,23 @@ export async function decideFit(model: { model: string }, settings: FitSettings,
     contextWindow ??= found?.contextWindow;
   }
   const small = size !== undefined && size.billions <= SMALL_MODEL_MAX_BILLIONS;
-  const sizeWords = size ? `${formatBillions(size.billions)} parameters (from ${size.from})` : known ? "a known hosted model" : "size unknown";
+  const sizeWords = size
+    ? `${formatBillions(size.billions)} parameters (from ${size.from})`
+    : known
+      ? "a known hosted model"
+      : "size unknown";
   const mode = settings.toolCallMode ?? (small ? "constrained" : "native");
   const smallContext = contextWindow !== undefined && contextWindow <= SMALL_CONTEXT_WINDOW;
   const profile = settings.profile ?? (mode === "constrained" || smallContext ? "small" : "full");
   const why = [
     sizeWords,
     ...(contextWindow !== undefined ? [`${contextWindow.toLocaleString("en-US")}-token context`] : []),
-    settings.toolCallMode ? `tool calls set to ${settings.toolCallMode}` : `${mode} tool calls ${small ? `(at most ${SMALL_MODEL_MAX_BILLIONS}B: small)` : "(the default)"}`,
-    settings.profile ? `profile set to ${settings.profile}` : `${profile} profile${profile === "small" ? (mode === "constrained" ? " (constrained mode)" : ` (context of ${SMALL_CONTEXT_WINDOW.toLocaleString("en-US")} tokens or less)`) : ""}`,
+    settings.toolCallMode
+      ? `tool calls set to ${settings.toolCallMode}`
+      : `${mode} tool calls ${small ? `(at most ${SMALL_MODEL_MAX_BILLIONS}B: small)` : "(the default)"}`,
+    settings.profile
+      ? `profile set to ${settings.profile}`
+      : `${profile} profile${profile === "small" ? (mode === "constrained" ? " (constrained mode)" : ` (context of ${SMALL_CONTEXT_WINDOW.toLocaleString("en-US")} tokens or less)`) : ""}`,
   ];
   return { toolCallMode: mode, profile, reason: `${model.model}: ${why.join("; ")}` };
 }

@@ -35,7 +35,10 @@ export function probeFor(baseUrl: string, model: string, doFetch: typeof fetch =
   if (!isLocalServer(baseUrl)) return undefined;
   return async () => {
     const signal = AbortSignal.timeout(TIMEOUT_MS);
-    const [llama, ollama] = await Promise.all([llamaCpp(doFetch, baseUrl, model, signal), ollamaShow(doFetch, baseUrl, model, signal)]);
+    const [llama, ollama] = await Promise.all([
+      llamaCpp(doFetch, baseUrl, model, signal),
+      ollamaShow(doFetch, baseUrl, model, signal),
+    ]);
     const found = { ...ollama, ...llama };
     return found.billions === undefined && found.contextWindow === undefined ? undefined : found;
   };
@@ -51,8 +54,14 @@ async function json(doFetch: typeof fetch, url: string, init: RequestInit): Prom
   }
 }
 
-async function llamaCpp(doFetch: typeof fetch, baseUrl: string, model: string, signal: AbortSignal): Promise<ProbeResult> {
-  const body = (await json(doFetch, `${baseUrl.replace(/\/+$/, "")}/models`, { signal })) as { data?: { id?: unknown; meta?: Record<string, unknown> }[] } | undefined;
+async function llamaCpp(
+  doFetch: typeof fetch,
+  baseUrl: string,
+  model: string,
+  signal: AbortSignal,
+): Promise<ProbeResult> {
+  const body = (await json(doFetch, `${baseUrl.replace(/\/+$/, "")}/models`, { signal })) as
+    { data?: { id?: unknown; meta?: Record<string, unknown> }[] } | undefined;
   const models = Array.isArray(body?.data) ? body.data : [];
   // llama-server serves one model under its alias; other servers list many, of which ours is one.
   const entry = models.find((m) => m.id === model) ?? (models.length === 1 ? models[0] : undefined);
@@ -62,18 +71,30 @@ async function llamaCpp(doFetch: typeof fetch, baseUrl: string, model: string, s
   return { ...(params ? { billions: params / 1e9 } : {}), ...(context ? { contextWindow: context } : {}) };
 }
 
-async function ollamaShow(doFetch: typeof fetch, baseUrl: string, model: string, signal: AbortSignal): Promise<ProbeResult> {
+async function ollamaShow(
+  doFetch: typeof fetch,
+  baseUrl: string,
+  model: string,
+  signal: AbortSignal,
+): Promise<ProbeResult> {
   const root = baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
-  const body = (await json(doFetch, `${root}/api/show`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model }), signal })) as
-    | { details?: { parameter_size?: unknown }; model_info?: Record<string, unknown> }
-    | undefined;
+  const body = (await json(doFetch, `${root}/api/show`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model }),
+    signal,
+  })) as { details?: { parameter_size?: unknown }; model_info?: Record<string, unknown> } | undefined;
   if (!body) return {};
-  const size = typeof body.details?.parameter_size === "string" ? billionsFromId(` ${body.details.parameter_size}`) : undefined;
+  const size =
+    typeof body.details?.parameter_size === "string" ? billionsFromId(` ${body.details.parameter_size}`) : undefined;
   const info = body.model_info ?? {};
   const arch = typeof info["general.architecture"] === "string" ? info["general.architecture"] : "";
   const context = positive(info[`${arch}.context_length`]);
   const params = positive(info["general.parameter_count"]);
-  return { ...(size ?? params ? { billions: size ?? params! / 1e9 } : {}), ...(context ? { contextWindow: context } : {}) };
+  return {
+    ...((size ?? params) ? { billions: size ?? params! / 1e9 } : {}),
+    ...(context ? { contextWindow: context } : {}),
+  };
 }
 
 function positive(value: unknown): number | undefined {

@@ -17,11 +17,13 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   read_file: [
     'Person: What does the file /src/app.py print? -> {"tool": "read_file", "arguments": {"file_path": "/src/app.py"}}',
   ],
-  write_file: ['Person: Create the file /docs/todo.md with the text: buy milk -> {"tool": "write_file", "arguments": {"file_path": "/docs/todo.md", "content": "buy milk"}}'],
-  edit_file: ['Person: In the file /main.c change foo to bar -> {"tool": "edit_file", "arguments": {"file_path": "/main.c", "old_string": "foo", "new_string": "bar"}}'],
-  execute: [
-    'Person: Run the command `date` -> {"tool": "execute", "arguments": {"command": "date"}}',
+  write_file: [
+    'Person: Create the file /docs/todo.md with the text: buy milk -> {"tool": "write_file", "arguments": {"file_path": "/docs/todo.md", "content": "buy milk"}}',
   ],
+  edit_file: [
+    'Person: In the file /main.c change foo to bar -> {"tool": "edit_file", "arguments": {"file_path": "/main.c", "old_string": "foo", "new_string": "bar"}}',
+  ],
+  execute: ['Person: Run the command `date` -> {"tool": "execute", "arguments": {"command": "date"}}'],
 };
 
 /** The system prompt's section for a constrained model: the reply's shape, the tools, examples. */
@@ -68,12 +70,15 @@ export function toConstrainedMessages(messages: readonly ChatMessage[]): ChatMes
   for (const msg of messages) {
     if (msg.role === "assistant") {
       const calls = msg.toolCalls ?? [];
-      const content = calls.length ? calls.map((c) => replyObject(c.name, parsedOr(c.arguments))).join("\n") : replyObject(ANSWER_TOOL, { text: msg.content });
+      const content = calls.length
+        ? calls.map((c) => replyObject(c.name, parsedOr(c.arguments))).join("\n")
+        : replyObject(ANSWER_TOOL, { text: msg.content });
       out.push({ role: "assistant", content });
     } else if (msg.role === "tool") {
       const block = `Result of ${msg.toolName}${msg.isError ? " (failed)" : ""}:\n${msg.content}`;
       const last = out[out.length - 1];
-      if (last?.role === "user" && last.content.startsWith("Result of ")) out[out.length - 1] = { ...last, content: `${last.content}\n\n${block}` };
+      if (last?.role === "user" && last.content.startsWith("Result of "))
+        out[out.length - 1] = { ...last, content: `${last.content}\n\n${block}` };
       else out.push({ role: "user", content: block });
     } else {
       if (msg.role === "user") ask = msg.content;
@@ -81,7 +86,14 @@ export function toConstrainedMessages(messages: readonly ChatMessage[]): ChatMes
     }
   }
   // A small model reads the end of its prompt most: the person's request again, after the results.
-  return out.map((m, i) => (m.role === "user" && m.content.startsWith("Result of ") && ask !== undefined && (i === out.length - 1 || out[i + 1]?.role === "assistant") ? { ...m, content: `${m.content}\n\n${reminder(ask)}` } : m));
+  return out.map((m, i) =>
+    m.role === "user" &&
+    m.content.startsWith("Result of ") &&
+    ask !== undefined &&
+    (i === out.length - 1 || out[i + 1]?.role === "assistant")
+      ? { ...m, content: `${m.content}\n\n${reminder(ask)}` }
+      : m,
+  );
 }
 
 /** An answer that ends in the braces the model meant to close the object with ("…PURPLE-42.}}"), without them. */
@@ -135,7 +147,9 @@ export function readConstrainedReply(text: string, offered: ReadonlySet<string>)
   if (!nameKey) return { kind: "none" };
   const name = value[nameKey] as string;
   const argsKey = ["arguments", "args", "parameters", "input"].find((k) => value[k] !== undefined);
-  let args: unknown = argsKey ? value[argsKey] : Object.fromEntries(Object.entries(value).filter(([k]) => k !== nameKey));
+  let args: unknown = argsKey
+    ? value[argsKey]
+    : Object.fromEntries(Object.entries(value).filter(([k]) => k !== nameKey));
   if (typeof args === "string" && argsKey) {
     try {
       args = JSON.parse(args);
@@ -143,10 +157,21 @@ export function readConstrainedReply(text: string, offered: ReadonlySet<string>)
       // a bare string: for an answer it is the text
     }
   }
-  exact &&= nameKey === "tool" && argsKey === "arguments" && keys.length === 2 && typeof args === "object" && args !== null && !Array.isArray(args);
+  exact &&=
+    nameKey === "tool" &&
+    argsKey === "arguments" &&
+    keys.length === 2 &&
+    typeof args === "object" &&
+    args !== null &&
+    !Array.isArray(args);
   if (name === ANSWER_TOOL) {
     const record = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
-    const text = typeof args === "string" ? args : typeof record.text === "string" ? record.text : Object.values(record).find((v): v is string => typeof v === "string");
+    const text =
+      typeof args === "string"
+        ? args
+        : typeof record.text === "string"
+          ? record.text
+          : Object.values(record).find((v): v is string => typeof v === "string");
     if (text === undefined) return { kind: "none" };
     return { kind: "answer", text: withoutClosingBraces(text), exact: exact && typeof record.text === "string" };
   }

@@ -81,7 +81,16 @@ export class ConstrainedReader {
   }
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 
 /** The JSON string starting at `start` (after its opening quote) decoded as far as it is complete. */
 export function decodePartialString(text: string, start: number): string {

@@ -19,7 +19,16 @@ export const ANSWER_TOOL = "answer";
 /** Longest string per argument name; others get `default`. Sized so one reply fits CONSTRAINED_MAX_TOKENS. */
 export const STRING_LIMITS: { default: number; byName: Readonly<Record<string, number>> } = {
   default: 400,
-  byName: { content: 1_500, old_string: 1_000, new_string: 1_000, text: 1_000, command: 500, file_path: 240, path: 240, query: 240 },
+  byName: {
+    content: 1_500,
+    old_string: 1_000,
+    new_string: 1_000,
+    text: 1_000,
+    command: 500,
+    file_path: 240,
+    path: 240,
+    query: 240,
+  },
 };
 
 /**
@@ -47,11 +56,21 @@ export function constrainedSchema(tools: readonly ToolSpec[], opts: { answerOnly
 }
 
 function branch(name: string, args: Json): Json {
-  return { type: "object", properties: { tool: { const: name }, arguments: args }, required: ["tool", "arguments"], additionalProperties: false };
+  return {
+    type: "object",
+    properties: { tool: { const: name }, arguments: args },
+    required: ["tool", "arguments"],
+    additionalProperties: false,
+  };
 }
 
 function answerArguments(): Json {
-  return { type: "object", properties: { text: { type: "string", minLength: 1, maxLength: STRING_LIMITS.byName.text } }, required: ["text"], additionalProperties: false };
+  return {
+    type: "object",
+    properties: { text: { type: "string", minLength: 1, maxLength: STRING_LIMITS.byName.text } },
+    required: ["text"],
+    additionalProperties: false,
+  };
 }
 
 /** A tool's parameters, limited, with its `$defs` hoisted into `defs` under `<tool>__<name>`. */
@@ -83,7 +102,20 @@ function isObjectSchema(schema: Json): boolean {
   return schema.type === "object" || "properties" in schema;
 }
 
-const DROPPED = new Set(["description", "title", "examples", "$schema", "$id", "$comment", "$defs", "definitions", "default", "deprecated", "readOnly", "writeOnly"]);
+const DROPPED = new Set([
+  "description",
+  "title",
+  "examples",
+  "$schema",
+  "$id",
+  "$comment",
+  "$defs",
+  "definitions",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 
 /** A copy of `node` with limits on strings and closed objects; `name` is the property it describes. */
@@ -96,7 +128,9 @@ function limit(node: unknown, name: string | undefined, rewrite: (ref: string) =
     if (DROPPED.has(key)) continue;
     if (key === "$ref" && typeof value === "string") out.$ref = rewrite(value);
     else if (key === "properties" && value && typeof value === "object") {
-      out.properties = Object.fromEntries(Object.entries(value as Json).map(([prop, schema]) => [prop, limit(schema, prop, rewrite)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Json).map(([prop, schema]) => [prop, limit(schema, prop, rewrite)]),
+      );
     } else if (SCHEMA_LISTS.has(key)) out[key] = limit(value, name, rewrite);
     else if (key === "items" || key === "not") out[key] = limit(value, undefined, rewrite);
     else if (key === "additionalProperties" && typeof value === "object") out[key] = limit(value, undefined, rewrite);

@@ -7,7 +7,13 @@
  * is the caller's to judge from the verdict; this never changes modes itself.
  */
 import { findRunaway } from "../runawayOutput";
-import { answerCloseAttempt, constrainedToolPrompt, readConstrainedReply, toConstrainedMessages, type ConstrainedReply } from "./constrainedCalls";
+import {
+  answerCloseAttempt,
+  constrainedToolPrompt,
+  readConstrainedReply,
+  toConstrainedMessages,
+  type ConstrainedReply,
+} from "./constrainedCalls";
 import { ConstrainedReader } from "./constrainedReader";
 import { CONSTRAINED_MAX_TOKENS, constrainedSchema } from "./constrainedSchema";
 import type { ChatModel, ModelRequest, ModelStreamEvent, Sampling, ToolSpec } from "../types";
@@ -73,7 +79,9 @@ export async function* streamConstrained(
           const runaway = findRunaway(reader.answerShown);
           const closeAt = answerCloseAttempt(reader.answerShown);
           if (runaway || closeAt > 0) {
-            runawayText = reader.answerShown.slice(0, runaway ? runaway.start + runaway.unit.length : closeAt).trimEnd();
+            runawayText = reader.answerShown
+              .slice(0, runaway ? runaway.start + runaway.unit.length : closeAt)
+              .trimEnd();
             break;
           }
         }
@@ -91,7 +99,8 @@ export async function* streamConstrained(
       continue;
     }
     // Native calls or a text reset from an adapter are not expected here; reasoning, notices and retries pass.
-    if (event.type !== "tool_call_start" && event.type !== "tool_call_delta" && event.type !== "text_reset") yield event;
+    if (event.type !== "tool_call_start" && event.type !== "tool_call_delta" && event.type !== "text_reset")
+      yield event;
   }
   if (runawayText !== undefined) {
     const verdict = read(true);
@@ -102,9 +111,22 @@ export async function* streamConstrained(
   const looping = reader.callShown;
   if (loopingCall && looping) {
     const verdict = read(true);
-    yield { type: "notice", code: "looping_call", message: `${inner.model} wrote the same text over and over in the arguments of ${looping.name}: stopped there, and the call is not run.` };
+    yield {
+      type: "notice",
+      code: "looping_call",
+      message: `${inner.model} wrote the same text over and over in the arguments of ${looping.name}: stopped there, and the call is not run.`,
+    };
     // Cut mid-string, the arguments are not JSON: the call fails as malformed and writes nothing.
-    yield finished({ role: "assistant", content: "", toolCalls: [{ id: looping.id, name: looping.name, arguments: reader.argumentsSoFar }] }, done, "tool_use", reader.text);
+    yield finished(
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: looping.id, name: looping.name, arguments: reader.argumentsSoFar }],
+      },
+      done,
+      "tool_use",
+      reader.text,
+    );
     return verdict;
   }
   if (!done) return read(false);
@@ -129,7 +151,12 @@ export async function* streamConstrained(
   const verdict = read(reply.exact);
   if (reply.kind === "answer") {
     if (reply.text !== reader.answerShown) yield { type: "text_reset", text: reply.text };
-    yield finished({ role: "assistant", content: reply.text }, done, done.stopReason === "max_tokens" ? "max_tokens" : "end_turn", reader.text);
+    yield finished(
+      { role: "assistant", content: reply.text },
+      done,
+      done.stopReason === "max_tokens" ? "max_tokens" : "end_turn",
+      reader.text,
+    );
     return verdict;
   }
   const shown = reader.callShown;
@@ -139,12 +166,31 @@ export async function* streamConstrained(
     yield { type: "tool_call_start", index: 0, id, name: reply.name };
     yield { type: "tool_call_delta", index: 0, argumentsDelta: reply.arguments };
   }
-  yield finished({ role: "assistant", content: "", toolCalls: [{ id, name: shown?.name ?? reply.name, arguments: reply.arguments }] }, done, "tool_use", reader.text);
+  yield finished(
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id, name: shown?.name ?? reply.name, arguments: reply.arguments }],
+    },
+    done,
+    "tool_use",
+    reader.text,
+  );
   return verdict;
 }
 
 function finished(message: Done["message"], done: Done | undefined, stopReason: string, raw: string): Done {
-  const usage = done?.usage ?? { inputTokens: 0, outputTokens: Math.ceil(raw.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
-  return { type: "done", message: done?.message.reasoning ? { ...message, reasoning: done.message.reasoning } : message, usage, stopReason, ...(done?.usageEstimated || !done ? { usageEstimated: true } : {}) };
+  const usage = done?.usage ?? {
+    inputTokens: 0,
+    outputTokens: Math.ceil(raw.length / 4),
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  };
+  return {
+    type: "done",
+    message: done?.message.reasoning ? { ...message, reasoning: done.message.reasoning } : message,
+    usage,
+    stopReason,
+    ...(done?.usageEstimated || !done ? { usageEstimated: true } : {}),
+  };
 }
-

@@ -28,13 +28,16 @@ export function jsonValueEnd(text: string, start: number): number {
 }
 
 /** The first JSON object in `text` that parses, with where it was; undefined when there is none. */
-export function firstJsonObject(text: string): { value: Record<string, unknown>; start: number; end: number } | undefined {
+export function firstJsonObject(
+  text: string,
+): { value: Record<string, unknown>; start: number; end: number } | undefined {
   for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
     const end = jsonValueEnd(text, start);
     if (end < 0) continue;
     try {
       const value: unknown = JSON.parse(text.slice(start, end));
-      if (value && typeof value === "object" && !Array.isArray(value)) return { value: value as Record<string, unknown>, start, end };
+      if (value && typeof value === "object" && !Array.isArray(value))
+        return { value: value as Record<string, unknown>, start, end };
     } catch {
       // not JSON after all (braces in prose or code): look further
     }

@@ -28,7 +28,10 @@ const FENCED = /```[ \t]*(?:json|tool_call|tool_code|javascript|js)?[ \t]*\r?\n(
  * an object with `name` and `arguments` (or `parameters`), alone or in an array; `arguments`
  * may itself be a JSON string. Anything else (unknown tool, invalid JSON) stays text.
  */
-export function extractTextToolCalls(text: string, knownTools: ReadonlySet<string> | readonly string[]): TextToolCalls | undefined {
+export function extractTextToolCalls(
+  text: string,
+  knownTools: ReadonlySet<string> | readonly string[],
+): TextToolCalls | undefined {
   if (!text.trim()) return undefined;
   const known = knownTools instanceof Set ? knownTools : new Set(knownTools as readonly string[]);
   if (known.size === 0) return undefined;
@@ -72,7 +75,10 @@ function callsIn(body: string, known: ReadonlySet<string>): Omit<ToolCall, "id">
 function asCall(item: unknown, known: ReadonlySet<string>): Omit<ToolCall, "id"> | undefined {
   if (!item || typeof item !== "object" || Array.isArray(item)) return undefined;
   // OpenAI's own shape ({"function": {"name", "arguments"}}) turns up too.
-  const record = "function" in item && typeof (item as { function: unknown }).function === "object" ? ((item as { function: object }).function as Record<string, unknown>) : (item as Record<string, unknown>);
+  const record =
+    "function" in item && typeof (item as { function: unknown }).function === "object"
+      ? ((item as { function: object }).function as Record<string, unknown>)
+      : (item as Record<string, unknown>);
   const name = record.name;
   if (typeof name !== "string" || !known.has(name)) return undefined;
   const args = record.arguments ?? record.parameters ?? {};
@@ -92,7 +98,9 @@ function asCall(item: unknown, known: ReadonlySet<string>): Omit<ToolCall, "id">
 /** The system prompt's section for a model that gets its tools in the prompt. */
 export function textToolPrompt(tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return "";
-  const list = tools.map((t) => JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })).join("\n");
+  const list = tools
+    .map((t) => JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }))
+    .join("\n");
   return [
     "# Calling tools",
     "You call a tool by writing, on its own, a block like this (one block per call; several blocks for several calls):",
@@ -111,20 +119,33 @@ export function toTextToolMessages(messages: readonly ChatMessage[]): ChatMessag
   const out: ChatMessage[] = [];
   for (const msg of messages) {
     if (msg.role === "assistant") {
-      const calls = (msg.toolCalls ?? []).map((c) => `<tool_call>${JSON.stringify({ name: c.name, arguments: parseOr(c.arguments) })}</tool_call>`);
-      out.push({ role: "assistant", content: [msg.content, ...calls].filter((t) => t.trim() !== "").join("\n"), ...(msg.reasoning ? { reasoning: msg.reasoning } : {}) });
+      const calls = (msg.toolCalls ?? []).map(
+        (c) => `<tool_call>${JSON.stringify({ name: c.name, arguments: parseOr(c.arguments) })}</tool_call>`,
+      );
+      out.push({
+        role: "assistant",
+        content: [msg.content, ...calls].filter((t) => t.trim() !== "").join("\n"),
+        ...(msg.reasoning ? { reasoning: msg.reasoning } : {}),
+      });
     } else if (msg.role === "tool") {
       const block = `<tool_result name="${msg.toolName}"${msg.isError ? ' error="true"' : ""}>\n${msg.content}\n</tool_result>`;
       const last = out[out.length - 1];
       if (last?.role === "user" && last.content.startsWith("<tool_result")) {
-        out[out.length - 1] = { ...last, content: `${last.content}\n${block}`, ...mergedImages(last.images, msg.images) };
+        out[out.length - 1] = {
+          ...last,
+          content: `${last.content}\n${block}`,
+          ...mergedImages(last.images, msg.images),
+        };
       } else out.push({ role: "user", content: block, ...(msg.images?.length ? { images: msg.images } : {}) });
     } else out.push(msg);
   }
   return out;
 }
 
-function mergedImages(a: readonly ImagePart[] | undefined, b: readonly ImagePart[] | undefined): { images?: ImagePart[] } {
+function mergedImages(
+  a: readonly ImagePart[] | undefined,
+  b: readonly ImagePart[] | undefined,
+): { images?: ImagePart[] } {
   const images = [...(a ?? []), ...(b ?? [])];
   return images.length ? { images } : {};
 }

@@ -18,14 +18,25 @@ import type { ModelProbe } from "../fit/modelFit";
 import { extractTextToolCalls, textToolPrompt, toTextToolMessages } from "./textToolCalls";
 import { lessonsFor, type ToolCallLessons } from "./toolCallMemory";
 import { WrappedModel } from "../wrappedModel";
-import { ModelError, type AgentProfile, type ChatModel, type ModelFit, type ModelRequest, type ModelStreamEvent, type Sampling, type ToolCallMode } from "../types";
+import {
+  ModelError,
+  type AgentProfile,
+  type ChatModel,
+  type ModelFit,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type Sampling,
+  type ToolCallMode,
+} from "../types";
 
 export type { ToolCallMode } from "../types";
 
 /** What servers say when they have no native tool calling (Ollama, llama.cpp without --jinja, vLLM without a parser). */
-const NO_NATIVE_TOOLS = /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:function|tool)|requires --jinja|--enable-auto-tool-choice|tool[_ ]choice.{0,40}(?:not supported|requires)|unknown (?:field|parameter|argument).{0,20}tools/i;
+const NO_NATIVE_TOOLS =
+  /does not support tools|tools? (?:are|is) not supported|not support(?:ed)? (?:function|tool)|requires --jinja|--enable-auto-tool-choice|tool[_ ]choice.{0,40}(?:not supported|requires)|unknown (?:field|parameter|argument).{0,20}tools/i;
 /** What servers say when they refuse a reply schema or the sampling fields sent with it. */
-const NO_SCHEMA = /response_format|json_schema|json schema|grammar|\bschema\b|\bstrict\b|temperature|\bseed\b|unrecognized request argument|unknown (?:field|parameter|argument)|extra (?:inputs|fields) are not permitted/i;
+const NO_SCHEMA =
+  /response_format|json_schema|json schema|grammar|\bschema\b|\bstrict\b|temperature|\bseed\b|unrecognized request argument|unknown (?:field|parameter|argument)|extra (?:inputs|fields) are not permitted/i;
 /** Where a refused mode goes. */
 const NEXT_MODE: Partial<Record<ToolCallMode, ToolCallMode>> = { constrained: "native", native: "text" };
 
@@ -73,24 +84,37 @@ export class ToolCallModeModel extends WrappedModel {
     const probe = this.options.probe;
     const fit = await decideFit(
       { model: this.inner.model },
-      { ...(this.options.mode ? { toolCallMode: this.options.mode } : {}), ...(this.options.profile ? { profile: this.options.profile } : {}), ...(this.options.contextWindow ? { contextWindow: this.options.contextWindow } : {}) },
+      {
+        ...(this.options.mode ? { toolCallMode: this.options.mode } : {}),
+        ...(this.options.profile ? { profile: this.options.profile } : {}),
+        ...(this.options.contextWindow ? { contextWindow: this.options.contextWindow } : {}),
+      },
       probe ? () => (this.lessons.probed ??= probe()) : undefined,
     );
     this.decided = fit.toolCallMode;
     const now = this.toolCallMode;
-    return now === fit.toolCallMode ? fit : { ...fit, toolCallMode: now, reason: `${fit.reason}; ${now} tool calls since this server refused ${fit.toolCallMode}` };
+    return now === fit.toolCallMode
+      ? fit
+      : {
+          ...fit,
+          toolCallMode: now,
+          reason: `${fit.reason}; ${now} tool calls since this server refused ${fit.toolCallMode}`,
+        };
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     if (this.options.mode === undefined && this.decided === undefined) await this.fit();
     const mode = this.toolCallMode;
     if (mode === "constrained" && request.tools.length > 0) return yield* this.constrained(request);
-    const sampled = this.options.sampling ? { ...request, sampling: { ...this.options.sampling, ...request.sampling } } : request;
+    const sampled = this.options.sampling
+      ? { ...request, sampling: { ...this.options.sampling, ...request.sampling } }
+      : request;
     if (mode !== "native" || request.tools.length === 0) return yield* this.viaText(sampled, mode);
     try {
       yield* this.withTextFallback(this.inner.stream(sampled), request);
     } catch (error) {
-      if (!(error instanceof ModelError && error.kind === "bad_request" && NO_NATIVE_TOOLS.test(error.message))) throw error;
+      if (!(error instanceof ModelError && error.kind === "bad_request" && NO_NATIVE_TOOLS.test(error.message)))
+        throw error;
       this.refuse("native");
       yield {
         type: "notice",
@@ -134,7 +158,10 @@ export class ToolCallModeModel extends WrappedModel {
   private async *viaText(request: ModelRequest, mode: ToolCallMode): AsyncGenerator<ModelStreamEvent> {
     const textual: ModelRequest = {
       ...request,
-      system: mode === "text" ? [request.system, textToolPrompt(request.tools)].filter((s) => s.trim()).join("\n\n") : request.system,
+      system:
+        mode === "text"
+          ? [request.system, textToolPrompt(request.tools)].filter((s) => s.trim()).join("\n\n")
+          : request.system,
       messages: toTextToolMessages(request.messages),
       tools: [],
     };
@@ -143,7 +170,11 @@ export class ToolCallModeModel extends WrappedModel {
   }
 
   /** Passes the stream on; at its end, calls written in the text become real calls when no native one came. */
-  private async *withTextFallback(stream: AsyncIterable<ModelStreamEvent>, request: ModelRequest, mode: ToolCallMode = "native"): AsyncGenerator<ModelStreamEvent> {
+  private async *withTextFallback(
+    stream: AsyncIterable<ModelStreamEvent>,
+    request: ModelRequest,
+    mode: ToolCallMode = "native",
+  ): AsyncGenerator<ModelStreamEvent> {
     for await (const event of stream) {
       if (event.type !== "done" || event.message.toolCalls?.length) {
         yield event;
@@ -159,13 +190,20 @@ export class ToolCallModeModel extends WrappedModel {
       yield {
         type: "notice",
         code: "text_tool_calls",
-        message: mode === "text" ? `Ran ${names}, written as text by ${this.inner.model} (tools are sent in the prompt).` : `Ran ${names}, which ${this.inner.model} wrote as text instead of a native tool call.`,
+        message:
+          mode === "text"
+            ? `Ran ${names}, written as text by ${this.inner.model} (tools are sent in the prompt).`
+            : `Ran ${names}, which ${this.inner.model} wrote as text instead of a native tool call.`,
       };
       for (const [index, call] of found.calls.entries()) {
         yield { type: "tool_call_start", index, id: call.id, name: call.name };
         yield { type: "tool_call_delta", index, argumentsDelta: call.arguments };
       }
-      const done: Done = { ...event, message: { ...event.message, content: found.text, toolCalls: found.calls }, stopReason: "tool_use" };
+      const done: Done = {
+        ...event,
+        message: { ...event.message, content: found.text, toolCalls: found.calls },
+        stopReason: "tool_use",
+      };
       yield done;
     }
   }
