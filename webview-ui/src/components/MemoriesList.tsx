@@ -1,5 +1,6 @@
 import type { MemoryView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { IconButton } from "./IconButton";
 
 const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${bytes} B`);
 
@@ -40,24 +41,18 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
                     {m.firstLine || "(no summary line)"} · {kb(m.size)}
                     {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
                   </span>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Open ${m.path}`}
+                  <IconButton
+                    icon="go-to-file"
+                    label={`Open ${m.path}`}
                     title="Open (edit it in the editor)"
                     onClick={() => postToHost({ type: "memoryAction", action: "open", path: m.path })}
-                  >
-                    <span className="codicon codicon-go-to-file" aria-hidden="true" />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Delete ${m.path}`}
+                  />
+                  <IconButton
+                    icon="trash"
+                    label={`Delete ${m.path}`}
                     title="Delete"
                     onClick={() => postToHost({ type: "memoryAction", action: "delete", path: m.path })}
-                  >
-                    <span className="codicon codicon-trash" aria-hidden="true" />
-                  </button>
+                  />
                 </div>
               </li>
             ))}
