@@ -1,6 +1,7 @@
 import type { McpServerView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 import { IconButton } from "./IconButton";
+import { ItemRow } from "./ItemRow";
 
 const STATE_TEXT: Record<McpServerView["state"], { text: string; icon: string }> = {
   starting: { text: "starting", icon: "loading codicon-modifier-spin" },
@@ -29,16 +30,16 @@ export function McpServersList({ servers }: { servers: McpServerView[] }) {
             className={`mcp-server state-${s.state}`}
             aria-label={`${s.name}: ${STATE_TEXT[s.state].text}`}
           >
-            <div className="mcp-row">
-              <span className={`codicon codicon-${STATE_TEXT[s.state].icon}`} aria-hidden="true" />
-              <span className="mcp-name" title={s.source}>
-                {s.name}
-              </span>
-              <span className="mcp-meta">
-                {s.state === "ready" || s.tools > 0
+            <ItemRow
+              icon={STATE_TEXT[s.state].icon}
+              name={s.name}
+              title={s.source}
+              meta={
+                s.state === "ready" || s.tools > 0
                   ? `${STATE_TEXT[s.state].text} · ${s.tools} tools · ${size(s.schemaChars)} chars of schemas`
-                  : STATE_TEXT[s.state].text}
-              </span>
+                  : STATE_TEXT[s.state].text
+              }
+            >
               {s.state === "disabled" ? (
                 <IconButton
                   icon="play"
@@ -70,7 +71,7 @@ export function McpServersList({ servers }: { servers: McpServerView[] }) {
                 title="Show log"
                 onClick={() => postToHost({ type: "mcpAction", action: "showLog", server: s.name })}
               />
-            </div>
+            </ItemRow>
             {s.problem ? <p className="mcp-problem">{s.problem}</p> : null}
           </li>
         ))}

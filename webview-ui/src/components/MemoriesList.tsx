@@ -1,6 +1,7 @@
 import type { MemoryView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 import { IconButton } from "./IconButton";
+import { ItemRow } from "./ItemRow";
 
 const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${bytes} B`);
 
@@ -32,15 +33,17 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
           <ul className="mcp-list" aria-labelledby="memories-heading">
             {memories.map((m) => (
               <li key={m.path} className="memory" aria-label={`${m.path}: ${m.firstLine}`}>
-                <div className="mcp-row">
-                  <span className="codicon codicon-note" aria-hidden="true" />
-                  <span className="mcp-name" title={m.path}>
-                    {m.path}
-                  </span>
-                  <span className="mcp-meta">
-                    {m.firstLine || "(no summary line)"} · {kb(m.size)}
-                    {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
-                  </span>
+                <ItemRow
+                  icon="note"
+                  name={m.path}
+                  title={m.path}
+                  meta={
+                    <>
+                      {m.firstLine || "(no summary line)"} · {kb(m.size)}
+                      {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
+                    </>
+                  }
+                >
                   <IconButton
                     icon="go-to-file"
                     label={`Open ${m.path}`}
@@ -53,7 +56,7 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
                     title="Delete"
                     onClick={() => postToHost({ type: "memoryAction", action: "delete", path: m.path })}
                   />
-                </div>
+                </ItemRow>
               </li>
             ))}
           </ul>
