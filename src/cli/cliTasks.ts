@@ -1,18 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseRunState, type RunState } from "../core/run/runState";
 import { CheckpointStore } from "../core/checkpoints/checkpointStore";
+import { dirNames } from "../core/dirNames";
 
 /**
  * The CLI's tasks and checkpoints, per workspace, in `$XDG_DATA_HOME/fathom/workspaces/<hash>/`
@@ -94,12 +86,7 @@ export function saveTask(dataDir: string, task: CliTask): void {
 
 export function listTasks(dataDir: string): CliTask[] {
   const dir = path.join(dataDir, "tasks");
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = dirNames(dir);
   const tasks: CliTask[] = [];
   for (const name of names) {
     if (!name.endsWith(".json")) continue;

@@ -5,10 +5,10 @@
  */
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { readRepositoryChanges } from "../core/commitMessage/repositoryChanges";
 import { writeCommitMessage } from "../core/commitMessage/writeCommitMessage";
-import { createModel, type Provider } from "../core/model/createModel";
+import { createModel } from "../core/model/createModel";
+import { HELP_OPTION, parseCommandArgs, providerAndBaseUrl, SERVER_OPTIONS } from "./commandArgs";
 
 export const COMMIT_MESSAGE_USAGE = `Usage: fathom commit-message [--cwd DIR] [--all] [--provider NAME] [--model ID] [--base-url URL]
                              [--context-window N]
@@ -30,8 +30,6 @@ error, 130 cancelled.`;
 
 export class CommitMessageUsageError extends Error {}
 
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
-
 interface Io {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -42,24 +40,19 @@ interface Io {
 }
 
 export async function commitMessageCommand(argv: readonly string[], io: Io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: {
-        cwd: { type: "string" },
-        all: { type: "boolean" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        "context-window": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    throw new CommitMessageUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      cwd: { type: "string" },
+      all: { type: "boolean" },
+      ...SERVER_OPTIONS,
+      model: { type: "string" },
+      "context-window": { type: "string" },
+      ...HELP_OPTION,
+    },
+    CommitMessageUsageError,
+    false,
+  );
   if (values.help) {
     io.out.write(`${COMMIT_MESSAGE_USAGE}\n`);
     return 0;
@@ -67,22 +60,12 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
   const dir = path.resolve(io.cwd, values.cwd ?? ".");
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
     throw new CommitMessageUsageError(`--cwd ${dir} is not a directory.`);
-  const provider = (values.provider ??
-    (!io.env.OPENAI_API_KEY && io.env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
-  if ((provider as string) === "vscode")
-    throw new CommitMessageUsageError(
-      "VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.",
-    );
-  if (!PROVIDERS.includes(provider))
-    throw new CommitMessageUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
-  const baseUrl = values["base-url"] ?? "";
-  if (baseUrl) {
-    try {
-      new URL(baseUrl);
-    } catch {
-      throw new CommitMessageUsageError(`--base-url "${baseUrl}" is not a URL; for example http://localhost:11434/v1`);
-    }
-  }
+  const { provider, baseUrl } = providerAndBaseUrl(
+    values,
+    io.env,
+    CommitMessageUsageError,
+    "VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.",
+  );
   let contextWindow: number | undefined;
   if (values["context-window"] !== undefined) {
     contextWindow = Number(values["context-window"]);

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { clearMemories, listMemories, memoryFolders, removeMemory } from "../core/memory/memoryStore";
+import { HELP_OPTION, parseCommandArgs } from "./commandArgs";
 
 export class MemoriesUsageError extends Error {}
 
@@ -21,23 +21,16 @@ interface Io {
 
 /** `fathom memories`: list, remove one, or clear this workspace's and the person's memories. */
 export async function memoriesCommand(argv: readonly string[], cwd: string, io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        cwd: { type: "string" },
-        json: { type: "boolean" },
-        yes: { type: "boolean", short: "y" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new MemoriesUsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      cwd: { type: "string" },
+      json: { type: "boolean" },
+      yes: { type: "boolean", short: "y" },
+      ...HELP_OPTION,
+    },
+    MemoriesUsageError,
+  );
   if (values.help) {
     io.out.write(`${MEMORIES_USAGE}\n`);
     return 0;

@@ -2,17 +2,14 @@
  * `fathom models [--provider P] [--base-url URL] [--json]`: the models the provider lists, with
  * context window and price where known (the same list as the picker in VS Code).
  */
-import { parseArgs } from "node:util";
-import type { Provider } from "../core/model/createModel";
 import { listModels, type ListedModel } from "../core/model/listModels";
+import { HELP_OPTION, parseCommandArgs, providerAndBaseUrl, SERVER_OPTIONS } from "./commandArgs";
 
 export const MODELS_USAGE = `Usage: fathom models [--provider openai|anthropic|openai-compatible] [--base-url URL] [--json]
 
 Lists the models the provider offers (OpenAI and OpenAI-compatible servers: GET /v1/models;
 Anthropic: its models list; Ollama: its tags), with context window and price per million
 tokens where known. Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY.`;
-
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 
 export class ModelsUsageError extends Error {}
 
@@ -22,41 +19,22 @@ interface Io {
 }
 
 export async function modelsCommand(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: {
-        provider: { type: "string" },
-        "base-url": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    throw new ModelsUsageError((error as Error).message);
-  }
+  const { values } = parseCommandArgs(
+    argv,
+    { ...SERVER_OPTIONS, json: { type: "boolean" }, ...HELP_OPTION },
+    ModelsUsageError,
+    false,
+  );
   if (values.help) {
     io.out.write(`${MODELS_USAGE}\n`);
     return 0;
   }
-  const provider = (values.provider ??
-    (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
-  if ((provider as string) === "vscode")
-    throw new ModelsUsageError(
-      "VS Code's language models (provider vscode) are listed by the Model picker inside VS Code; here use --provider openai, anthropic or openai-compatible.",
-    );
-  if (!PROVIDERS.includes(provider))
-    throw new ModelsUsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
-  const baseUrl = values["base-url"] ?? "";
-  if (baseUrl) {
-    try {
-      new URL(baseUrl);
-    } catch {
-      throw new ModelsUsageError(`--base-url "${baseUrl}" is not a URL; for example http://localhost:11434/v1`);
-    }
-  }
+  const { provider, baseUrl } = providerAndBaseUrl(
+    values,
+    env,
+    ModelsUsageError,
+    "VS Code's language models (provider vscode) are listed by the Model picker inside VS Code; here use --provider openai, anthropic or openai-compatible.",
+  );
   const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
   if (!apiKey && !baseUrl && provider !== "openai-compatible") {
     throw new ModelsUsageError(

@@ -7,11 +7,11 @@ import type { Provider } from "../core/model/createModel";
 import type { ModelOverride } from "../core/model/modelOverrides";
 import { REPLAY_BASE_URL, loadReplay } from "./replayOptions";
 import { MODEL_OPTIONS, modelOverrideOf } from "./modelOptions";
+import { PROVIDERS } from "./commandArgs";
 import { takeWorktreeFlag } from "./worktreeCommands";
 
 /** `fathom run`'s flags, read and checked (every mistake a UsageError saying what to write). */
 
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
 export const VSCODE_ONLY =
   "VS Code's language models (provider vscode) can only be used inside VS Code. Here use --provider openai, anthropic or openai-compatible.";
 

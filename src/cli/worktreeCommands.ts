@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { TaskWorktrees } from "../core/worktrees/taskWorktrees";
 import type { TaskWorktree } from "../core/worktrees/worktreeRecords";
+import { parseCommandArgs } from "./commandArgs";
 
 export const WORKTREES_USAGE = `Usage: fathom worktrees [--cwd DIR] [--json]
        fathom apply TASK_ID [--cwd DIR] [--json]
@@ -25,17 +26,7 @@ interface Io {
 export const WORKTREE_EXIT = { done: 0, failed: 1, usage: 2, refused: 3 } as const;
 
 function parse(argv: readonly string[], positionals: number) {
-  let r;
-  try {
-    r = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { cwd: { type: "string" }, json: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new WorktreeUsageError((error as Error).message);
-  }
+  const r = parseCommandArgs(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, WorktreeUsageError);
   if (r.positionals.length !== positionals)
     throw new WorktreeUsageError(
       positionals ? "Missing the task id (fathom worktrees lists them)." : `Unexpected "${r.positionals[0]}".`,

@@ -20,15 +20,7 @@ export const MAX_ATTACHMENT_CHARS = 20_000;
 /** Most lines of a file range attached (a bigger range is cut, and the cut said). */
 export const MAX_ATTACHED_LINES = 2_000;
 
-/** How a chip names an attachment: `src/a.ts:10-20`, `src/a.ts`, `Terminal: npm test (exit 1)`. */
-export function attachmentLabel(a: Attachment): string {
-  if (a.kind !== "file") return a.label;
-  const name = a.path.replace(/^\/+/, "") || "/";
-  if (a.startLine === undefined) return name;
-  return a.endLine === undefined || a.endLine === a.startLine
-    ? `${name}:${a.startLine}`
-    : `${name}:${a.startLine}-${a.endLine}`;
-}
+export { attachmentLabel } from "../protocol/attachments";
 
 /** What makes two attachments the same (the same range is attached once). */
 export function attachmentKey(a: Attachment): string {

@@ -25,6 +25,23 @@ export const AttachmentSchema = z.discriminatedUnion("kind", [
 ]);
 export type AttachmentView = z.infer<typeof AttachmentSchema>;
 
+/**
+ * How a chip names an attachment (the core's or a chip's): `src/a.ts:10-20`, `src/a.ts`,
+ * `Terminal: npm test (exit 1)`, the problems' label.
+ */
+export function attachmentLabel(
+  a:
+    | { kind: "file"; path: string; startLine?: number | undefined; endLine?: number | undefined }
+    | { kind: "terminal" | "problems"; label: string },
+): string {
+  if (a.kind !== "file") return a.label;
+  const name = a.path.replace(/^\/+/, "") || "/";
+  if (a.startLine === undefined) return name;
+  return a.endLine === undefined || a.endLine === a.startLine
+    ? `${name}:${a.startLine}`
+    : `${name}:${a.startLine}-${a.endLine}`;
+}
+
 /** A chip in a sent message: what it was, named as the chip named it. */
 export const SentAttachmentSchema = z.object({
   kind: z.enum(["file", "terminal", "problems"]),

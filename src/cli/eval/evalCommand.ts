@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { HELP_OPTION, parseCommandArgs, PROVIDERS, SERVER_OPTIONS } from "../commandArgs";
 import { CommandSandbox, sandboxUnavailable } from "../../core/executor/sandbox";
 import { DEFAULT_MODELS, type Provider } from "../../core/model/createModel";
 import { BaselineError, compare, readBaseline, recordedModels, summarize, type EvalResults } from "./results";
@@ -85,8 +85,6 @@ interface EvalOptions {
   shard?: Shard;
 }
 
-const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
-
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -96,33 +94,25 @@ function wholeNumber(flag: string, value: string | undefined, min: number, max: 
 }
 
 export function parseEvalArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): EvalOptions | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        trials: { type: "string" },
-        replay: { type: "boolean" },
-        record: { type: "boolean" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        parallel: { type: "string" },
-        baseline: { type: "string" },
-        output: { type: "string" },
-        keep: { type: "boolean" },
-        "no-sandbox": { type: "boolean" },
-        json: { type: "boolean" },
-        shard: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new EvalUsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      trials: { type: "string" },
+      replay: { type: "boolean" },
+      record: { type: "boolean" },
+      ...SERVER_OPTIONS,
+      model: { type: "string" },
+      parallel: { type: "string" },
+      baseline: { type: "string" },
+      output: { type: "string" },
+      keep: { type: "boolean" },
+      "no-sandbox": { type: "boolean" },
+      json: { type: "boolean" },
+      shard: { type: "string" },
+      ...HELP_OPTION,
+    },
+    EvalUsageError,
+  );
   if (values.help) return "help";
   if (positionals.length !== 1)
     throw new EvalUsageError(

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { HELP_OPTION, parseCommandArgs } from "../commandArgs";
 import { BaselineError, compare, readBaseline, recordedModels, summarize, type EvalResults } from "./results";
 import { printResults, shortPath } from "./resultsTable";
 import type { TrialRecord } from "./runTrial";
@@ -118,17 +118,16 @@ export async function mergeCommand(argv: readonly string[], io: MergeIo): Promis
   let values;
   let files: string[];
   try {
-    const parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
+    const parsed = parseCommandArgs(
+      argv,
+      {
         output: { type: "string" },
         baseline: { type: "string" },
         json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
+        ...HELP_OPTION,
       },
-    });
+      MergeError,
+    );
     values = parsed.values;
     if (values.help) {
       io.out.write(

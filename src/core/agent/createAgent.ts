@@ -21,7 +21,12 @@ import { skillsMiddleware } from "../middleware/skills";
 import { agentNarrowing, allowsTool, modelForName, type ToolNarrowing } from "../teamFiles/agentRuns";
 import type { TeamCatalog } from "../teamFiles/types";
 import { withUserSkills } from "../teamFiles/userSkillRoutes";
-import { GENERAL_PURPOSE_SUBAGENT, subagentsMiddleware, type SubagentSpec } from "../middleware/subagents";
+import {
+  GENERAL_PURPOSE_SUBAGENT,
+  subagentsMiddleware,
+  type SubagentRunner,
+  type SubagentSpec,
+} from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { testsBeforeAnswerMiddleware } from "../middleware/testsBeforeAnswer";
 import { todosMiddleware } from "../middleware/todos";
@@ -256,14 +261,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
 
   const subagentSystem = (spec: SubagentSpec) => [given.systemPrompt, spec.systemPrompt].filter(Boolean).join("\n\n");
   const childCache = new Map<string, Agent>();
-  const runSubagent = (
-    spec: SubagentSpec,
-    description: string,
-    signal: AbortSignal,
-    budget: TaskBudget,
-    parentFiles: Readonly<Record<string, string>>,
-    mode?: TaskMode,
-  ) => {
+  const runSubagent: SubagentRunner = (spec, description, signal, budget, parentFiles, mode) => {
     let child = childCache.get(spec.name);
     if (!child) {
       child = buildAgent(

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { stopWhen } from "./stopWhen";
 import { DEFAULT_MAX_OUTPUT_CHARS, HeadTailBuffer, type ExecOptions, type ExecResult, type Executor } from "./types";
 
 export interface ChildProcessExecutorOptions {
@@ -85,9 +86,8 @@ export class ChildProcessExecutor implements Executor {
       const finish = () => {
         if (settled) return;
         settled = true;
-        clearTimeout(timeout);
+        unwatch();
         clearTimeout(drainTimer);
-        opts.signal?.removeEventListener("abort", onAbort);
         // Anything still holding the pipes (a background job) goes with the group.
         this.killTree(child, "SIGKILL");
         clearTimeout(killTimer);
@@ -112,15 +112,11 @@ export class ChildProcessExecutor implements Executor {
         }, this.options.killGraceMs ?? 2000);
         killTimer.unref();
       };
-      const onAbort = () => {
-        cancelled = true;
+      const unwatch = stopWhen(opts.signal, opts.timeoutMs, (why) => {
+        if (why === "cancelled") cancelled = true;
+        else timedOut = true;
         terminate();
-      };
-      const timeout = setTimeout(() => {
-        timedOut = true;
-        terminate();
-      }, opts.timeoutMs);
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      });
 
       child.on("error", (error) => {
         buffer.push(`\n${error.message}\n`);

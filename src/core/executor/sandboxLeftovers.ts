@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { dirNames } from "../dirNames";
 
 /**
  * Processes a sandboxed command left behind when it was stopped, found by the tag its command
@@ -19,12 +20,7 @@ export function sandboxTag(id: string): string {
 /** Pids of this user's processes whose command line contains `tag` (Linux; elsewhere none). */
 export function taggedProcesses(tag: string): number[] {
   if (process.platform !== "linux") return [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
+  const entries = dirNames("/proc");
   const found: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;

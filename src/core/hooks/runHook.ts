@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { CommandSandbox } from "../executor/sandbox";
 import { killSandboxLeftovers } from "../executor/sandboxLeftovers";
+import { stopWhen } from "../executor/stopWhen";
 
 /** What one hook process did. */
 export interface HookProcessResult {
@@ -47,15 +48,7 @@ export async function runHookProcess(command: string, o: RunHookOptions): Promis
       line = wrapped.command;
       tag = wrapped.tag;
     } catch (error) {
-      return {
-        exitCode: null,
-        stdout: "",
-        stderr: "",
-        durationMs: Date.now() - started,
-        timedOut: false,
-        cancelled: false,
-        failure: `could not start in the OS sandbox: ${(error as Error).message}`,
-      };
+      return notStarted(started, `could not start in the OS sandbox: ${(error as Error).message}`);
     }
   }
   try {
@@ -63,6 +56,19 @@ export async function runHookProcess(command: string, o: RunHookOptions): Promis
   } finally {
     if (tag) await killSandboxLeftovers(tag).catch(() => 0);
   }
+}
+
+/** The result of a hook that did not start (`failure` says why). */
+function notStarted(started: number, failure: string): HookProcessResult {
+  return {
+    exitCode: null,
+    stdout: "",
+    stderr: "",
+    durationMs: Date.now() - started,
+    timedOut: false,
+    cancelled: false,
+    failure,
+  };
 }
 
 function spawnHook(line: string, o: RunHookOptions, started: number): Promise<HookProcessResult> {
@@ -82,15 +88,7 @@ function spawnHook(line: string, o: RunHookOptions, started: number): Promise<Ho
         env: { ...process.env, CLAUDE_PROJECT_DIR: o.cwd, FATHOM_PROJECT_DIR: o.cwd, ...o.env },
       });
     } catch (error) {
-      resolve({
-        exitCode: null,
-        stdout: "",
-        stderr: "",
-        durationMs: Date.now() - started,
-        timedOut: false,
-        cancelled: false,
-        failure: `could not start: ${(error as Error).message}`,
-      });
+      resolve(notStarted(started, `could not start: ${(error as Error).message}`));
       return;
     }
     const out = { text: "", bytes: 0 };
@@ -124,8 +122,7 @@ function spawnHook(line: string, o: RunHookOptions, started: number): Promise<Ho
     const finish = () => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener("abort", onAbort);
+      unwatch();
       kill();
       resolve({
         exitCode,
@@ -137,15 +134,11 @@ function spawnHook(line: string, o: RunHookOptions, started: number): Promise<Ho
         ...(failure ? { failure } : {}),
       });
     };
-    const onAbort = () => {
-      cancelled = true;
+    const unwatch = stopWhen(o.signal, o.timeoutMs, (why) => {
+      if (why === "cancelled") cancelled = true;
+      else timedOut = true;
       kill();
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, o.timeoutMs);
-    o.signal?.addEventListener("abort", onAbort, { once: true });
+    });
     child.on("error", (error) => {
       failure ??= `could not start: ${error.message}`;
       finish();

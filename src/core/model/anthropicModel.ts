@@ -16,11 +16,12 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import { knobs, type ErrorContext, type Surface } from "./errors";
+import { knobs, type ErrorContext } from "./errors";
 import { imagesToSend, withImageNote } from "./imageNote";
 import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelTable";
 import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
+import { sdkAdapterSetup, type SdkAdapterOptions } from "./sdkAdapter";
 import { TurnAccumulator } from "./turnAccumulator";
 import {
   ModelError,
@@ -37,19 +38,7 @@ import {
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 const CACHE = { type: "ephemeral" } as const;
 
-export interface AnthropicModelOptions {
-  model: string;
-  contextWindow: number;
-  baseUrl?: string;
-  apiKey?: string;
-  retry?: Partial<RetryOptions>;
-  fetch?: typeof fetch;
-  defaultHeaders?: Record<string, string>;
-  surface?: Surface;
-  /** Whether images (the person's and tools') are sent; default from the model table. */
-  acceptsImages?: boolean;
-  /** $ per million tokens, when the model table does not know the model (or knows it wrong). */
-  price?: ModelPrice;
+export interface AnthropicModelOptions extends SdkAdapterOptions {
   /** Extended thinking with this many tokens of budget (off when absent). */
   thinkingBudget?: number;
 }
@@ -183,25 +172,9 @@ export class AnthropicModel implements ChatModel {
     this.baseUrl = (opts.baseUrl || ANTHROPIC_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
     this.retry = opts.retry ?? {};
     this.hasKey = !!opts.apiKey;
-    this.ctx = {
-      provider: "anthropic",
-      model: opts.model,
-      baseUrl: this.baseUrl,
-      apiKey: opts.apiKey,
-      surface: opts.surface,
-    };
-    this.clientOptions = {
-      // Always explicit, so the SDK never goes looking for credentials on disk.
-      apiKey: opts.apiKey || "no-key",
-      baseURL: this.baseUrl,
-      maxRetries: 0, // ours, in retry.ts
-      timeout: 24 * 60 * 60 * 1000, // the idle timeout in retry.ts bounds each attempt instead
-      fetch: opts.fetch,
-      defaultHeaders: opts.defaultHeaders,
-      logLevel: "off",
-      openTelemetry: false,
-      dangerouslyAllowBrowser: true, // runs in the extension host, not a web page
-    };
+    const { ctx, clientOptions } = sdkAdapterSetup("anthropic", opts, this.baseUrl);
+    this.ctx = ctx;
+    this.clientOptions = { ...clientOptions, openTelemetry: false };
   }
 
   private get client(): Anthropic {

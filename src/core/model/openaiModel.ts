@@ -10,11 +10,12 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { knobs, type ErrorContext, type Surface } from "./errors";
+import { knobs, type ErrorContext } from "./errors";
 import { imagesToSend, withImageNote } from "./imageNote";
 import { acceptsImages, costOf, defaultMaxOutputTokens, priceOf } from "./modelTable";
 import type { ModelPrice } from "./modelOverrides";
 import { failWith, withRetries, type AttemptScope, type RetryOptions } from "./retry";
+import { sdkAdapterSetup, type SdkAdapterOptions } from "./sdkAdapter";
 import { requestChars, TurnAccumulator } from "./turnAccumulator";
 import { openaiLib } from "../vendor/libraries";
 import {
@@ -30,21 +31,10 @@ import {
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
-export interface OpenAIModelOptions {
+export interface OpenAIModelOptions extends SdkAdapterOptions {
   provider: "openai" | "openai-compatible";
-  model: string;
-  contextWindow: number;
-  baseUrl?: string;
   /** Optional for openai-compatible servers, which often need none. */
   apiKey?: string;
-  retry?: Partial<RetryOptions>;
-  fetch?: typeof fetch;
-  defaultHeaders?: Record<string, string>;
-  surface?: Surface;
-  /** Whether images (the person's and tools') are sent; default from the model table. */
-  acceptsImages?: boolean;
-  /** $ per million tokens, when the model table does not know the model (or knows it wrong). */
-  price?: ModelPrice;
 }
 
 /**
@@ -148,24 +138,7 @@ export class OpenAIModel implements ChatModel {
     this.contextWindow = opts.contextWindow;
     this.baseUrl = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, "");
     this.retry = opts.retry ?? {};
-    this.ctx = {
-      provider: opts.provider,
-      model: opts.model,
-      baseUrl: this.baseUrl,
-      apiKey: opts.apiKey,
-      surface: opts.surface,
-    };
-    this.clientOptions = {
-      // Local servers need no key, but the client insists on one.
-      apiKey: opts.apiKey || "no-key",
-      baseURL: this.baseUrl,
-      maxRetries: 0, // ours, in retry.ts
-      timeout: 24 * 60 * 60 * 1000, // the idle timeout in retry.ts bounds each attempt instead
-      fetch: opts.fetch,
-      defaultHeaders: opts.defaultHeaders,
-      logLevel: "off",
-      dangerouslyAllowBrowser: true, // runs in the extension host, not a web page
-    };
+    ({ ctx: this.ctx, clientOptions: this.clientOptions } = sdkAdapterSetup(opts.provider, opts, this.baseUrl));
   }
 
   private get client(): OpenAI {

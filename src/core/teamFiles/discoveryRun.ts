@@ -167,30 +167,53 @@ export class DiscoveryRun {
     const bad = this.problemSlot();
     const why = badName(commandName(f.name, format));
     if (why) return void bad.push({ kind: "commands", file: plainText(f.ref.label), message: `skipped: ${why}` });
-    this.jobs.push(
-      this.cache
-        .get(`command:${format}:${f.ref.label}`, stampOf(f.info), async () => {
-          const read = await readFound(f, "commands", MAX_FILE_BYTES);
-          return "problem" in read ? { problems: [read.problem] } : parsePromptFile(read.text, f.ref, format, f.name);
-        })
-        .then((p) => {
-          if ("command" in p) out.push(p.command);
-          bad.push(...p.problems);
-        }),
+    this.readAndParse(
+      f,
+      "commands",
+      `command:${format}:${f.ref.label}`,
+      bad,
+      (text) => parsePromptFile(text, f.ref, format, f.name),
+      (p) => {
+        if ("command" in p) out.push(p.command);
+      },
     );
   }
 
   agent(f: FoundFile, format: AgentFormat): void {
     const out = this.slot("agents");
     const bad = this.problemSlot();
+    this.readAndParse(
+      f,
+      "agents",
+      `agent:${format}:${f.ref.label}`,
+      bad,
+      (text) => parseAgentFile(text, f.ref, format, f.name),
+      (p) => {
+        if ("agent" in p) out.push(p.agent);
+      },
+    );
+  }
+
+  /**
+   * Reads a command's or an agent's file (from the cache while it is unchanged) and parses it:
+   * `take` keeps what it defines, its problems go to `bad`.
+   */
+  private readAndParse<P extends { problems: TeamFileProblem[] }>(
+    f: FoundFile,
+    kind: "commands" | "agents",
+    key: string,
+    bad: TeamFileProblem[],
+    parse: (text: string) => P,
+    take: (parsed: P) => void,
+  ): void {
     this.jobs.push(
       this.cache
-        .get(`agent:${format}:${f.ref.label}`, stampOf(f.info), async () => {
-          const read = await readFound(f, "agents", MAX_FILE_BYTES);
-          return "problem" in read ? { problems: [read.problem] } : parseAgentFile(read.text, f.ref, format, f.name);
+        .get(key, stampOf(f.info), async (): Promise<P | { problems: TeamFileProblem[] }> => {
+          const read = await readFound(f, kind, MAX_FILE_BYTES);
+          return "problem" in read ? { problems: [read.problem] } : parse(read.text);
         })
         .then((p) => {
-          if ("agent" in p) out.push(p.agent);
+          take(p as P);
           bad.push(...p.problems);
         }),
     );

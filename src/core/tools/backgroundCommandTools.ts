@@ -11,25 +11,38 @@ const HandleSchema = z.object({ handle: z.string().min(1).describe('Handle from 
 export function createBackgroundCommandTools(executor: Executor): Tool[] {
   const { readBackground, stopBackground } = executor;
   if (!readBackground || !stopBackground) return [];
+  /** A tool over a command's handle: reads it (or stops it) and says what it printed. */
+  const handleTool = (
+    name: string,
+    description: string,
+    kind: "read" | "other",
+    act: typeof readBackground,
+    stopped: boolean,
+  ) =>
+    defineTool({
+      name,
+      description,
+      schema: HandleSchema,
+      kind,
+      async run({ handle }) {
+        return describe(handle, await act.call(executor, handle), stopped);
+      },
+    });
   return [
-    defineTool({
-      name: "command_output",
-      description: "New output of a command execute left running, and whether it still runs.",
-      schema: HandleSchema,
-      kind: "read",
-      async run({ handle }) {
-        return describe(handle, await readBackground.call(executor, handle), false);
-      },
-    }),
-    defineTool({
-      name: "stop_command",
-      description: "Stop a command execute left running (Ctrl+C, then kill). Returns its last output.",
-      schema: HandleSchema,
-      kind: "other",
-      async run({ handle }) {
-        return describe(handle, await stopBackground.call(executor, handle), true);
-      },
-    }),
+    handleTool(
+      "command_output",
+      "New output of a command execute left running, and whether it still runs.",
+      "read",
+      readBackground,
+      false,
+    ),
+    handleTool(
+      "stop_command",
+      "Stop a command execute left running (Ctrl+C, then kill). Returns its last output.",
+      "other",
+      stopBackground,
+      true,
+    ),
   ] as unknown as Tool[];
 }
 

@@ -38,6 +38,25 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
   const maxMatches = options.maxGrepMatches ?? 300;
   const maxListed = options.maxListed ?? 500;
 
+  /**
+   * What ls and glob answer: the paths (at most maxListed, then a line saying more were left out),
+   * capped; `empty` when there are none.
+   */
+  const listed = (
+    r: { error?: string; files?: { path: string }[] },
+    empty: string,
+    truncated: boolean,
+    cut: (files: number) => { more: string; hint: string },
+  ) => {
+    if (r.error !== undefined) return err(r.error);
+    const files = r.files ?? [];
+    if (files.length === 0) return { content: empty };
+    const { more, hint } = cut(files.length);
+    const lines = files.slice(0, maxListed).map((f) => f.path);
+    if (truncated || files.length > maxListed) lines.push(more);
+    return { content: capOutput(lines.join("\n"), maxChars, hint), details: { count: files.length } };
+  };
+
   const ls = defineTool({
     name: "ls",
     description:
@@ -47,16 +66,10 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     run: (args) =>
       guard(async () => {
         const r = await backend.ls(args.path);
-        if (r.error !== undefined) return err(r.error);
-        const files = r.files ?? [];
-        if (files.length === 0) return { content: `${args.path} is empty.` };
-        const lines = files.slice(0, maxListed).map((f) => f.path);
-        if (files.length > maxListed)
-          lines.push(`(${files.length - maxListed} more entries not shown; use glob to narrow.)`);
-        return {
-          content: capOutput(lines.join("\n"), maxChars, "Use glob to narrow."),
-          details: { count: files.length },
-        };
+        return listed(r, `${args.path} is empty.`, false, (files) => ({
+          more: `(${files - maxListed} more entries not shown; use glob to narrow.)`,
+          hint: "Use glob to narrow.",
+        }));
       }),
   });
 
@@ -182,15 +195,10 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     run: (args) =>
       guard(async () => {
         const r = await backend.glob(args.pattern, args.path);
-        if (r.error !== undefined) return err(r.error);
-        const files = r.files ?? [];
-        if (files.length === 0) return { content: `No files match ${args.pattern} under ${args.path}.` };
-        const lines = files.slice(0, maxListed).map((f) => f.path);
-        if (r.truncated || files.length > maxListed) lines.push(`(Results truncated; narrow the pattern or path.)`);
-        return {
-          content: capOutput(lines.join("\n"), maxChars, "Narrow the pattern or path."),
-          details: { count: files.length },
-        };
+        return listed(r, `No files match ${args.pattern} under ${args.path}.`, r.truncated === true, () => ({
+          more: `(Results truncated; narrow the pattern or path.)`,
+          hint: "Narrow the pattern or path.",
+        }));
       }),
   });
 

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
+import { dirNames } from "../dirNames";
 
 /** What `git worktree lock --reason` says on a worktree Fathom made: how Fathom knows its own. */
 export const LOCK_PREFIX = "fathom task ";
@@ -76,12 +77,7 @@ function readText(file: string): string | undefined {
  */
 export function readRecords(commonDir: string): TaskWorktree[] {
   const dir = path.join(commonDir, "worktrees");
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = dirNames(dir);
   const found: TaskWorktree[] = [];
   for (const name of names) {
     const adminDir = path.join(dir, name);

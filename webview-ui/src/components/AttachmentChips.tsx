@@ -1,15 +1,8 @@
-import type { AttachmentView, SentAttachment } from "../../../src/protocol";
+import { attachmentLabel, type AttachmentView, type SentAttachment } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 
 /** How a chip names what it carries: `src/a.ts:10-20`, `src/a.ts`, the terminal's or problems' label. */
-export function chipLabel(a: AttachmentView): string {
-  if (a.kind !== "file") return a.label;
-  const name = a.path.replace(/^\/+/, "") || "/";
-  if (a.startLine === undefined) return name;
-  return a.endLine === undefined || a.endLine === a.startLine
-    ? `${name}:${a.startLine}`
-    : `${name}:${a.startLine}-${a.endLine}`;
-}
+export const chipLabel = attachmentLabel;
 
 const ICON: Record<AttachmentView["kind"], string> = { file: "file-code", terminal: "terminal", problems: "warning" };
 

@@ -5,6 +5,7 @@ import { formatCost, formatTokens } from "../lib/format";
 import type { ModelListView } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
 import { ModelPicker } from "./ModelPicker";
+import { IconButton } from "./IconButton";
 
 interface Props {
   chat: ChatState;
@@ -35,26 +36,15 @@ export function Header({ chat, historyOpen, onToggleHistory, models, agents }: P
             Read only
           </span>
         ) : null}
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Task history"
+        <IconButton
+          icon="history"
+          label="Task history"
           title="Task history"
           aria-expanded={historyOpen}
           aria-controls="history-panel"
           onClick={onToggleHistory}
-        >
-          <span className="codicon codicon-history" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="New task"
-          title="New task"
-          onClick={() => postToHost({ type: "newTask" })}
-        >
-          <span className="codicon codicon-add" aria-hidden="true" />
-        </button>
+        />
+        <IconButton icon="add" label="New task" title="New task" onClick={() => postToHost({ type: "newTask" })} />
       </div>
       {chat.demo ? (
         <div className="header-demo">

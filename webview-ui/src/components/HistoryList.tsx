@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import type { CheckpointStorage, TaskStatus, TaskSummary } from "../../../src/protocol";
 import { formatBytes, formatWhen } from "../lib/format";
 import { postToHost } from "../vscodeApi";
+import { IconButton } from "./IconButton";
 
 const STATUS_TEXT: Record<TaskStatus, string> = {
   idle: "Not started",
@@ -56,15 +57,13 @@ export function HistoryList({ history, currentTaskId, storage, onClose }: Props)
                   {STATUS_TEXT[task.status]} · {formatWhen(task.updatedAt)}
                 </span>
               </button>
-              <button
-                type="button"
-                className="icon-button history-delete"
-                aria-label={`Delete task ${task.title || "Untitled task"}`}
+              <IconButton
+                icon="trash"
+                className="history-delete"
+                label={`Delete task ${task.title || "Untitled task"}`}
                 title="Delete this task and its checkpoints"
                 onClick={() => postToHost({ type: "deleteTask", taskId: task.id })}
-              >
-                <span className="codicon codicon-trash" aria-hidden="true" />
-              </button>
+              />
             </li>
           ))}
         </ul>

@@ -1,5 +1,7 @@
 import type { McpServerView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { IconButton } from "./IconButton";
+import { ItemRow } from "./ItemRow";
 
 const STATE_TEXT: Record<McpServerView["state"], { text: string; icon: string }> = {
   starting: { text: "starting", icon: "loading codicon-modifier-spin" },
@@ -28,60 +30,48 @@ export function McpServersList({ servers }: { servers: McpServerView[] }) {
             className={`mcp-server state-${s.state}`}
             aria-label={`${s.name}: ${STATE_TEXT[s.state].text}`}
           >
-            <div className="mcp-row">
-              <span className={`codicon codicon-${STATE_TEXT[s.state].icon}`} aria-hidden="true" />
-              <span className="mcp-name" title={s.source}>
-                {s.name}
-              </span>
-              <span className="mcp-meta">
-                {s.state === "ready" || s.tools > 0
+            <ItemRow
+              icon={STATE_TEXT[s.state].icon}
+              name={s.name}
+              title={s.source}
+              meta={
+                s.state === "ready" || s.tools > 0
                   ? `${STATE_TEXT[s.state].text} · ${s.tools} tools · ${size(s.schemaChars)} chars of schemas`
-                  : STATE_TEXT[s.state].text}
-              </span>
+                  : STATE_TEXT[s.state].text
+              }
+            >
               {s.state === "disabled" ? (
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Enable ${s.name}`}
+                <IconButton
+                  icon="play"
+                  label={`Enable ${s.name}`}
                   title="Enable"
                   onClick={() => postToHost({ type: "mcpAction", action: "enable", server: s.name })}
-                >
-                  <span className="codicon codicon-play" aria-hidden="true" />
-                </button>
+                />
               ) : (
                 <>
                   {s.state === "stopped" ? null : (
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Restart ${s.name}`}
+                    <IconButton
+                      icon="debug-restart"
+                      label={`Restart ${s.name}`}
                       title="Restart"
                       onClick={() => postToHost({ type: "mcpAction", action: "restart", server: s.name })}
-                    >
-                      <span className="codicon codicon-debug-restart" aria-hidden="true" />
-                    </button>
+                    />
                   )}
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Disable ${s.name}`}
+                  <IconButton
+                    icon="debug-stop"
+                    label={`Disable ${s.name}`}
                     title="Disable: its tools are not offered"
                     onClick={() => postToHost({ type: "mcpAction", action: "disable", server: s.name })}
-                  >
-                    <span className="codicon codicon-debug-stop" aria-hidden="true" />
-                  </button>
+                  />
                 </>
               )}
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={`Show the log of ${s.name}`}
+              <IconButton
+                icon="output"
+                label={`Show the log of ${s.name}`}
                 title="Show log"
                 onClick={() => postToHost({ type: "mcpAction", action: "showLog", server: s.name })}
-              >
-                <span className="codicon codicon-output" aria-hidden="true" />
-              </button>
-            </div>
+              />
+            </ItemRow>
             {s.problem ? <p className="mcp-problem">{s.problem}</p> : null}
           </li>
         ))}

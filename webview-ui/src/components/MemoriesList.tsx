@@ -1,5 +1,7 @@
 import type { MemoryView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { IconButton } from "./IconButton";
+import { ItemRow } from "./ItemRow";
 
 const kb = (bytes: number) => (bytes >= 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${bytes} B`);
 
@@ -31,34 +33,30 @@ export function MemoriesList({ memories }: { memories: MemoryView[] | null }) {
           <ul className="mcp-list" aria-labelledby="memories-heading">
             {memories.map((m) => (
               <li key={m.path} className="memory" aria-label={`${m.path}: ${m.firstLine}`}>
-                <div className="mcp-row">
-                  <span className="codicon codicon-note" aria-hidden="true" />
-                  <span className="mcp-name" title={m.path}>
-                    {m.path}
-                  </span>
-                  <span className="mcp-meta">
-                    {m.firstLine || "(no summary line)"} · {kb(m.size)}
-                    {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
-                  </span>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Open ${m.path}`}
+                <ItemRow
+                  icon="note"
+                  name={m.path}
+                  title={m.path}
+                  meta={
+                    <>
+                      {m.firstLine || "(no summary line)"} · {kb(m.size)}
+                      {m.overCap ? " · over the size a memory may hold: only its start is read" : ""}
+                    </>
+                  }
+                >
+                  <IconButton
+                    icon="go-to-file"
+                    label={`Open ${m.path}`}
                     title="Open (edit it in the editor)"
                     onClick={() => postToHost({ type: "memoryAction", action: "open", path: m.path })}
-                  >
-                    <span className="codicon codicon-go-to-file" aria-hidden="true" />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Delete ${m.path}`}
+                  />
+                  <IconButton
+                    icon="trash"
+                    label={`Delete ${m.path}`}
                     title="Delete"
                     onClick={() => postToHost({ type: "memoryAction", action: "delete", path: m.path })}
-                  >
-                    <span className="codicon codicon-trash" aria-hidden="true" />
-                  </button>
-                </div>
+                  />
+                </ItemRow>
               </li>
             ))}
           </ul>

@@ -3,6 +3,7 @@ import type { ChatState, ModelOption } from "../../../src/protocol";
 import { formatTokens } from "../lib/format";
 import type { ModelListView } from "../state/chatReducer";
 import { postToHost } from "../vscodeApi";
+import { PickerOption } from "./PickerOption";
 
 interface Props {
   model: ChatState["model"];
@@ -153,22 +154,20 @@ export function ModelPicker({ model, list }: Props) {
           ) : null}
           <ul className="model-list" id={LIST_ID} role="listbox" aria-label="Models">
             {options.map((option, index) => (
-              <li
+              <PickerOption
                 key={option.id}
                 id={optionId(index)}
-                role="option"
-                aria-selected={index === active}
-                className={`model-option${index === active ? " active" : ""}${option.id === model.model ? " current" : ""}`}
-                // mousedown, not click: the box must not lose focus (and close) first.
-                onMouseDown={(event) => {
-                  event.preventDefault();
+                active={index === active}
+                className="model-option"
+                modifier={option.id === model.model ? " current" : ""}
+                onPick={() => {
                   pick(option.id);
                   input.current?.blur();
                 }}
               >
                 <span className="model-id">{option.id}</span>
                 {describe(option) ? <span className="model-detail">{describe(option)}</span> : null}
-              </li>
+              </PickerOption>
             ))}
           </ul>
         </div>

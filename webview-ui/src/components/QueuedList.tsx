@@ -1,5 +1,6 @@
 import { postToHost } from "../vscodeApi";
 import { SetupActions, type SetupProblem, waitingFor } from "./SetupActions";
+import { IconButton } from "./IconButton";
 
 /**
  * Messages waiting for the running task to finish, or for set-up (a key) when there is a
@@ -35,15 +36,12 @@ export function QueuedList({
             <span className="queued-text" title={text}>
               {text}
             </span>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={`Remove queued message ${index + 1}`}
+            <IconButton
+              icon="close"
+              label={`Remove queued message ${index + 1}`}
               title="Remove from queue"
               onClick={() => postToHost({ type: "removeQueued", index })}
-            >
-              <span className="codicon codicon-close" aria-hidden="true" />
-            </button>
+            />
           </li>
         ))}
       </ul>

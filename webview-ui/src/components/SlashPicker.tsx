@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { TeamFilesView } from "../../../src/protocol";
 import { BUILTIN_COMMANDS } from "../lib/builtinCommands";
 import { askTeamFilesOnce } from "../lib/teamFilesRequest";
+import { PickerList, pickerOptionId } from "./PickerOption";
 
 /** A `/` command as the picker lists it. */
 export interface SlashOption {
@@ -62,42 +63,33 @@ interface Props {
   onPick: (index: number) => void;
 }
 
-export const slashOptionId = (listId: string, index: number) => `${listId}-option-${index}`;
+export const slashOptionId = pickerOptionId;
 
 /** The `/` command picker over the message box; the box keeps focus (aria-activedescendant). */
 export function SlashPicker({ id, options, active, loading, onPick }: Props) {
   return (
-    <div className="mentions slash-commands">
-      {options.length === 0 ? (
-        <div className="mentions-empty" role="status">
-          No command has that name. Prompt files in .github/prompts, .claude/commands or .clinerules/workflows become
-          commands.
-        </div>
-      ) : null}
-      <ul className="mentions-list" id={id} role="listbox" aria-label="Commands" aria-busy={loading}>
-        {options.map((c, index) => (
-          <li
-            key={`${c.source ?? "fathom"}:${c.name}`}
-            id={slashOptionId(id, index)}
-            role="option"
-            aria-selected={index === active}
-            className={`mention-option${index === active ? " active" : ""}`}
-            title={c.source ? `From ${c.source}` : "Fathom's own command"}
-            // mousedown, not click: the message box must not lose focus.
-            onMouseDown={(event) => {
-              event.preventDefault();
-              onPick(index);
-            }}
-          >
-            <span className={`codicon codicon-${c.source ? "file-text" : "symbol-event"}`} aria-hidden="true" />
-            <span className="mention-resource">
-              /{c.name}
-              {c.argumentHint ? <span className="mention-detail"> {c.argumentHint}</span> : null}{" "}
-              <span className="mention-detail">{c.description}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <PickerList
+      id={id}
+      className="mentions slash-commands"
+      label="Commands"
+      busy={loading}
+      items={options}
+      empty="No command has that name. Prompt files in .github/prompts, .claude/commands or .clinerules/workflows become commands."
+      active={active}
+      onPick={onPick}
+      keyOf={(c) => `${c.source ?? "fathom"}:${c.name}`}
+      titleOf={(c) => (c.source ? `From ${c.source}` : "Fathom's own command")}
+    >
+      {(c) => (
+        <>
+          <span className={`codicon codicon-${c.source ? "file-text" : "symbol-event"}`} aria-hidden="true" />
+          <span className="mention-resource">
+            /{c.name}
+            {c.argumentHint ? <span className="mention-detail"> {c.argumentHint}</span> : null}{" "}
+            <span className="mention-detail">{c.description}</span>
+          </span>
+        </>
+      )}
+    </PickerList>
   );
 }

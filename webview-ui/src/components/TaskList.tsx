@@ -1,5 +1,6 @@
 import type { OpenTaskView } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
+import { IconButton } from "./IconButton";
 
 export const TASK_STATUS_TEXT: Record<OpenTaskView["status"], { text: string; icon: string }> = {
   idle: { text: "New", icon: "circle-outline" },
@@ -35,15 +36,12 @@ export function TaskList({ tasks }: { tasks: OpenTaskView[] }) {
                 {t.branch ? <span className="codicon codicon-git-branch" aria-hidden="true" /> : null}
               </button>
               {t.status === "running" || t.status === "awaiting_approval" ? null : (
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Close ${t.title}`}
+                <IconButton
+                  icon="close"
+                  label={`Close ${t.title}`}
                   title="Close (it stays in History)"
                   onClick={() => postToHost({ type: "closeTask", key: t.key })}
-                >
-                  <span className="codicon codicon-close" aria-hidden="true" />
-                </button>
+                />
               )}
             </li>
           );

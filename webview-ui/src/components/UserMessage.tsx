@@ -1,6 +1,7 @@
 import type { UserItem } from "../../../src/protocol";
 import { postToHost } from "../vscodeApi";
 import { SentChips } from "./AttachmentChips";
+import { IconButton } from "./IconButton";
 
 export function UserMessage({ item }: { item: UserItem }) {
   return (
@@ -15,24 +16,18 @@ export function UserMessage({ item }: { item: UserItem }) {
         ) : null}
         {item.queued || item.steered ? null : (
           <span className="message-actions">
-            <button
-              type="button"
-              className="icon-button"
+            <IconButton
+              icon="edit"
               title="Edit and resend: the conversation goes back to before this message"
-              aria-label="Edit this message"
+              label="Edit this message"
               onClick={() => postToHost({ type: "editMessage", itemId: item.id })}
-            >
-              <span className="codicon codicon-edit" aria-hidden="true" />
-            </button>
-            <button
-              type="button"
-              className="icon-button"
+            />
+            <IconButton
+              icon="discard"
               title="Restore files or conversation to before this message"
-              aria-label="Restore to before this message"
+              label="Restore to before this message"
               onClick={() => postToHost({ type: "previewRestore", itemId: item.id })}
-            >
-              <span className="codicon codicon-discard" aria-hidden="true" />
-            </button>
+            />
           </span>
         )}
       </div>

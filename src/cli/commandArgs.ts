@@ -1,0 +1,57 @@
+/**
+ * What the CLI's subcommands read alike: their arguments, parsed strictly (a wrong one is the
+ * command's own usage error), and the provider and base URL of the commands that ask a model.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { Provider } from "../core/model/createModel";
+
+type UsageErrorClass = new (message: string) => Error;
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** `argv` parsed strictly against `options`; a parse error is thrown as `UsageError` with its message. */
+export function parseCommandArgs<O extends Options, P extends boolean = true>(
+  argv: readonly string[],
+  options: O,
+  UsageError: UsageErrorClass,
+  allowPositionals: P = true as P,
+) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals, strict: true, options });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** `-h`/`--help`, which every subcommand takes. */
+export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
+
+/** Which model server a command asks: read by `providerAndBaseUrl`. */
+export const SERVER_OPTIONS = { provider: { type: "string" }, "base-url": { type: "string" } } as const;
+
+export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "openai-compatible"];
+
+/**
+ * `--provider` (default: anthropic when only its key is set, else openai) and `--base-url`, checked;
+ * `vscodeMessage` says where VS Code's own models (provider vscode) can be used instead.
+ */
+export function providerAndBaseUrl(
+  values: { provider?: string | undefined; "base-url"?: string | undefined },
+  env: NodeJS.ProcessEnv,
+  UsageError: UsageErrorClass,
+  vscodeMessage: string,
+): { provider: Provider; baseUrl: string } {
+  const provider = (values.provider ??
+    (!env.OPENAI_API_KEY && env.ANTHROPIC_API_KEY ? "anthropic" : "openai")) as Provider;
+  if ((provider as string) === "vscode") throw new UsageError(vscodeMessage);
+  if (!PROVIDERS.includes(provider))
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(", ")} (got "${provider}").`);
+  const baseUrl = values["base-url"] ?? "";
+  if (baseUrl) {
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw new UsageError(`--base-url "${baseUrl}" is not a URL; for example http://localhost:11434/v1`);
+    }
+  }
+  return { provider, baseUrl };
+}
