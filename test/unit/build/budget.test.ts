@@ -85,9 +85,8 @@ test(
         );
       // The bundle as shipped: a page with a table converts through linkedom alone.
       const { htmlToMarkdown } = await import("../../../src/core/web/pageText");
-      const libraries = await import("../../../src/core/vendor/libraries");
       const lib = createRequire(import.meta.url)(path.join(out, "vendor", "webPageLib.js")) as ReturnType<
-        typeof libraries.webPageLib
+        typeof import("../../../src/core/vendor/libraries").webPageLib
       >;
       assert.ok(lib.parseHTML && lib.TurndownService);
       const service = new lib.TurndownService();
