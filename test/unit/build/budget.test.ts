@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import type { webPageLib } from "../../../src/core/vendor/libraries";
 import { activationBundle, grown, readBudgets, writeBudgets } from "../../support/bundleBudget";
 
 /** Packages that must load only when first used (src/core/vendor/libraries.ts). */
@@ -86,7 +87,7 @@ test(
       // The bundle as shipped: a page with a table converts through linkedom alone.
       const { htmlToMarkdown } = await import("../../../src/core/web/pageText");
       const lib = createRequire(import.meta.url)(path.join(out, "vendor", "webPageLib.js")) as ReturnType<
-        typeof import("../../../src/core/vendor/libraries").webPageLib
+        typeof webPageLib
       >;
       assert.ok(lib.parseHTML && lib.TurndownService);
       const service = new lib.TurndownService();
