@@ -89,7 +89,7 @@ test(
       const lib = createRequire(import.meta.url)(path.join(out, "vendor", "webPageLib.js")) as ReturnType<
         typeof webPageLib
       >;
-      assert.ok(lib.parseHTML && lib.TurndownService);
+      assert.equal(typeof lib.TurndownService, "function");
       const service = new lib.TurndownService();
       service.use(lib.gfm);
       const body = lib.parseHTML("<!doctype html><html><body><p>Hi <b>there</b></p></body></html>").document.body;
