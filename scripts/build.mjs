@@ -30,7 +30,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const dist = path.resolve(flagValue("--outdir") ?? path.join(root, "dist"));
 const metafile = flagValue("--metafile");
 
-import { LAZY_LIBRARIES, lazyLibraries, zodEnglishOnly } from "./esbuildPlugins.mjs";
+import { LAZY_LIBRARIES, lazyLibraries, neverLoaded, zodEnglishOnly } from "./esbuildPlugins.mjs";
 
 const common = {
   plugins: [zodEnglishOnly],
@@ -68,6 +68,7 @@ const builds = [
   {
     ...nodeTarget,
     banner: { js: vendorMetaShim },
+    plugins: [...common.plugins, neverLoaded],
     entryPoints: Object.fromEntries(LAZY_LIBRARIES.map((name) => [`vendor/${name}`, `src/core/vendor/${name}.ts`])),
     outdir: dist,
   },

@@ -41,3 +41,33 @@ export const lazyLibraries = {
     );
   },
 };
+
+// Code the lazy bundles would hold but Fathom never runs (about 200 KB of the vsix, compressed).
+// Each is replaced by a stand-in that says so if it is ever reached:
+// - node-forge: the sandbox runtime's TLS termination (`network.tlsTerminate`), which Fathom never configures;
+// - @mixmark-io/domino: turndown's HTML parser for strings; Fathom hands turndown a linkedom node (core/web/pageText.ts);
+// - cssomnom: linkedom's parser for `<style>`'s `sheet`; Fathom removes `<style>` before reading a page.
+export const NEVER_LOADED = {
+  "node-forge": `const unavailable = new Proxy(function () {}, {
+  get: (_, key) => (typeof key === "symbol" ? undefined : unavailable),
+  apply() { throw new Error("node-forge is not in Fathom's build: the sandbox's TLS termination is not used"); },
+  construct() { throw new Error("node-forge is not in Fathom's build: the sandbox's TLS termination is not used"); },
+});
+export default unavailable;`,
+  "@mixmark-io/domino": `module.exports = { createDocument() { throw new Error("domino is not in Fathom's build: give turndown a DOM node"); } };`,
+  "cssomnom/parse": `export function parse() { return { cssRules: [] }; }`,
+};
+export const neverLoaded = {
+  name: "never-loaded",
+  setup(build) {
+    const names = Object.keys(NEVER_LOADED).map((n) => n.replace(/[/.-]/g, "\\$&"));
+    build.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, (args) => ({
+      path: args.path,
+      namespace: "never-loaded",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "never-loaded" }, (args) => ({
+      contents: NEVER_LOADED[args.path],
+      loader: "js",
+    }));
+  },
+};

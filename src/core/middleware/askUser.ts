@@ -18,8 +18,8 @@ const AskUserSchema = z
       .min(2)
       .max(6)
       .optional()
-      .describe("2 to 6 short answers to pick from"),
-    allow_free_text: z.boolean().optional().describe("Whether the person may type their own answer (default true)"),
+      .describe("Short answers to pick from"),
+    allow_free_text: z.boolean().optional().describe("The person may type their own answer (default true)"),
   })
   .refine((a) => a.choices !== undefined || a.allow_free_text !== false, {
     message: "give choices, or allow free text",
@@ -36,7 +36,7 @@ export function askUserMiddleware(asker: QuestionAsker): Middleware {
   const tool = defineTool({
     name: ASK_USER,
     description:
-      "Ask the person a question when you cannot decide from the code or the request (a choice between approaches, a missing fact). Offer 2-6 choices when you can. Returns their answer. Do not ask what you can find out yourself.",
+      "Ask the person one question when the request is ambiguous and the answer changes what you do (a choice between approaches, a missing fact), rather than guess; never what you can find out yourself. Offer 2-6 choices when you can. Returns their answer.",
     schema: AskUserSchema,
     kind: "other",
     async run(args, ctx) {
@@ -62,11 +62,10 @@ export function askUserMiddleware(asker: QuestionAsker): Middleware {
   return {
     name: "askUser",
     tools: [tool],
-    systemPrompt(ctx) {
+    systemPrompt() {
       inARow = 0; // a new run: the person has just written
-      return ctx.subagentType === undefined
-        ? "# Asking\nWhen the request is ambiguous and the answer changes what you do, ask with ask_user (one question at a time, with choices) rather than guess."
-        : undefined;
+      // When to ask is in the tool's description (issue 40: the first request is smaller without a section of its own).
+      return undefined;
     },
     async wrapToolCall(call, ctx, next) {
       if (call.name !== ASK_USER) {

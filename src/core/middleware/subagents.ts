@@ -71,7 +71,7 @@ export function subagentsMiddleware(options: SubagentsOptions): Middleware {
     name: "subagents",
     tools: [taskTool],
     systemPrompt: () =>
-      `# Subagents\nUse task for independent work that would fill your context (broad searches, separate subtasks). Give a complete description; the subagent knows nothing else. Types:\n${list}`,
+      `# Subagents\nUse task for independent work that would fill your context (broad searches, separate subtasks). Types:\n${list}`,
   };
 }
 

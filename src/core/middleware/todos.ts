@@ -12,7 +12,7 @@ const TodosSchema = z.object({
         status: z.enum(["pending", "in_progress", "completed"]),
       }),
     )
-    .describe("The whole list; it replaces the previous one"),
+    .describe("The whole list"),
 });
 
 export const writeTodosTool = defineTool({

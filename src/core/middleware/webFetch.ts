@@ -26,12 +26,7 @@ export interface WebFetchOptions {
 
 const WebFetchSchema = z.object({
   url: z.string().trim().min(1).max(4_000).describe("The http:// or https:// address"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Start at this character of the page's text (to read on after a cut)"),
+  offset: z.number().int().min(0).optional().describe("Character of the page's text to start at"),
   max_chars: z
     .number()
     .int()
@@ -62,7 +57,7 @@ export function webFetchMiddleware(options: WebFetchOptions = {}): Middleware {
   const tool = defineTool({
     name: WEB_FETCH,
     description:
-      "Read a web page (docs, an issue, a changelog) as markdown text. Long pages come in windows: call again with offset to read on. The person allows each new domain once per task.",
+      "Read a web page as markdown. A long page comes in windows: call again with offset to read on. The person allows each new domain once per task.",
     schema: WebFetchSchema,
     kind: "read",
     askWhy(args, state: RunState) {

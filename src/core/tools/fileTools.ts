@@ -76,7 +76,7 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
   const readFile = defineTool({
     name: "read_file",
     description:
-      "Read a text file as numbered lines (`cat -n` style, from line offset+1). Returns at most `limit` lines (default 2000); long lines are split as N.1, N.2. Use offset/limit to page through large files. Binary files are refused.",
+      "Read a text file as numbered lines (`cat -n` style, from line offset+1); long lines are split as N.1, N.2. Page through large files with offset/limit. Binary files are refused.",
     schema: z.object({
       file_path: z.string().describe("File to read, e.g. /src/index.ts"),
       offset: z.number().int().min(0).optional().describe("Lines to skip (default 0)"),
@@ -116,7 +116,7 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
   const writeFile: Tool<typeof writeSchema> = defineTool({
     name: "write_file",
     description:
-      "Create a file (parent folders are created) with the given content. Overwriting an existing file is allowed only after you read it with read_file and it has not changed since; prefer edit_file for changes.",
+      "Create a file (and its parent folders) with the given content. Overwrite one only after read_file, if unchanged since; prefer edit_file for changes.",
     schema: writeSchema,
     kind: "edit",
     proposeChange: async (args) => {
@@ -142,15 +142,12 @@ export function createFileTools(backend: BackendProtocol, options: FileToolsOpti
     file_path: z.string().describe("File to edit"),
     old_string: z.string().describe("Exact text to replace (copied from read_file output, without line numbers)"),
     new_string: z.string().describe("Replacement text"),
-    replace_all: z
-      .boolean()
-      .default(false)
-      .describe("Replace every occurrence (default false: old_string must be unique)"),
+    replace_all: z.boolean().default(false).describe("Replace every non-overlapping occurrence (default false)"),
   });
   const editFile: Tool<typeof editSchema> = defineTool({
     name: "edit_file",
     description:
-      "Replace exact text in a file. old_string must occur exactly once unless replace_all is true (then every non-overlapping occurrence is replaced). Line endings, BOM and final newline are kept. Fails if the file changed since you read it.",
+      "Replace exact text in a file; old_string must occur exactly once unless replace_all. Line endings, BOM and final newline are kept. Fails if the file changed since you read it.",
     schema: editSchema,
     kind: "edit",
     proposeChange: async (args) => {

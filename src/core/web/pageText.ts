@@ -9,6 +9,8 @@ interface PageElement {
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   remove(): void;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  closest(selector: string): PageElement | null;
 }
 interface PageDocument {
   body: PageElement | null;
@@ -88,11 +90,34 @@ export function htmlToMarkdown(html: string, url: string): { title: string; mark
   }
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.use(gfm);
+  // Turndown gets a linkedom node, not a string: given a string it would parse it with a DOM of
+  // its own (domino), which the extension's build leaves out (scripts/esbuildPlugins.mjs).
+  const body = (
+    parseHTML(`<!doctype html><html><body>${content ?? ""}</body></html>`).document as unknown as PageDocument
+  ).body;
+  if (body) withTableRows(body);
   const markdown = turndown
-    .turndown(content ?? "")
+    .turndown(body as unknown as Parameters<typeof turndown.turndown>[0])
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return { title, markdown, cut };
+}
+
+/**
+ * linkedom's tables have no `rows`, which the GitHub-flavoured table rules read. Its elements share
+ * one class, so the getter goes on that class (turndown works on a clone of the node it is given):
+ * a table's `tr`s not inside a table within it, as a browser lists them; undefined on other elements.
+ */
+function withTableRows(root: PageElement): void {
+  const proto = Object.getPrototypeOf(root) as object;
+  if ("rows" in proto) return;
+  Object.defineProperty(proto, "rows", {
+    configurable: true,
+    get(this: PageElement & { nodeName: string }) {
+      if (this.nodeName !== "TABLE") return undefined;
+      return Array.from(this.querySelectorAll("tr")).filter((tr) => tr.closest("table") === this);
+    },
+  });
 }
 
 /** Removes the nodes past the first `budget` characters of text; returns the budget left. */
