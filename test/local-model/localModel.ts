@@ -165,6 +165,21 @@ function startFailure(log: string, opts: LocalModelOptions, port: number): strin
   return "llama-server stopped while starting; its log above says why.";
 }
 
+/**
+ * Whether this CPU says it has AMX (Intel's matrix tiles). A llama-server built with -march=native
+ * there then multiplies through ggml's AMX buffer type, and on the project's machine (a VM whose
+ * CPU lists amx_tile) that crashed at the first decode: SIGSEGV on `ldtilecfg` in
+ * ggml_backend_amx_mul_mat, for every model (2026-11-29). `--no-repack` keeps weights in the
+ * plain CPU buffers, which works. (The lasting fix is a build without AMX: -mno-amx-tile.)
+ */
+export function cpuHasAmx(): boolean {
+  try {
+    return /^flags\s*:.*\bamx_tile\b/m.test(fs.readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 export async function startLocalModel(opts: LocalModelOptions): Promise<LocalModel> {
   const port = opts.port || (await freePort());
   const logFile = opts.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fathom-llama-")), "llama-server.log");
@@ -186,6 +201,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<LocalMod
     "--seed", String(DEFAULT_SEED),
     ...(opts.maxTokens ? ["-n", String(opts.maxTokens)] : []),
     "--no-webui",
+    ...(cpuHasAmx() ? ["--no-repack"] : []),
     "--log-file", logFile,
     ...(opts.extraArgs ?? []),
   ];
