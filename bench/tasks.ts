@@ -4,7 +4,7 @@
 //
 //   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider] [--exercises leap,bob]
 //                          [--limit N] [--trials K] [--timeout 300] [--fathom-args "--tools native"]
-//                          [--out DIR] [--base-url URL --model-id ID]
+//                          [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]
 //
 // For each harness, exercise and trial: the exercise (stub, test file, .docs/instructions.md) is
 // copied into a fresh temp workspace, the harness is run on PROMPT under the time limit (its
@@ -28,6 +28,8 @@
 //           OPENAI_API_BASE at the server; the stub is the file it edits, the instructions and
 //           the test file are given read-only (--read), as its benchmark puts the instructions
 //           in the prompt. (With --no-git Aider does not pick up files named in the message.)
+//           --aider-context editable gives all three as files to edit instead (what naming them
+//           in a git repository does: Aider adds the files a message names).
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -74,6 +76,8 @@ interface Options {
   trials: number;
   timeoutS: number;
   fathomArgs: string[];
+  /** How Aider is given the instructions and the test file. */
+  aiderContext: "read" | "editable";
   out: string;
   /** An already running server (its /v1 URL and model id) instead of starting one. */
   baseUrl?: string;
@@ -96,6 +100,7 @@ export function parseTaskArgs(args: string[]): Options {
   let trials = 1;
   let timeoutS = 300;
   let fathomArgs: string[] = [];
+  let aiderContext: "read" | "editable" = "read";
   let out = path.join(root, "test-output", `tasks-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let baseUrl: string | undefined;
   let modelId: string | undefined;
@@ -138,6 +143,12 @@ export function parseTaskArgs(args: string[]): Options {
       case "--fathom-args":
         fathomArgs = value(i++, a).split(/\s+/).filter(Boolean);
         break;
+      case "--aider-context": {
+        const v = value(i++, a);
+        if (v !== "read" && v !== "editable") throw new UsageError("--aider-context is read or editable");
+        aiderContext = v;
+        break;
+      }
       case "--out":
         out = path.resolve(value(i++, a));
         break;
@@ -152,7 +163,7 @@ export function parseTaskArgs(args: string[]): Options {
     }
   }
   if (baseUrl && !modelId) throw new UsageError("--base-url needs --model-id (the id the server answers to)");
-  return { model, harnesses, exercises: exercises.slice(0, limit), trials, timeoutS, fathomArgs, out, ...(baseUrl ? { baseUrl } : {}), ...(modelId ? { modelId } : {}) };
+  return { model, harnesses, exercises: exercises.slice(0, limit), trials, timeoutS, fathomArgs, aiderContext, out, ...(baseUrl ? { baseUrl } : {}), ...(modelId ? { modelId } : {}) };
 }
 
 interface TrialResult {
@@ -241,7 +252,7 @@ function installAider(): string {
   return bin;
 }
 
-function harnessCommand(h: Harness, e: Exercise, ctx: { url: string; modelId: string; aider?: string; folder: string; fathomArgs: string[]; workspace: string }): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
+function harnessCommand(h: Harness, e: Exercise, ctx: { url: string; modelId: string; aider?: string; folder: string; fathomArgs: string[]; aiderContext: "read" | "editable"; workspace: string }): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
   const prompt = taskPrompt(e);
   if (h === "fathom") {
     const home = path.join(ctx.folder, "user");
@@ -272,10 +283,10 @@ function harnessCommand(h: Harness, e: Exercise, ctx: { url: string; modelId: st
       "--chat-history-file", path.join(ctx.folder, "aider.chat.history.md"),
       "--input-history-file", path.join(ctx.folder, "aider.input.history"),
       "--llm-history-file", path.join(ctx.folder, "aider.llm.history"),
-      "--read", ".docs/instructions.md",
-      "--read", e.test,
+      ...(ctx.aiderContext === "read" ? ["--read", ".docs/instructions.md", "--read", e.test] : []),
       "--message", prompt,
       e.stub,
+      ...(ctx.aiderContext === "editable" ? [".docs/instructions.md", e.test] : []),
     ],
     env: {
       ...process.env,
@@ -324,7 +335,7 @@ async function runTrial(h: Harness, e: Exercise, trial: number, o: Options, ctx:
   mkdirSync(folder, { recursive: true });
   cpSync(path.join(TASKS_DIR, e.slug), workspace, { recursive: true });
   const stubBefore = readFileSync(path.join(workspace, e.stub), "utf8");
-  const command = harnessCommand(h, e, { ...ctx, folder, fathomArgs: o.fathomArgs, workspace });
+  const command = harnessCommand(h, e, { ...ctx, folder, fathomArgs: o.fathomArgs, aiderContext: o.aiderContext, workspace });
   writeFileSync(path.join(folder, "command.json"), JSON.stringify({ cmd: command.cmd, args: command.args, cwd: workspace }, null, 1));
   const label = `${h}/${e.slug}/${trial}`;
   ctx.proxy.label(label);
@@ -450,7 +461,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
     o = parseTaskArgs(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--fathom-args "…"] [--out DIR] [--base-url URL --model-id ID]`);
+    console.error(`bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--fathom-args "…"] [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]`);
     process.exitCode = 2;
     return;
   }
@@ -478,7 +489,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
   const started = new Date();
   const results: TrialResult[] = [];
   const resultsFile = path.join(o.out, "results.json");
-  const meta = { date: started.toISOString(), commit: gitCommit(), model: modelId, server: url, timeoutS: o.timeoutS, trials: o.trials, cores: os.availableParallelism(), nice: os.getPriority(), prompt: taskPrompt({ slug: "SLUG", difficulty: 0, stub: "STUB.py", test: "STUB_test.py" }), fathomArgs: o.fathomArgs };
+  const meta = { date: started.toISOString(), commit: gitCommit(), model: modelId, server: url, timeoutS: o.timeoutS, trials: o.trials, cores: os.availableParallelism(), nice: os.getPriority(), prompt: taskPrompt({ slug: "SLUG", difficulty: 0, stub: "STUB.py", test: "STUB_test.py" }), fathomArgs: o.fathomArgs, aiderContext: o.aiderContext };
   console.log(`  model ${modelId} at ${url} (through a recording proxy); ${os.availableParallelism()} cores, nice ${meta.nice}, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; commit ${meta.commit}; kept in ${path.relative(root, o.out)}`);
   try {
     // One harness at a time over every exercise (the server's prompt cache then holds one harness's prompt).
