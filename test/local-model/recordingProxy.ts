@@ -168,9 +168,6 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
             finish(true);
             res.destroy();
           });
-          // Hung up on by us (the caller went away: a harness stopped at its time limit): neither
-          // "end" nor "error" may come, but the answer so far is still the model's.
-          upRes.on("close", () => finish(true));
         },
       );
       upstreamReq.on("error", (err) => {
