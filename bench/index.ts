@@ -1,13 +1,17 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
 // figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent web team worktrees models vscode vscode-parallel local-model` runs only the named parts
-// (local-model, which installs and runs a small model, only when named).
+// (local-model, which installs and runs a small model, only when named). `npm run bench -- tasks [options]`
+// runs coding agents on Exercism exercises with a local model (bench/tasks.ts: its options follow "tasks").
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 const root = path.resolve(import.meta.dirname, "..");
-const wanted = new Set(process.argv.slice(2));
+// `tasks` takes the arguments after it as its own options.
+const argv = process.argv.slice(2);
+const tasksAt = argv.indexOf("tasks");
+const wanted = new Set(tasksAt === -1 ? argv : argv.slice(0, tasksAt + 1));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
 
 function benchBuildSizes(): void {
@@ -80,6 +84,10 @@ async function main(): Promise<void> {
   if (wanted.has("local-model")) {
     const { runLocalModelBench } = await import("./localModel");
     await runLocalModelBench();
+  }
+  if (wanted.has("tasks")) {
+    const { runTasksBench } = await import("./tasks");
+    await runTasksBench(argv.slice(tasksAt + 1));
   }
   if (runs("vscode")) {
     const { runRealHostBench } = await import("./realHost");

@@ -1,5 +1,6 @@
-// A small open model on this machine: llama.cpp's llama-server running SmolLM2-135M-Instruct, installed
-// into the cache by install-local-model.sh. Used by `npm run local-model`, the real-model suite
+// A small open model on this machine: llama.cpp's llama-server running SmolLM2-135M-Instruct (or, by
+// name, Qwen2.5-Coder-0.5B/1.5B-Instruct: LOCAL_MODELS), installed into the cache by
+// install-local-model.sh. Used by `npm run local-model`, the real-model suite
 // (CLI and code-server) and `npm run bench -- local-model`.
 //
 // The server binds 127.0.0.1 only, samples greedily (temperature 0, seed 42) and dies with the
@@ -20,15 +21,65 @@ export const LOCAL_MODEL_ID = "smollm2-135m-instruct";
 export const DEFAULT_CONTEXT_SIZE = 8_192;
 export const DEFAULT_SEED = 42;
 
+/** The models `npm run local-model -- --model NAME` can serve (install-local-model.sh knows each). */
+export interface LocalModelSpec {
+  /** The name given to --model. */
+  name: string;
+  /** The id the server answers to (its --alias): what Fathom's --model is set to. */
+  id: string;
+  /** The server's context size. */
+  contextSize: number;
+  /** A turn format with tools to use instead of the GGUF's own (absent: the GGUF's own, with --jinja). */
+  chatTemplateFile?: string;
+  description: string;
+}
+
+export const LOCAL_MODELS: readonly LocalModelSpec[] = [
+  {
+    name: "smollm2-135m",
+    id: LOCAL_MODEL_ID,
+    contextSize: DEFAULT_CONTEXT_SIZE,
+    chatTemplateFile,
+    description: "SmolLM2-135M-Instruct, Q4_1 (98 MB): fast, but not trained to call tools",
+  },
+  // Qwen's own template (in the GGUF) has tools: <tool_call> JSON, which llama-server parses with
+  // --jinja. Trained on 32,768 tokens; 16,384 keeps the KV cache small and is more than a task needs.
+  {
+    name: "qwen2.5-coder-0.5b",
+    id: "qwen2.5-coder-0.5b-instruct",
+    contextSize: 16_384,
+    description: "Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (491 MB): trained for code and tool calls",
+  },
+  {
+    name: "qwen2.5-coder-1.5b",
+    id: "qwen2.5-coder-1.5b-instruct",
+    contextSize: 16_384,
+    description: "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (1.1 GB): trained for code and tool calls",
+  },
+];
+/** The model served when none is named (to be chosen by measurement: issue 39). */
+export const DEFAULT_LOCAL_MODEL = "smollm2-135m";
+
+export function localModelSpec(name: string = DEFAULT_LOCAL_MODEL): LocalModelSpec {
+  const spec = LOCAL_MODELS.find((m) => m.name === name);
+  if (!spec) throw new Error(`unknown model "${name}": use ${LOCAL_MODELS.map((m) => m.name).join(", ")}`);
+  return spec;
+}
+
 export interface LocalModelInstall {
   server: string;
   model: string;
+  /** The model's name (LOCAL_MODELS); absent: SmolLM2-135M. */
+  name?: string;
 }
 
 /** Installs (once) the server and the model; the installer's progress goes to stderr. */
-export function installLocalModel(opts: { env?: NodeJS.ProcessEnv; quiet?: boolean } = {}): Promise<LocalModelInstall> {
+export function installLocalModel(
+  opts: { env?: NodeJS.ProcessEnv; quiet?: boolean; model?: string } = {},
+): Promise<LocalModelInstall> {
+  const spec = localModelSpec(opts.model);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", [installScript], {
+    const child = spawn("bash", [installScript, "--model", spec.name], {
       env: opts.env ?? process.env,
       stdio: ["ignore", "pipe", opts.quiet ? "pipe" : "inherit"],
     });
@@ -40,7 +91,7 @@ export function installLocalModel(opts: { env?: NodeJS.ProcessEnv; quiet?: boole
     child.on("close", (code) => {
       const server = /^LLAMA_SERVER=(.+)$/m.exec(out)?.[1];
       const model = /^LOCAL_MODEL=(.+)$/m.exec(out)?.[1];
-      if (code === 0 && server && model) resolve({ server, model });
+      if (code === 0 && server && model) resolve({ server, model, name: spec.name });
       else
         reject(
           new Error(
@@ -147,7 +198,7 @@ function startFailure(log: string, opts: LocalModelOptions, port: number): strin
       log,
     )
   ) {
-    return `llama-server could not load the model ${opts.install.model}: the file is damaged (truncated?). Delete ${path.dirname(opts.install.model)} and run \`npm run local-model\` again: it downloads the model again.`;
+    return `llama-server could not load the model ${opts.install.model}: the file is damaged (truncated?). Delete ${path.dirname(opts.install.model)} and run \`npm run local-model${opts.install.name && opts.install.name !== DEFAULT_LOCAL_MODEL ? ` -- --model ${opts.install.name}` : ""}\` again: it downloads the model again.`;
   }
   return "llama-server stopped while starting; its log above says why.";
 }
@@ -174,20 +225,20 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<LocalMod
   // One core is left to Fathom (and VS Code): on a busy 2-core machine two threads that wait on
   // each other ran ten times slower than one (measured: 1.3 against 11.6 tokens/s).
   const threads = opts.threads ?? Math.max(1, Math.min(os.availableParallelism() - 1, 4));
+  const spec = localModelSpec(opts.install.name);
   const args = [
     "-m",
     opts.install.model,
     "--alias",
-    LOCAL_MODEL_ID,
+    spec.id,
     "--host",
     "127.0.0.1",
     "--port",
     String(port),
     "--jinja",
-    "--chat-template-file",
-    chatTemplateFile,
+    ...(spec.chatTemplateFile ? ["--chat-template-file", spec.chatTemplateFile] : []),
     "-c",
-    String(opts.contextSize ?? DEFAULT_CONTEXT_SIZE),
+    String(opts.contextSize ?? spec.contextSize),
     "-np",
     "1",
     "-t",
@@ -254,5 +305,5 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<LocalMod
     }
     await sleep(200);
   }
-  return { url, modelId: LOCAL_MODEL_ID, port, logFile, process: child, exited, logTail, stop };
+  return { url, modelId: spec.id, port, logFile, process: child, exited, logTail, stop };
 }

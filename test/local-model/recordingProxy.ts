@@ -52,8 +52,45 @@ interface Delta {
   tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
 }
 
+/** An answer that was not streamed (`stream: false`): one chat-completions JSON body. */
+function foldWhole(body: string, into: RecordedExchange): boolean {
+  let whole: {
+    choices?: {
+      message?: {
+        content?: string | null;
+        reasoning_content?: string | null;
+        tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+      };
+      finish_reason?: string;
+    }[];
+    usage?: RecordedExchange["usage"];
+    timings?: Record<string, number>;
+  };
+  try {
+    whole = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const choice = whole.choices?.[0];
+  if (!choice) return false;
+  into.content = choice.message?.content ?? "";
+  into.reasoning = choice.message?.reasoning_content ?? "";
+  into.toolCalls = (choice.message?.tool_calls ?? []).map((tc, index) => ({
+    index,
+    ...(tc.id ? { id: tc.id } : {}),
+    name: tc.function?.name ?? "",
+    arguments: tc.function?.arguments ?? "",
+  }));
+  if (choice.finish_reason) into.finishReason = choice.finish_reason;
+  if (whole.usage) into.usage = whole.usage;
+  if (whole.timings) into.timings = whole.timings;
+  into.cut = false;
+  return true;
+}
+
 /** Folds the SSE text of an OpenAI chat-completions stream into one answer. */
 export function foldStream(sse: string, into: RecordedExchange): void {
+  if (!/^data: /m.test(sse) && foldWhole(sse, into)) return;
   const calls = new Map<number, RecordedToolCall>();
   for (const line of sse.split("\n")) {
     if (!line.startsWith("data: ")) continue;

@@ -1,0 +1,666 @@
+// Issue 39: real programming tasks (Exercism's Python practice exercises, bench/tasks/exercism-python)
+// solved by coding agents on the same local model, the same llama-server process, one harness
+// and one trial at a time, under the same time limit.
+//
+//   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider] [--exercises leap,bob]
+//                          [--limit N] [--trials K] [--timeout 300] [--fathom-args "--tools native"]
+//                          [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]
+//
+// For each harness, exercise and trial: the exercise (stub, test file, .docs/instructions.md) is
+// copied into a fresh temp workspace, the harness is run on PROMPT under the time limit (its
+// process group is killed then), the pristine test file is put back (and a conftest.py or pytest
+// config the harness added is removed), and `python -m pytest -q` in that folder judges it.
+// Every model call goes through a recording proxy (test/local-model/recordingProxy.ts): model
+// calls and tokens are counted the same way for every harness, and what the model said is kept.
+//
+// Reported per harness: pass@1 and pass^k (k = --trials; `fathom eval`'s estimators), the median
+// time of a solved trial, model calls and tokens per trial, the load average. Everything (each
+// trial's workspace, the harness's output, the model's answers) is kept under --out (default
+// test-output/tasks-<time>/) for reading why a trial failed.
+//
+// Harnesses:
+//   fathom  node dist/cli.js run --provider openai-compatible --base-url URL --model ID --yes --json
+//           (the mode Fathom picks for the model; run `npm run build` first), with a fresh
+//           XDG_CONFIG_HOME/XDG_DATA_HOME per trial (a new user: no memories, no user rules).
+//   aider   aider-chat (pinned; bench/tasks/install-aider.sh puts it in a venv in the cache) driven
+//           as its own benchmark drives it: --edit-format whole, --test-cmd "python -m pytest -q"
+//           with --auto-test, --no-git, --yes-always, the model as openai/<id> with
+//           OPENAI_API_BASE at the server; the stub is the file it edits, the instructions and
+//           the test file are given read-only (--read), as its benchmark puts the instructions
+//           in the prompt. (With --no-git Aider does not pick up files named in the message.)
+//           --aider-context editable gives all three as files to edit instead (what naming them
+//           in a git repository does: Aider adds the files a message names).
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AgentEvent } from "../src/core/run/events";
+import { passAtK, passPowK } from "../src/cli/eval/results";
+import { trialMetrics } from "../src/cli/eval/trialMetrics";
+import { installLocalModel, localModelSpec, startLocalModel, type LocalModel } from "../test/local-model/localModel";
+import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from "../test/local-model/recordingProxy";
+
+const root = path.resolve(import.meta.dirname, "..");
+const TASKS_DIR = path.join(root, "bench", "tasks", "exercism-python");
+const HARNESSES = ["fathom", "aider"] as const;
+type Harness = (typeof HARNESSES)[number];
+const JUDGE_TIMEOUT_MS = 120_000;
+/** Files a harness could add to change what pytest runs or how: removed before judging. */
+const PYTEST_CONFIG = ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"];
+
+export interface Exercise {
+  slug: string;
+  difficulty: number;
+  stub: string;
+  test: string;
+}
+
+/** The fixed prompt: it names the instructions, the stub, the test file and the test command. */
+export function taskPrompt(e: Exercise): string {
+  return (
+    `Solve this Python exercise. The instructions are in .docs/instructions.md. ` +
+    `Write the solution in ${e.stub} (now a stub). The tests are in ${e.test}; do not change them. ` +
+    `Run the tests with \`python -m pytest -q\` and fix the code until they all pass.`
+  );
+}
+
+export function loadExercises(): Exercise[] {
+  const manifest = JSON.parse(readFileSync(path.join(TASKS_DIR, "exercises.json"), "utf8")) as {
+    exercises: Exercise[];
+  };
+  return manifest.exercises;
+}
+
+interface Options {
+  model: string;
+  harnesses: Harness[];
+  exercises: Exercise[];
+  trials: number;
+  timeoutS: number;
+  fathomArgs: string[];
+  /** How Aider is given the instructions and the test file. */
+  aiderContext: "read" | "editable";
+  out: string;
+  /** An already running server (its /v1 URL and model id) instead of starting one. */
+  baseUrl?: string;
+  modelId?: string;
+}
+
+export class UsageError extends Error {}
+
+export function parseTaskArgs(args: string[]): Options {
+  const value = (i: number, flag: string) => {
+    const v = args[i + 1];
+    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  const all = loadExercises();
+  let model = "qwen2.5-coder-1.5b";
+  let harnesses: Harness[] = [...HARNESSES];
+  let exercises = all;
+  let limit = Infinity;
+  let trials = 1;
+  let timeoutS = 300;
+  let fathomArgs: string[] = [];
+  let aiderContext: "read" | "editable" = "read";
+  let out = path.join(root, "test-output", `tasks-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  let baseUrl: string | undefined;
+  let modelId: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const int = (flag: string) => {
+      const n = Number(value(i, flag));
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1`);
+      i++;
+      return n;
+    };
+    switch (a) {
+      case "--model":
+        model = value(i++, a);
+        localModelSpec(model);
+        break;
+      case "--harness": {
+        const names = value(i++, a).split(",").filter(Boolean);
+        const unknown = names.filter((n) => !(HARNESSES as readonly string[]).includes(n));
+        if (unknown.length) throw new UsageError(`unknown harness ${unknown.join(", ")}: use ${HARNESSES.join(", ")}`);
+        harnesses = names as Harness[];
+        break;
+      }
+      case "--exercises": {
+        const slugs = value(i++, a).split(",").filter(Boolean);
+        const unknown = slugs.filter((s) => !all.some((e) => e.slug === s));
+        if (unknown.length)
+          throw new UsageError(
+            `unknown exercise ${unknown.join(", ")}: see bench/tasks/exercism-python/exercises.json`,
+          );
+        exercises = slugs.map((s) => all.find((e) => e.slug === s)!);
+        break;
+      }
+      case "--limit":
+        limit = int(a);
+        break;
+      case "--trials":
+        trials = int(a);
+        break;
+      case "--timeout":
+        timeoutS = int(a);
+        break;
+      case "--fathom-args":
+        fathomArgs = value(i++, a).split(/\s+/).filter(Boolean);
+        break;
+      case "--aider-context": {
+        const v = value(i++, a);
+        if (v !== "read" && v !== "editable") throw new UsageError("--aider-context is read or editable");
+        aiderContext = v;
+        break;
+      }
+      case "--out":
+        out = path.resolve(value(i++, a));
+        break;
+      case "--base-url":
+        baseUrl = value(i++, a);
+        break;
+      case "--model-id":
+        modelId = value(i++, a);
+        break;
+      default:
+        throw new UsageError(`unknown option ${a}`);
+    }
+  }
+  if (baseUrl && !modelId) throw new UsageError("--base-url needs --model-id (the id the server answers to)");
+  return {
+    model,
+    harnesses,
+    exercises: exercises.slice(0, limit),
+    trials,
+    timeoutS,
+    fathomArgs,
+    aiderContext,
+    out,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(modelId ? { modelId } : {}),
+  };
+}
+
+interface TrialResult {
+  harness: Harness;
+  exercise: string;
+  trial: number;
+  passed: boolean;
+  /** The harness's own time (s), until it exited or was stopped. */
+  seconds: number;
+  timedOut: boolean;
+  exitCode: number | null;
+  /** Model calls and tokens, counted at the proxy. */
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** 1-minute load average when the trial started and when it ended. */
+  load: [number, number];
+  /** Whether the harness changed the stub / the test file / added pytest config. */
+  stubChanged: boolean;
+  testChanged: boolean;
+  pytestConfigAdded: string[];
+  /** The judge's last lines. */
+  judge: string;
+  /** Fathom: how its run ended, steps, tool calls by name (attempts/failures), the answer. */
+  fathom?: {
+    reason?: string;
+    steps?: number;
+    tools: Record<string, { attempts: number; failures: number }>;
+    answer: string;
+  };
+  folder: string;
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+function tokensOf(x: RecordedExchange): { tin: number; tout: number } {
+  const t = x.timings ?? {};
+  return {
+    tin: x.usage?.prompt_tokens ?? (t.prompt_n ?? 0) + (t.cache_n ?? 0),
+    tout: x.usage?.completion_tokens ?? t.predicted_n ?? 0,
+  };
+}
+
+/** Runs `cmd` in its own process group; kills the group when `timeoutS` passes. */
+function runLimited(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutS: number; stdout: string; stderr: string },
+): Promise<{ code: number | null; seconds: number; timedOut: boolean }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => err.push(d));
+    let timedOut = false;
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        /* gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill("SIGTERM");
+      setTimeout(() => kill("SIGKILL"), 5_000).unref();
+    }, opts.timeoutS * 1000);
+    const onExit = () => kill("SIGKILL");
+    process.once("exit", onExit);
+    child.on("error", (e) => err.push(Buffer.from(String(e))));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      process.removeListener("exit", onExit);
+      // Whatever the harness left running in its group (a test run, a language server) goes too.
+      kill("SIGKILL");
+      writeFileSync(opts.stdout, Buffer.concat(out));
+      writeFileSync(opts.stderr, Buffer.concat(err));
+      resolve({ code, seconds: (Date.now() - started) / 1000, timedOut });
+    });
+  });
+}
+
+function installAider(): string {
+  const out = execFileSync("bash", [path.join(TASKS_DIR, "..", "install-aider.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const bin = /^AIDER=(.+)$/m.exec(out)?.[1];
+  if (!bin) throw new Error("bench/tasks/install-aider.sh did not say where Aider is.");
+  return bin;
+}
+
+function harnessCommand(
+  h: Harness,
+  e: Exercise,
+  ctx: {
+    url: string;
+    modelId: string;
+    aider?: string;
+    folder: string;
+    fathomArgs: string[];
+    aiderContext: "read" | "editable";
+    workspace: string;
+  },
+): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const prompt = taskPrompt(e);
+  if (h === "fathom") {
+    const home = path.join(ctx.folder, "user");
+    mkdirSync(path.join(home, "config"), { recursive: true });
+    mkdirSync(path.join(home, "data"), { recursive: true });
+    return {
+      cmd: process.execPath,
+      args: [
+        path.join(root, "dist", "cli.js"),
+        "run",
+        "--provider",
+        "openai-compatible",
+        "--base-url",
+        ctx.url,
+        "--model",
+        ctx.modelId,
+        "--yes",
+        "--json",
+        "--cwd",
+        ctx.workspace,
+        ...ctx.fathomArgs,
+        prompt,
+      ],
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: path.join(home, "config"),
+        XDG_DATA_HOME: path.join(home, "data"),
+        OPENAI_API_KEY: "",
+      },
+    };
+  }
+  return {
+    cmd: ctx.aider!,
+    args: [
+      "--model",
+      `openai/${ctx.modelId}`,
+      "--edit-format",
+      "whole",
+      "--test-cmd",
+      "python -m pytest -q",
+      "--auto-test",
+      "--no-git",
+      "--yes-always",
+      "--no-show-model-warnings",
+      "--no-check-update",
+      "--analytics-disable",
+      "--no-pretty",
+      "--no-fancy-input",
+      "--no-detect-urls",
+      "--map-tokens",
+      "0",
+      "--chat-history-file",
+      path.join(ctx.folder, "aider.chat.history.md"),
+      "--input-history-file",
+      path.join(ctx.folder, "aider.input.history"),
+      "--llm-history-file",
+      path.join(ctx.folder, "aider.llm.history"),
+      ...(ctx.aiderContext === "read" ? ["--read", ".docs/instructions.md", "--read", e.test] : []),
+      "--message",
+      prompt,
+      e.stub,
+      ...(ctx.aiderContext === "editable" ? [".docs/instructions.md", e.test] : []),
+    ],
+    env: {
+      ...process.env,
+      OPENAI_API_BASE: ctx.url,
+      OPENAI_API_KEY: "local",
+      // litellm would fetch its model price list from the network at start.
+      LITELLM_LOCAL_MODEL_COST_MAP: "True",
+      HOME: path.join(ctx.folder, "home"),
+    },
+  };
+}
+
+function judge(
+  e: Exercise,
+  workspace: string,
+  python: string,
+): { passed: boolean; output: string; testChanged: boolean; configAdded: string[] } {
+  const pristine = path.join(TASKS_DIR, e.slug, e.test);
+  const testFile = path.join(workspace, e.test);
+  const testChanged = !existsSync(testFile) || readFileSync(testFile, "utf8") !== readFileSync(pristine, "utf8");
+  copyFileSync(pristine, testFile);
+  const configAdded = PYTEST_CONFIG.filter((f) => existsSync(path.join(workspace, f)));
+  for (const f of configAdded) rmSync(path.join(workspace, f), { force: true });
+  try {
+    const out = execFileSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", e.test], {
+      cwd: workspace,
+      encoding: "utf8",
+      timeout: JUDGE_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { passed: true, output: out, testChanged, configAdded };
+  } catch (error) {
+    const err = error as { stdout?: string; stderr?: string; message: string };
+    return { passed: false, output: `${err.stdout ?? ""}${err.stderr ?? ""}` || err.message, testChanged, configAdded };
+  }
+}
+
+function readEvents(file: string): AgentEvent[] {
+  if (!existsSync(file)) return [];
+  const events: AgentEvent[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      events.push(JSON.parse(line) as AgentEvent);
+    } catch {
+      /* not an event */
+    }
+  }
+  return events;
+}
+
+async function runTrial(
+  h: Harness,
+  e: Exercise,
+  trial: number,
+  o: Options,
+  ctx: { url: string; modelId: string; aider?: string; proxy: RecordingProxy; python: string },
+): Promise<TrialResult> {
+  const folder = path.join(o.out, h, `${e.slug}-${trial}`);
+  const workspace = mkdtempSync(path.join(os.tmpdir(), `fathom-task-${e.slug}-`));
+  mkdirSync(folder, { recursive: true });
+  cpSync(path.join(TASKS_DIR, e.slug), workspace, { recursive: true });
+  const stubBefore = readFileSync(path.join(workspace, e.stub), "utf8");
+  const command = harnessCommand(h, e, {
+    ...ctx,
+    folder,
+    fathomArgs: o.fathomArgs,
+    aiderContext: o.aiderContext,
+    workspace,
+  });
+  writeFileSync(
+    path.join(folder, "command.json"),
+    JSON.stringify({ cmd: command.cmd, args: command.args, cwd: workspace }, null, 1),
+  );
+  const label = `${h}/${e.slug}/${trial}`;
+  ctx.proxy.label(label);
+  const from = ctx.proxy.exchanges.length;
+  const loadStart = os.loadavg()[0]!;
+  const run = await runLimited(command.cmd, command.args, {
+    cwd: workspace,
+    env: command.env,
+    timeoutS: o.timeoutS,
+    stdout: path.join(folder, "stdout.txt"),
+    stderr: path.join(folder, "stderr.txt"),
+  });
+  const loadEnd = os.loadavg()[0]!;
+  ctx.proxy.label("");
+  const exchanges = ctx.proxy.exchanges.slice(from);
+  writeFileSync(path.join(folder, "exchanges.jsonl"), exchanges.map((x) => JSON.stringify(x)).join("\n") + "\n");
+  const stubAfter = existsSync(path.join(workspace, e.stub)) ? readFileSync(path.join(workspace, e.stub), "utf8") : "";
+  const verdict = judge(e, workspace, ctx.python);
+  writeFileSync(path.join(folder, "judge.txt"), verdict.output);
+  // The workspace as the harness left it (pristine test file back), for reading later.
+  cpSync(workspace, path.join(folder, "workspace"), {
+    recursive: true,
+    filter: (src) => !/__pycache__|\.pytest_cache/.test(src),
+  });
+  rmSync(workspace, { recursive: true, force: true });
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (const x of exchanges) {
+    const t = tokensOf(x);
+    tokensIn += t.tin;
+    tokensOut += t.tout;
+  }
+  const result: TrialResult = {
+    harness: h,
+    exercise: e.slug,
+    trial,
+    passed: verdict.passed,
+    seconds: run.seconds,
+    timedOut: run.timedOut,
+    exitCode: run.code,
+    calls: exchanges.length,
+    tokensIn,
+    tokensOut,
+    load: [loadStart, loadEnd],
+    stubChanged: stubAfter !== stubBefore,
+    testChanged: verdict.testChanged,
+    pytestConfigAdded: verdict.configAdded,
+    judge: verdict.output.trim().split("\n").slice(-1)[0] ?? "",
+    folder: path.relative(root, folder),
+  };
+  if (h === "fathom") {
+    const events = readEvents(path.join(folder, "stdout.txt"));
+    const done = events.findLast((ev) => ev.type === "done") as Extract<AgentEvent, { type: "done" }> | undefined;
+    result.fathom = {
+      ...(done ? { reason: done.reason, steps: done.state.steps } : {}),
+      tools: trialMetrics(events, workspace).toolCalls,
+      answer: (done?.finalText ?? "").slice(0, 400),
+    };
+  }
+  writeFileSync(path.join(folder, "result.json"), JSON.stringify(result, null, 1));
+  return result;
+}
+
+interface HarnessSummary {
+  harness: Harness;
+  exercises: number;
+  trials: number;
+  solved: number;
+  passAt1: number;
+  passPowK: number;
+  medianSolvedS: number;
+  meanS: number;
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  load: number;
+  timeouts: number;
+}
+
+export function summarizeHarness(h: Harness, results: TrialResult[], k: number): HarnessSummary {
+  const mine = results.filter((r) => r.harness === h);
+  const byExercise = new Map<string, TrialResult[]>();
+  for (const r of mine) byExercise.set(r.exercise, [...(byExercise.get(r.exercise) ?? []), r]);
+  const per = [...byExercise.values()].map((rs) => ({ n: rs.length, c: rs.filter((r) => r.passed).length }));
+  return {
+    harness: h,
+    exercises: byExercise.size,
+    trials: mine.length,
+    solved: per.filter((p) => p.c > 0).length,
+    passAt1: mean(per.map((p) => passAtK(p.n, p.c, 1))),
+    passPowK: mean(per.map((p) => (p.n >= k ? passPowK(p.n, p.c, k) : 0))),
+    medianSolvedS: median(mine.filter((r) => r.passed).map((r) => r.seconds)),
+    meanS: mean(mine.map((r) => r.seconds)),
+    calls: mean(mine.map((r) => r.calls)),
+    tokensIn: mean(mine.map((r) => r.tokensIn)),
+    tokensOut: mean(mine.map((r) => r.tokensOut)),
+    load: mean(mine.flatMap((r) => r.load)),
+    timeouts: mine.filter((r) => r.timedOut).length,
+  };
+}
+
+const pct = (x: number) => `${Math.round(100 * x)} %`;
+const k1 = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)}k` : x.toFixed(0));
+
+export function summaryTable(summaries: HarnessSummary[], k: number): string {
+  const head = `| harness | exercises | solved | pass@1 | pass^${k} | median s (solved) | mean s | timeouts | model calls / trial | tokens in / trial | tokens out / trial | load (1 min) |`;
+  const rows = summaries.map(
+    (s) =>
+      `| ${s.harness} | ${s.exercises} | ${s.solved} | ${pct(s.passAt1)} | ${pct(s.passPowK)} | ${Number.isNaN(s.medianSolvedS) ? "-" : s.medianSolvedS.toFixed(0)} | ${s.meanS.toFixed(0)} | ${s.timeouts} | ${s.calls.toFixed(1)} | ${k1(s.tokensIn)} | ${k1(s.tokensOut)} | ${s.load.toFixed(1)} |`,
+  );
+  return [head, head.replace(/[^|]+/g, (c) => "-".repeat(Math.max(3, c.length))), ...rows].join("\n");
+}
+
+function trialLine(r: TrialResult): string {
+  const what = r.fathom
+    ? `${r.fathom.reason ?? "no done event"}, ${r.fathom.steps ?? "?"} steps, tools ${
+        Object.entries(r.fathom.tools)
+          .map(([n, s]) => `${n}×${s.attempts}${s.failures ? `(${s.failures} failed)` : ""}`)
+          .join(" ") || "none"
+      }`
+    : `exit ${r.exitCode}`;
+  return `  ${r.passed ? "PASS" : "fail"} ${r.harness.padEnd(6)} ${r.exercise.padEnd(20)} #${r.trial} ${r.seconds.toFixed(0).padStart(4)} s${r.timedOut ? " (time limit)" : ""}, ${r.calls} calls, ${k1(r.tokensIn)}/${k1(r.tokensOut)} tokens; ${what}; stub ${r.stubChanged ? "changed" : "UNCHANGED"}${r.testChanged ? ", TEST FILE CHANGED (restored)" : ""}${r.pytestConfigAdded.length ? `, removed ${r.pytestConfigAdded.join(" ")}` : ""}; pytest: ${r.judge}`;
+}
+
+function gitCommit(): string {
+  try {
+    return (
+      execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim() +
+      (execFileSync("git", ["-C", root, "status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim()
+        ? "+changes"
+        : "")
+    );
+  } catch {
+    return "unknown";
+  }
+}
+
+export async function runTasksBench(args: string[]): Promise<void> {
+  let o: Options;
+  try {
+    o = parseTaskArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(
+      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--fathom-args "…"] [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  console.log(
+    `\n## Tasks: ${o.exercises.length} Exercism Python exercises × ${o.harnesses.join(", ")} × ${o.trials} trial(s), ${o.timeoutS} s each`,
+  );
+  if (o.harnesses.includes("fathom") && !existsSync(path.join(root, "dist", "cli.js")))
+    throw new Error("dist/cli.js is missing: run `npm run build` first (the bench runs the built CLI).");
+  const python = "python3";
+  try {
+    execFileSync(python, ["-m", "pytest", "--version"], { stdio: "ignore" });
+  } catch {
+    throw new Error(
+      "pytest is missing: install it (python3 -m pip install pytest), the judge runs `python -m pytest -q`.",
+    );
+  }
+  const aider = o.harnesses.includes("aider") ? installAider() : undefined;
+  mkdirSync(o.out, { recursive: true });
+
+  let server: LocalModel | undefined;
+  let url = o.baseUrl;
+  let modelId = o.modelId;
+  if (!url) {
+    const install = await installLocalModel({ model: o.model });
+    server = await startLocalModel({ install, logFile: path.join(o.out, "llama-server.log") });
+    url = server.url;
+    modelId = server.modelId;
+  }
+  const proxy = await startRecordingProxy(url);
+  const started = new Date();
+  const results: TrialResult[] = [];
+  const resultsFile = path.join(o.out, "results.json");
+  const meta = {
+    date: started.toISOString(),
+    commit: gitCommit(),
+    model: modelId,
+    server: url,
+    timeoutS: o.timeoutS,
+    trials: o.trials,
+    cores: os.availableParallelism(),
+    nice: os.getPriority(),
+    prompt: taskPrompt({ slug: "SLUG", difficulty: 0, stub: "STUB.py", test: "STUB_test.py" }),
+    fathomArgs: o.fathomArgs,
+    aiderContext: o.aiderContext,
+  };
+  console.log(
+    `  model ${modelId} at ${url} (through a recording proxy); ${os.availableParallelism()} cores, nice ${meta.nice}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; commit ${meta.commit}; kept in ${path.relative(root, o.out)}`,
+  );
+  try {
+    // One harness at a time over every exercise (the server's prompt cache then holds one harness's prompt).
+    for (const h of o.harnesses) {
+      for (const e of o.exercises) {
+        for (let t = 1; t <= o.trials; t++) {
+          const r = await runTrial(h, e, t, o, {
+            url: proxy.url,
+            modelId: modelId!,
+            ...(aider ? { aider } : {}),
+            proxy,
+            python,
+          });
+          results.push(r);
+          console.log(trialLine(r));
+          writeFileSync(resultsFile, JSON.stringify({ ...meta, results }, null, 1));
+        }
+      }
+    }
+  } finally {
+    await proxy.close();
+    await server?.stop();
+  }
+  const summaries = o.harnesses.map((h) => summarizeHarness(h, results, o.trials));
+  const table = summaryTable(summaries, o.trials);
+  writeFileSync(
+    resultsFile,
+    JSON.stringify({ ...meta, finished: new Date().toISOString(), summaries, results }, null, 1),
+  );
+  console.log(
+    `\n${modelId}, ${o.exercises.length} exercises (${o.exercises.map((e) => e.slug).join(", ")}), ${o.trials} trial(s) each, ${o.timeoutS} s limit, ${started.toISOString().slice(0, 16)}Z, commit ${meta.commit}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} at the end\n`,
+  );
+  console.log(table);
+  console.log(
+    `\npass@1: the chance one trial solves an exercise (mean over exercises); pass^${o.trials}: all ${o.trials} trials solve it. Times are the harness's wall clock; calls and tokens are counted at the proxy (prompt tokens include those the server had cached). Results: ${path.relative(root, resultsFile)}`,
+  );
+}

@@ -1,0 +1,2 @@
+def is_armstrong_number(number):
+    pass

@@ -1,0 +1,2 @@
+def maximum_value(maximum_weight, items):
+    pass

@@ -1,0 +1,2 @@
+def rows(row_count):
+    pass

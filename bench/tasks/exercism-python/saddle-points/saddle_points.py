@@ -1,0 +1,2 @@
+def saddle_points(matrix):
+    pass

@@ -1,0 +1,2 @@
+def slices(series, length):
+    pass

@@ -1,0 +1,2 @@
+def count_words(sentence):
+    pass
