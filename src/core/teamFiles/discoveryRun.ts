@@ -163,57 +163,44 @@ export class DiscoveryRun {
   }
 
   command(f: FoundFile, format: CommandFormat): void {
-    const out = this.slot("commands");
-    const bad = this.problemSlot();
     const why = badName(commandName(f.name, format));
-    if (why) return void bad.push({ kind: "commands", file: plainText(f.ref.label), message: `skipped: ${why}` });
-    this.readAndParse(
-      f,
-      "commands",
-      `command:${format}:${f.ref.label}`,
-      bad,
-      (text) => parsePromptFile(text, f.ref, format, f.name),
-      (p) => {
-        if ("command" in p) out.push(p.command);
-      },
-    );
+    if (why) {
+      this.problemSlot().push({ kind: "commands", file: plainText(f.ref.label), message: `skipped: ${why}` });
+      return;
+    }
+    this.readAndParse(f, "commands", `command:${format}:${f.ref.label}`, (text) => {
+      const p = parsePromptFile(text, f.ref, format, f.name);
+      return "command" in p ? { item: p.command, problems: p.problems } : p;
+    });
   }
 
   agent(f: FoundFile, format: AgentFormat): void {
-    const out = this.slot("agents");
-    const bad = this.problemSlot();
-    this.readAndParse(
-      f,
-      "agents",
-      `agent:${format}:${f.ref.label}`,
-      bad,
-      (text) => parseAgentFile(text, f.ref, format, f.name),
-      (p) => {
-        if ("agent" in p) out.push(p.agent);
-      },
-    );
+    this.readAndParse(f, "agents", `agent:${format}:${f.ref.label}`, (text) => {
+      const p = parseAgentFile(text, f.ref, format, f.name);
+      return "agent" in p ? { item: p.agent, problems: p.problems } : p;
+    });
   }
 
   /**
-   * Reads a command's or an agent's file (from the cache while it is unchanged) and parses it:
-   * `take` keeps what it defines, its problems go to `bad`.
+   * Takes the slots of a command's or an agent's file, then reads it (from the cache while it is
+   * unchanged) and parses it: what it defines (`item`) and its problems go in their slots.
    */
-  private readAndParse<P extends { problems: TeamFileProblem[] }>(
+  private readAndParse<K extends "commands" | "agents">(
     f: FoundFile,
-    kind: "commands" | "agents",
+    kind: K,
     key: string,
-    bad: TeamFileProblem[],
-    parse: (text: string) => P,
-    take: (parsed: P) => void,
+    parse: (text: string) => { item?: TeamCatalog[K][number]; problems: TeamFileProblem[] },
   ): void {
+    const out: TeamCatalog[K][number][] = this.slot(kind);
+    const bad = this.problemSlot();
     this.jobs.push(
       this.cache
-        .get(key, stampOf(f.info), async (): Promise<P | { problems: TeamFileProblem[] }> => {
+        .get(key, stampOf(f.info), async () => {
           const read = await readFound(f, kind, MAX_FILE_BYTES);
           return "problem" in read ? { problems: [read.problem] } : parse(read.text);
         })
         .then((p) => {
-          take(p as P);
+          if (p.item) out.push(p.item);
           bad.push(...p.problems);
         }),
     );

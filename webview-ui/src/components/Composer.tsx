@@ -10,11 +10,12 @@ import { useImageAttachments } from "../lib/useImageAttachments";
 import type { MentionResults, ViewState } from "../state/chatReducer";
 import { ComposerChips } from "./AttachmentChips";
 import { postToHost } from "../vscodeApi";
-import { MentionPicker, mentionOptionId } from "./MentionPicker";
+import { MentionPicker } from "./MentionPicker";
 import { requestFollow } from "../lib/follow";
 import { builtinFor } from "../lib/builtinCommands";
 import { askTeamFilesOnce } from "../lib/teamFilesRequest";
-import { SlashPicker, slashOptionId } from "./SlashPicker";
+import { SlashPicker } from "./SlashPicker";
+import { pickerOptionId } from "./PickerOption";
 import { useMessageText } from "./composer/useMessageText";
 import { useMentionPicker } from "./composer/useMentionPicker";
 import { useCommandMenu } from "./composer/useCommandMenu";
@@ -144,24 +145,8 @@ export function Composer({
       }}
       onDrop={onDrop}
     >
-      {slashShown ? (
-        <SlashPicker
-          id={SLASH_LIST_ID}
-          options={slash.options}
-          active={slash.active}
-          loading={slash.loading}
-          onPick={slash.pick}
-        />
-      ) : null}
-      {mention.open ? (
-        <MentionPicker
-          id={LIST_ID}
-          files={mention.files}
-          active={mention.active}
-          loading={mention.loading}
-          onPick={mention.pick}
-        />
-      ) : null}
+      {slashShown ? <SlashPicker id={SLASH_LIST_ID} picker={slash} /> : null}
+      {mention.open ? <MentionPicker id={LIST_ID} picker={mention} /> : null}
       <ComposerChips chips={chips.attachments} />
       <textarea
         ref={box}
@@ -172,10 +157,10 @@ export function Composer({
         aria-autocomplete="list"
         aria-controls={mention.open ? LIST_ID : slash.open ? SLASH_LIST_ID : undefined}
         aria-activedescendant={
-          mention.open && mention.files.length
-            ? mentionOptionId(LIST_ID, mention.active)
-            : slash.open && slash.options.length
-              ? slashOptionId(SLASH_LIST_ID, slash.active)
+          mention.open && mention.items.length
+            ? pickerOptionId(LIST_ID, mention.active)
+            : slash.open && slash.items.length
+              ? pickerOptionId(SLASH_LIST_ID, slash.active)
               : undefined
         }
         aria-invalid={error ? true : undefined}

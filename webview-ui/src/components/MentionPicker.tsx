@@ -1,31 +1,15 @@
-import { PickerList, pickerOptionId } from "./PickerOption";
-
-interface Props {
-  id: string;
-  files: {
-    path: string;
-    isDir?: boolean;
-    resource?: { server: string; name: string } | undefined;
-    special?: "problems";
-  }[];
-  active: number;
-  loading: boolean;
-  onPick: (index: number) => void;
-}
-
-export const mentionOptionId = pickerOptionId;
+import type { MentionOption } from "./composer/useMentionPicker";
+import { PickerList, type PickerState } from "./PickerOption";
 
 /** The `@` file picker under the message box; the box keeps focus (aria-activedescendant). */
-export function MentionPicker({ id, files, active, loading, onPick }: Props) {
+export function MentionPicker({ id, picker }: { id: string; picker: PickerState<MentionOption> }) {
   return (
     <PickerList
       id={id}
+      picker={picker}
       className="mentions"
       label="Files, problems and MCP resources to mention"
-      items={files}
-      empty={loading ? "Searching files…" : "No matching files or MCP resources"}
-      active={active}
-      onPick={onPick}
+      empty={picker.loading ? "Searching files…" : "No matching files or MCP resources"}
       keyOf={(file) => file.path}
     >
       {(file) =>

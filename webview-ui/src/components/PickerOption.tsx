@@ -33,17 +33,27 @@ export function PickerOption({ id, active, className, modifier = "", title, onPi
 
 export const pickerOptionId = (listId: string, index: number) => `${listId}-option-${index}`;
 
+/** A picker over the message box (`@` files, `/` commands): what it offers, which one is highlighted, its moves. */
+export interface PickerState<T> {
+  open: boolean;
+  items: T[];
+  active: number;
+  loading: boolean;
+  /** Moves the highlight down (1) or up (-1), round the list. */
+  move: (step: 1 | -1) => void;
+  pick: (index: number) => void;
+  close: () => void;
+}
+
 interface ListProps<T> {
   id: string;
+  picker: Pick<PickerState<T>, "items" | "active" | "pick">;
   /** The picker's class ("mentions" and more). */
   className: string;
   label: string;
   busy?: boolean;
-  items: T[];
   /** Said (role status) when there are no items. */
   empty: ReactNode;
-  active: number;
-  onPick: (index: number) => void;
   keyOf: (item: T) => string;
   titleOf?: (item: T) => string;
   children: (item: T) => ReactNode;
@@ -52,13 +62,11 @@ interface ListProps<T> {
 /** The list of a picker under or over the message box: its options, or what it says when there are none. */
 export function PickerList<T>({
   id,
+  picker: { items, active, pick },
   className,
   label,
   busy,
-  items,
   empty,
-  active,
-  onPick,
   keyOf,
   titleOf,
   children,
@@ -78,7 +86,7 @@ export function PickerList<T>({
             active={index === active}
             className="mention-option"
             title={titleOf?.(item)}
-            onPick={() => onPick(index)}
+            onPick={() => pick(index)}
           >
             {children(item)}
           </PickerOption>

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { TeamFilesView } from "../../../src/protocol";
 import { BUILTIN_COMMANDS } from "../lib/builtinCommands";
 import { askTeamFilesOnce } from "../lib/teamFilesRequest";
-import { PickerList, pickerOptionId } from "./PickerOption";
+import { PickerList, type PickerState } from "./PickerOption";
 
 /** A `/` command as the picker lists it. */
 export interface SlashOption {
@@ -37,11 +37,11 @@ export function useSlashPicker(commands: TeamFilesView["commands"] | undefined) 
   useEffect(() => {
     if (query !== null) askTeamFilesOnce();
   }, [query]);
-  const options = query === null ? [] : slashOptions(query, commands);
+  const items = query === null ? [] : slashOptions(query, commands);
   return {
     open: query !== null,
-    options,
-    active: Math.min(active, Math.max(0, options.length - 1)),
+    items,
+    active: Math.min(active, Math.max(0, items.length - 1)),
     loading: commands === undefined,
     setActive,
     close: () => setQuery(null),
@@ -55,28 +55,16 @@ export function useSlashPicker(commands: TeamFilesView["commands"] | undefined) 
   };
 }
 
-interface Props {
-  id: string;
-  options: SlashOption[];
-  active: number;
-  loading: boolean;
-  onPick: (index: number) => void;
-}
-
-export const slashOptionId = pickerOptionId;
-
 /** The `/` command picker over the message box; the box keeps focus (aria-activedescendant). */
-export function SlashPicker({ id, options, active, loading, onPick }: Props) {
+export function SlashPicker({ id, picker }: { id: string; picker: PickerState<SlashOption> }) {
   return (
     <PickerList
       id={id}
+      picker={picker}
       className="mentions slash-commands"
       label="Commands"
-      busy={loading}
-      items={options}
+      busy={picker.loading}
       empty="No command has that name. Prompt files in .github/prompts, .claude/commands or .clinerules/workflows become commands."
-      active={active}
-      onPick={onPick}
       keyOf={(c) => `${c.source ?? "fathom"}:${c.name}`}
       titleOf={(c) => (c.source ? `From ${c.source}` : "Fathom's own command")}
     >

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from "react";
+import type { PickerState } from "../PickerOption";
 import type { CommandMenu } from "./useCommandMenu";
 import type { MentionPickerState } from "./useMentionPicker";
 import type { SentHistory } from "./useSentHistory";
@@ -11,51 +12,41 @@ interface Keyed {
   send: () => void;
 }
 
-/** The `/` menu's keys while it is open: Up/Down move, Tab or Enter complete, Escape closes. Says whether it took the key. */
-function slashKey(event: KeyboardEvent<HTMLTextAreaElement>, text: string, slash: CommandMenu): boolean {
-  const n = slash.options.length;
-  if ((event.key === "ArrowDown" || event.key === "ArrowUp") && n) {
+/**
+ * An open picker's keys: Up/Down move, Tab or Enter pick, Escape closes. Says whether it took the key.
+ * `enter: false` leaves Enter to the box, `arrows: false` leaves Up/Down to it.
+ */
+function pickerKey(
+  event: KeyboardEvent<HTMLTextAreaElement>,
+  picker: PickerState<unknown>,
+  take: { enter: boolean; arrows: boolean },
+): boolean {
+  if ((event.key === "ArrowDown" || event.key === "ArrowUp") && take.arrows) {
     event.preventDefault();
-    slash.move(event.key === "ArrowDown" ? 1 : -1);
+    picker.move(event.key === "ArrowDown" ? 1 : -1);
     return true;
   }
-  // Enter on a command already typed in full sends it; otherwise it completes the pick.
-  const typed = text.trim().slice(1).toLowerCase();
-  if (
-    (event.key === "Tab" || (event.key === "Enter" && slash.options[slash.active]?.name.toLowerCase() !== typed)) &&
-    !event.shiftKey &&
-    n
-  ) {
+  if ((event.key === "Tab" || (event.key === "Enter" && take.enter)) && !event.shiftKey && picker.items.length) {
     event.preventDefault();
-    slash.pick(slash.active);
+    picker.pick(picker.active);
     return true;
   }
   if (event.key === "Escape") {
     event.preventDefault();
-    slash.close();
+    picker.close();
     return true;
   }
   return false;
 }
 
-/** The `@` picker's keys while it is open: Up/Down move, Enter or Tab pick, Escape closes. Says whether it took the key. */
-function mentionKey(event: KeyboardEvent<HTMLTextAreaElement>, mention: MentionPickerState): boolean {
-  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-    event.preventDefault();
-    mention.move(event.key === "ArrowDown" ? 1 : -1);
-    return true;
-  }
-  if ((event.key === "Enter" || event.key === "Tab") && !event.shiftKey && mention.files.length) {
-    event.preventDefault();
-    mention.pick(mention.active);
-    return true;
-  }
-  if (event.key === "Escape") {
-    event.preventDefault();
-    mention.close();
-    return true;
-  }
-  return false;
+/**
+ * The `/` menu's keys: as a picker's, but Enter on a command already typed in full sends it, and
+ * Up/Down walk the history while no command is listed.
+ */
+function slashKey(event: KeyboardEvent<HTMLTextAreaElement>, text: string, slash: CommandMenu): boolean {
+  const typed = text.trim().slice(1).toLowerCase();
+  const full = slash.items[slash.active]?.name.toLowerCase() === typed;
+  return pickerKey(event, slash, { enter: !full, arrows: slash.items.length > 0 });
 }
 
 /**
@@ -69,7 +60,7 @@ export function onComposerKeyDown(
   if (event.nativeEvent.isComposing) return;
   const el = event.currentTarget;
   if (slash.open && !mention.open && slashKey(event, text, slash)) return;
-  if (mention.open && mentionKey(event, mention)) return;
+  if (mention.open && pickerKey(event, mention, { enter: true, arrows: true })) return;
   if (event.key === "Enter" && !event.shiftKey) {
     event.preventDefault();
     send();

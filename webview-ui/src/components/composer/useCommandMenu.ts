@@ -9,7 +9,7 @@ export function useCommandMenu(commands: TeamFilesView["commands"] | undefined, 
     ...slash,
     /** A picked command goes in as `/name `, the caret after it, for its arguments. */
     pick(index: number) {
-      const picked = slash.options[index];
+      const picked = slash.items[index];
       if (!picked) return;
       const rest = text.replace(/^\/\S*\s?/, "");
       setTextAt(`/${picked.name} ${rest}`, picked.name.length + 2);
@@ -17,7 +17,7 @@ export function useCommandMenu(commands: TeamFilesView["commands"] | undefined, 
     },
     /** Moves the highlight down (1) or up (-1), round the list. */
     move(step: 1 | -1) {
-      const n = slash.options.length;
+      const n = slash.items.length;
       if (n) slash.setActive((slash.active + (step === 1 ? 1 : n - 1)) % n);
     },
   };

@@ -33,7 +33,7 @@ export function useMentionPicker(mentions: MentionResults | null, { text, setTex
   const found = mention && mentions?.requestId === mention.requestId ? mentions.files.slice(0, 50) : [];
   const offerProblems =
     mention !== null && mention.query.length <= "problems".length && "problems".startsWith(mention.query.toLowerCase());
-  const files: MentionOption[] = offerProblems ? [PROBLEMS_OPTION, ...found] : found;
+  const items: MentionOption[] = offerProblems ? [PROBLEMS_OPTION, ...found] : found;
 
   // Ask the host for matching files a moment after the query stops changing.
   useEffect(() => {
@@ -47,13 +47,13 @@ export function useMentionPicker(mentions: MentionResults | null, { text, setTex
 
   return {
     open: mention !== null,
-    files,
+    items,
     active,
     loading: mention !== null && mentions?.requestId !== mention.requestId,
     close: () => setMention(null),
     /** Moves the highlight down (1) or up (-1), round the list. */
     move(step: 1 | -1) {
-      if (files.length) setActive((active + (step === 1 ? 1 : files.length - 1)) % files.length);
+      if (items.length) setActive((active + (step === 1 ? 1 : items.length - 1)) % items.length);
     },
     /** Follows the text and the caret. */
     update(value: string, caret: number) {
@@ -66,7 +66,7 @@ export function useMentionPicker(mentions: MentionResults | null, { text, setTex
       setActive(0);
     },
     pick(index: number) {
-      const file = files[index];
+      const file = items[index];
       if (!mention || !file) return;
       const end = mention.start + 1 + mention.query.length;
       if (file.special === "problems") {
