@@ -98,7 +98,16 @@ export async function editUserSettingsInEditor(ctx: E2EContext, extra: Record<st
   await page.keyboard.press("Control+V");
   await page.keyboard.press("Control+S");
   const deadline = Date.now() + 15_000;
-  while (JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8"))) !== JSON.stringify({ ...current, ...extra })) {
+  const wanted = JSON.stringify({ ...current, ...extra });
+  // The save truncates before it writes: a read in between sees an empty or partial file.
+  const saved = (): string | undefined => {
+    try {
+      return JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8")));
+    } catch {
+      return undefined;
+    }
+  };
+  while (saved() !== wanted) {
     if (Date.now() > deadline) throw new Error("settings.json was not saved with the new settings");
     await page.waitForTimeout(100);
   }
