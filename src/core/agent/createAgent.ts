@@ -29,6 +29,7 @@ import {
 } from "../middleware/subagents";
 import { summarizationMiddleware, type SummarizationOptions } from "../middleware/summarization";
 import { testsBeforeAnswerMiddleware } from "../middleware/testsBeforeAnswer";
+import { smallTaskLoopMiddleware } from "../middleware/smallTaskLoop";
 import { todosMiddleware } from "../middleware/todos";
 import { askUserMiddleware } from "../middleware/askUser";
 import { planModeMiddleware } from "../middleware/planMode";
@@ -313,6 +314,9 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
     evictionMiddleware(options.evictionThresholdChars ? { thresholdChars: options.evictionThresholdChars } : {}),
     danglingToolCallsMiddleware(),
     ...(options.backend && !isSubagent ? [mentionsMiddleware(options.backend, options.readMcpResource, isSecret)] : []),
+    ...(options.backend && !isSubagent
+      ? [smallTaskLoopMiddleware({ backend: options.backend, tools: () => toolMap, isSecret })]
+      : []),
     summarizationMiddleware({
       ...options.summarization,
       ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),

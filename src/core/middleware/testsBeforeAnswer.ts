@@ -1,14 +1,7 @@
 import type { ChatMessage } from "../model/types";
 import type { Tool } from "../tools/tool";
+import { ASKS_FOR_TESTS, namedTestCommand, runsTests } from "../tools/testCommands";
 import type { Middleware } from "./types";
-
-/** A command that names tests (`pytest`, `npm test`, `go test ./...`, `python test_x.py`) and does not merely show a file. */
-const runsTests = (command: string) =>
-  /test|spec\b|tox|nox/i.test(command) &&
-  !/^\s*(cat|ls|head|tail|grep|rg|find|sed|less|more|wc|echo|stat|file)\b/.test(command);
-/** The person asks for tests to be run or to pass. */
-const ASKS_FOR_TESTS =
-  /\b(tests?|pytest|jest|vitest|spec)\b[^.\n]{0,60}\b(pass|passes|passing|green|run|succeed)\b|\b(run|make|get)\b[^.\n]{0,40}\btests?\b|`[^`\n]*\b(pytest|jest|vitest|mocha|(go|cargo|npm|pnpm|yarn)\s+(run\s+)?test)\b[^`\n]*`/i;
 
 /**
  * An answer that comes before any test ran, when the person asked for tests to run or pass, is
@@ -59,13 +52,6 @@ export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Too
       };
     },
   };
-}
-
-/** The test command the person wrote in backticks, if any. */
-function namedTestCommand(text: string): string | undefined {
-  for (const [, inner] of text.matchAll(/`([^`\n]{1,200})`/g))
-    if (inner && runsTests(inner) && /\s/.test(inner.trim())) return inner.trim();
-  return undefined;
 }
 
 function commandOf(rawArguments: string): string {

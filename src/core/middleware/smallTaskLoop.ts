@@ -1,0 +1,254 @@
+/**
+ * The task loop for small models: read, write, test, fix — with the harness doing the steps a
+ * small model fumbles. Measured with Qwen2.5-Coder-1.5B (docs/benchmarks.md, issue 39): it writes a
+ * correct file when it has the files in front of it and may answer in its own way (the path, then
+ * the file in a fenced block), and it fails when it has to find files and call tools to write
+ * them. So, in the small profile, when the person's request names the test command (`pytest -q`
+ * in backticks) and the agent can write and run commands:
+ * - the workspace files the request names are read and attached to it once;
+ * - each turn asks for the whole new file as a fenced code block; a block for a file (codeBlocks.ts)
+ *   becomes an ordinary write_file call (approved, checkpointed, guarded as any), followed by the
+ *   named test command (approved as any command);
+ * - the test run comes back short (testReport.ts): counts, and per failure the test, the failing
+ *   line and the message;
+ * - once the tests pass, or after MAX_TEST_RUNS failing runs, the model is asked only for its answer.
+ * Calls the model writes as JSON in its text (Qwen's habit) still run; a plain answer ends the
+ * run as usual. Nothing here knows a language, a test runner or a task beyond what the person wrote.
+ */
+import type { BackendProtocol } from "../backends/protocol";
+import type { ChatMessage, ToolCall } from "../model/types";
+import { extractTextToolCalls } from "../model/toolCalls/textToolCalls";
+import type { RunState } from "../run/runState";
+import type { SecretFileMatcher } from "../trust/secretFiles";
+import { blockTarget, fencedBlocks, type SeenFile } from "../tools/codeBlocks";
+import { namedTestCommand } from "../tools/testCommands";
+import { testReport } from "../tools/testReport";
+import type { Tool } from "../tools/tool";
+import type { Middleware, ModelCall, ModelTurn, RunContext } from "./types";
+
+/** Failing test runs before the model is asked only to answer (say what is left). */
+export const MAX_TEST_RUNS = 5;
+const MAX_NAMED_FILES = 6;
+const MAX_ATTACHED_CHARS = 16_000;
+const ATTACHED_MARK = "\n\n<named_files>";
+/** A path-like word in the person's request: "leap.py", ".docs/instructions.md", "src/app.ts". */
+const NAMED_PATH = /(?<=^|[\s(`'"])\.{0,2}\/?(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8}(?=$|[\s)`'",;:!?]|\.(?:\s|$))/g;
+
+interface LoopState {
+  command: string;
+  /** Files the model has in front of it (attached, read or written), by workspace path. */
+  seen: Map<string, string>;
+  /** The last file written, and whether a write of the current turn failed (then its test is not run). */
+  lastWrite?: string;
+  writeFailed: boolean;
+  testRuns: number;
+  passed: boolean;
+}
+
+export function smallTaskLoopMiddleware(options: {
+  backend: BackendProtocol;
+  tools: () => ReadonlyMap<string, Tool>;
+  isSecret?: SecretFileMatcher;
+}): Middleware {
+  const loops = new WeakMap<RunState, LoopState | null>();
+  return {
+    name: "smallTaskLoop",
+    async beforeModel(ctx) {
+      if (loops.has(ctx.state)) return;
+      const request = ctx.state.messages.findLast((m) => m.role === "user");
+      const command = request && applies(ctx, options.tools()) ? namedTestCommand(request.content) : undefined;
+      if (!request || !command) {
+        loops.set(ctx.state, null);
+        return;
+      }
+      const loop: LoopState = { command, seen: new Map(), writeFailed: false, testRuns: 0, passed: false };
+      loops.set(ctx.state, loop);
+      if (!request.content.includes(ATTACHED_MARK)) {
+        const attached = await attachNamedFiles(request.content, options.backend, options.isSecret, loop.seen);
+        if (attached) {
+          const at = ctx.state.messages.lastIndexOf(request);
+          ctx.state.messages[at] = { ...request, content: `${request.content}${attached}` };
+        }
+      }
+    },
+    async wrapModelCall(call, ctx, next) {
+      const loop = loops.get(ctx.state);
+      if (!loop) return next(call);
+      const done = loop.passed || loop.testRuns >= MAX_TEST_RUNS || call.answerOnly === true;
+      const messages = asText(call.messages, loop, done);
+      if (done) {
+        const note = loop.passed
+          ? `The tests pass (\`${loop.command}\`). Answer the person in one or two sentences: what you changed.`
+          : `The tests still fail after ${loop.testRuns} runs. Answer the person briefly: what you changed and what still fails.`;
+        return next({ ...call, tools: [], messages, system: `${call.system}\n\n${note}` });
+      }
+      const turn = await next({
+        ...call,
+        tools: [],
+        messages,
+        system: `${call.system}\n\n${writeFormat(loop.command)}`,
+      });
+      return withCalls(turn, call, ctx, loop);
+    },
+    async wrapToolCall(call, ctx, next) {
+      const loop = loops.get(ctx.state);
+      if (!loop) return next(call);
+      if (call.name === "execute" && String(call.args.command ?? "").trim() === loop.command) {
+        if (loop.writeFailed) {
+          loop.writeFailed = false;
+          return { content: "Not run: the file was not written (see the result above).", isError: true };
+        }
+        const result = await next(call);
+        const exitCode = result.details?.exitCode;
+        if (typeof exitCode !== "number" || result.details?.timedOut || result.details?.stillRunning) return result;
+        const report = testReport(loop.command, result.content, exitCode);
+        loop.testRuns++;
+        loop.passed = report.passed;
+        return { ...result, content: report.text };
+      }
+      const result = await next(call);
+      const path = typeof call.args.file_path === "string" ? call.args.file_path : undefined;
+      if (call.name === "write_file" && path) {
+        loop.writeFailed = result.isError === true;
+        if (!result.isError) {
+          loop.lastWrite = path;
+          loop.passed = false;
+          if (typeof call.args.content === "string") loop.seen.set(path, call.args.content);
+        }
+      } else if (call.name === "read_file" && path && !result.isError) {
+        const raw = await options.backend.readText(path, MAX_ATTACHED_CHARS);
+        if (raw.text !== undefined) loop.seen.set(path, raw.text);
+      }
+      return result;
+    },
+  };
+}
+
+function applies(ctx: RunContext, tools: ReadonlyMap<string, Tool>): boolean {
+  return (
+    ctx.profile === "small" &&
+    ctx.state.mode !== "plan" &&
+    ctx.subagentType === undefined &&
+    tools.has("write_file") &&
+    tools.has("execute")
+  );
+}
+
+function writeFormat(command: string): string {
+  return [
+    "# Changing files",
+    "To change a file, reply with only its path on one line, then its whole new content in one fenced code block: the whole file, not a part of it, and nothing after the block.",
+    `After each change the tests run (\`${command}\`) and their result comes back to you.`,
+  ].join("\n");
+}
+
+/** The files the request names that exist (and are not secret), read and attached; records them as seen. */
+async function attachNamedFiles(
+  text: string,
+  backend: BackendProtocol,
+  isSecret: SecretFileMatcher | undefined,
+  seen: Map<string, string>,
+): Promise<string | undefined> {
+  const paths = [...new Set([...text.matchAll(NAMED_PATH)].map((m) => `/${m[0].replace(/^\.?\//, "")}`))];
+  const blocks: string[] = [];
+  let budget = MAX_ATTACHED_CHARS;
+  for (const path of paths.slice(0, MAX_NAMED_FILES)) {
+    if (isSecret?.(path)) continue;
+    // read() makes the file count as read (a write to it is then allowed); the model gets the raw
+    // text, without read_file's line numbers, which a small model would copy into its new file.
+    const read = await backend.read(path);
+    if (read.content === undefined) continue;
+    const raw = await backend.readText(path, budget + 1);
+    if (raw.text === undefined || raw.text.length > budget) continue;
+    budget -= raw.text.length;
+    seen.set(path, raw.text);
+    blocks.push(`<file path="${path}">\n${raw.text.replace(/\n$/, "")}\n</file>`);
+  }
+  return blocks.length ? `${ATTACHED_MARK}\n${blocks.join("\n")}\n</named_files>` : undefined;
+}
+
+/**
+ * The conversation as plain turns: the model's own answers as it wrote them (a write it made as a
+ * code block stays a code block), tool results as one message of "Result of" blocks, ending with
+ * what to do next.
+ */
+function asText(messages: readonly ChatMessage[], loop: LoopState, done: boolean): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const msg of messages) {
+    if (msg.role === "assistant") {
+      const written = (msg.toolCalls ?? []).filter((c) => !fromBlock(c));
+      const calls = written.map((c) => JSON.stringify({ name: c.name, arguments: parsed(c.arguments) }));
+      out.push({ role: "assistant", content: [msg.content, ...calls].filter((t) => t.trim()).join("\n") });
+    } else if (msg.role === "tool") {
+      const block = `Result of ${msg.toolName}${msg.isError ? " (failed)" : ""}:\n${msg.content}`;
+      const last = out.at(-1);
+      if (last?.role === "user" && last.content.startsWith("Result of "))
+        out[out.length - 1] = { role: "user", content: `${last.content}\n\n${block}` };
+      else out.push({ role: "user", content: block });
+    } else out.push(msg);
+  }
+  const last = out.at(-1);
+  if (!done && last?.role === "user" && last.content.startsWith("Result of ") && loop.testRuns > 0 && loop.lastWrite)
+    out[out.length - 1] = {
+      role: "user",
+      content: `${last.content}\n\nThe tests fail. Write the whole new content of ${loop.lastWrite} that makes them pass.`,
+    };
+  return out;
+}
+
+const BLOCK_CALL = "call_block_";
+const fromBlock = (call: ToolCall) => call.id.startsWith(BLOCK_CALL);
+
+/** The turn with its code blocks for files read as write_file calls (then the tests), or JSON calls in its text. */
+function withCalls(turn: ModelTurn, call: ModelCall, ctx: RunContext, loop: LoopState): ModelTurn {
+  // A turn cut short (the token limit, or repetition after the file: a model that goes on to
+  // imagine the test output) still holds the complete blocks it wrote first.
+  if (turn.message.toolCalls?.length || turn.stopReason === "steered") return turn;
+  const text = turn.message.content;
+  const seen = [...loop.seen].map(([path, content]): SeenFile => ({ path, content }));
+  const writes = new Map<string, string>();
+  for (const block of fencedBlocks(text)) {
+    const target = blockTarget(text, block, seen);
+    if (target) writes.set(target, block.body);
+  }
+  const tag = Math.random().toString(36).slice(2, 8);
+  let calls: ToolCall[];
+  if (writes.size > 0) {
+    calls = [...writes].map(([file_path, content], i) => ({
+      id: `${BLOCK_CALL}${tag}_${i}`,
+      name: "write_file",
+      arguments: JSON.stringify({ file_path, content }),
+    }));
+    calls.push({ id: `${BLOCK_CALL}${tag}_t`, name: "execute", arguments: JSON.stringify({ command: loop.command }) });
+    ctx.emit({
+      type: "warning",
+      code: "text_tool_calls",
+      message: `Read the code block${writes.size > 1 ? "s" : ""} as a write to ${[...writes.keys()].join(", ")}, then ran \`${loop.command}\`.`,
+    });
+  } else {
+    const found = extractTextToolCalls(text, new Set(call.tools.map((t) => t.name)));
+    if (!found) return turn;
+    calls = found.calls;
+    ctx.emit({ type: "text_replaced", text: found.text });
+    ctx.emit({
+      type: "warning",
+      code: "text_tool_calls",
+      message: `Ran ${calls.map((c) => c.name).join(", ")}, written as text by the model.`,
+    });
+  }
+  for (const c of calls) {
+    ctx.emit({ type: "tool_call_started", toolCallId: c.id, toolName: c.name });
+    ctx.emit({ type: "tool_call_arguments", toolCallId: c.id, delta: c.arguments });
+  }
+  const content =
+    writes.size > 0 ? text : (extractTextToolCalls(text, new Set(call.tools.map((t) => t.name)))?.text ?? text);
+  return { ...turn, message: { ...turn.message, content, toolCalls: calls }, stopReason: "tool_use" };
+}
+
+function parsed(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
