@@ -2,9 +2,16 @@
 // solved by coding agents on the same local model, the same llama-server process, one harness
 // and one trial at a time, under the same time limit.
 //
-//   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider] [--exercises leap,bob]
-//                          [--limit N] [--trials K] [--timeout 300] [--fathom-args "--tools native"]
-//                          [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]
+//   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider,mini] [--exercises leap,bob]
+//                          [--limit N] [--trials K] [--timeout 300] [--threads N] [--fathom-args "--tools native"]
+//                          [--aider-context read|editable] [--mini-mode toolcall|textbased] [--out DIR]
+//                          [--base-url URL --model-id ID]
+//
+// The bench starts llama-server itself (`npm run local-model`'s) with --threads N threads (default:
+// every core, os.availableParallelism()): here the harness mostly waits on the model, and on the
+// project's 2-core machine two threads generated 13.8 tokens/s against 7.4 with one.
+// (startLocalModel's own default leaves a core to Fathom and VS Code.) With --base-url the
+// running server is used as it is and --threads does nothing.
 //
 // For each harness, exercise and trial: the exercise (stub, test file, .docs/instructions.md) is
 // copied into a fresh temp workspace, the harness is run on PROMPT under the time limit (its
@@ -30,6 +37,21 @@
 //           in the prompt. (With --no-git Aider does not pick up files named in the message.)
 //           --aider-context editable gives all three as files to edit instead (what naming them
 //           in a git repository does: Aider adds the files a message names).
+//   mini    mini-swe-agent (pinned, with every dependency's hash: bench/tasks/install-mini-swe-agent.sh
+//           puts it in a venv in the cache) through its own CLI, unattended as its docs describe:
+//           `mini --yolo --exit-immediately --cost-limit 0 --model openai/<id> --task PROMPT`, its
+//           default config (mini.yaml: bash as a tool call) plus, as its local-model guide says,
+//           model.model_kwargs.api_base=<proxy URL> and model.cost_tracking=ignore_errors (the local
+//           model has no price); MSWEA_CONFIGURED=true skips its first-run questions, its global
+//           config folder is per trial, its trajectory is kept (mini.traj.json). It acts only
+//           through bash in the workspace; it ends when the model runs
+//           `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`, or after 3 answers in a row with no
+//           command (RepeatedFormatError). --mini-mode textbased uses its config for models
+//           without tool calls instead (mini_textbased.yaml, --model-class litellm_textbased:
+//           the command in a ```mswea_bash_command block of the text). Commands it runs start in
+//           their own session (its LocalEnvironment), so one still running when the time limit
+//           kills mini's group is not killed with it (each has mini's 30 s command timeout only
+//           while mini lives).
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -42,7 +64,7 @@ import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from 
 
 const root = path.resolve(import.meta.dirname, "..");
 const TASKS_DIR = path.join(root, "bench", "tasks", "exercism-python");
-const HARNESSES = ["fathom", "aider"] as const;
+const HARNESSES = ["fathom", "aider", "mini"] as const;
 type Harness = (typeof HARNESSES)[number];
 const JUDGE_TIMEOUT_MS = 120_000;
 /** Files a harness could add to change what pytest runs or how: removed before judging. */
@@ -80,13 +102,20 @@ interface Options {
   fathomArgs: string[];
   /** How Aider is given the instructions and the test file. */
   aiderContext: "read" | "editable";
+  /** mini-swe-agent's way of acting: bash as a tool call (its default) or a bash block in the text. */
+  miniMode: MiniMode;
   out: string;
+  /** The server's threads (-t) when the bench starts it. */
+  threads: number;
   /** An already running server (its /v1 URL and model id) instead of starting one. */
   baseUrl?: string;
   modelId?: string;
 }
 
 export class UsageError extends Error {}
+
+const MINI_MODES = ["toolcall", "textbased"] as const;
+type MiniMode = (typeof MINI_MODES)[number];
 
 export function parseTaskArgs(args: string[]): Options {
   const value = (i: number, flag: string) => {
@@ -101,8 +130,10 @@ export function parseTaskArgs(args: string[]): Options {
   let limit = Infinity;
   let trials = 1;
   let timeoutS = 300;
+  let threads = os.availableParallelism();
   let fathomArgs: string[] = [];
   let aiderContext: "read" | "editable" = "read";
+  let miniMode: MiniMode = "toolcall";
   let out = path.join(root, "test-output", `tasks-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let baseUrl: string | undefined;
   let modelId: string | undefined;
@@ -145,6 +176,9 @@ export function parseTaskArgs(args: string[]): Options {
       case "--timeout":
         timeoutS = int(a);
         break;
+      case "--threads":
+        threads = int(a);
+        break;
       case "--fathom-args":
         fathomArgs = value(i++, a).split(/\s+/).filter(Boolean);
         break;
@@ -152,6 +186,13 @@ export function parseTaskArgs(args: string[]): Options {
         const v = value(i++, a);
         if (v !== "read" && v !== "editable") throw new UsageError("--aider-context is read or editable");
         aiderContext = v;
+        break;
+      }
+      case "--mini-mode": {
+        const v = value(i++, a);
+        if (!(MINI_MODES as readonly string[]).includes(v))
+          throw new UsageError("--mini-mode is toolcall or textbased");
+        miniMode = v as MiniMode;
         break;
       }
       case "--out":
@@ -176,7 +217,9 @@ export function parseTaskArgs(args: string[]): Options {
     timeoutS,
     fathomArgs,
     aiderContext,
+    miniMode,
     out,
+    threads,
     ...(baseUrl ? { baseUrl } : {}),
     ...(modelId ? { modelId } : {}),
   };
@@ -210,6 +253,8 @@ interface TrialResult {
     tools: Record<string, { attempts: number; failures: number }>;
     answer: string;
   };
+  /** mini-swe-agent: how its run ended (its trajectory's exit status) and its model calls. */
+  mini?: { exitStatus: string; apiCalls?: number };
   folder: string;
 }
 
@@ -280,6 +325,16 @@ function installAider(): string {
   return bin;
 }
 
+function installMini(): string {
+  const out = execFileSync("bash", [path.join(TASKS_DIR, "..", "install-mini-swe-agent.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const bin = /^MINI=(.+)$/m.exec(out)?.[1];
+  if (!bin) throw new Error("bench/tasks/install-mini-swe-agent.sh did not say where mini is.");
+  return bin;
+}
+
 function harnessCommand(
   h: Harness,
   e: Exercise,
@@ -287,9 +342,11 @@ function harnessCommand(
     url: string;
     modelId: string;
     aider?: string;
+    mini?: string;
     folder: string;
     fathomArgs: string[];
     aiderContext: "read" | "editable";
+    miniMode: MiniMode;
     workspace: string;
   },
 ): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
@@ -321,6 +378,45 @@ function harnessCommand(
         XDG_CONFIG_HOME: path.join(home, "config"),
         XDG_DATA_HOME: path.join(home, "data"),
         OPENAI_API_KEY: "",
+      },
+    };
+  }
+  if (h === "mini") {
+    // mini-swe-agent's own CLI, unattended: -y runs every command without asking, --exit-immediately
+    // ends when the agent submits instead of asking for a new task, -l 0 turns the cost limit off
+    // (the local model has no price, so cost tracking ignores the missing one); the model through
+    // litellm as openai/<id> with api_base at the server (its local-model guide), on its default
+    // config (mini.yaml) or, with --mini-mode textbased, its config for models without tool calls. Its global config dir (a .env it reads) is per trial; the trajectory is kept.
+    return {
+      cmd: ctx.mini!,
+      args: [
+        "--yolo",
+        "--exit-immediately",
+        "--model",
+        `openai/${ctx.modelId}`,
+        "--cost-limit",
+        "0",
+        ...(ctx.miniMode === "textbased"
+          ? ["--model-class", "litellm_textbased", "--config", "mini_textbased.yaml"]
+          : ["--config", "mini.yaml"]),
+        "--config",
+        `model.model_kwargs.api_base=${ctx.url}`,
+        "--config",
+        "model.cost_tracking=ignore_errors",
+        "--output",
+        path.join(ctx.folder, "mini.traj.json"),
+        "--task",
+        prompt,
+      ],
+      env: {
+        ...process.env,
+        OPENAI_API_KEY: "local",
+        // Skips its first-run setup questions; its .env lives in the trial's folder.
+        MSWEA_CONFIGURED: "true",
+        MSWEA_GLOBAL_CONFIG_DIR: path.join(ctx.folder, "mini-config"),
+        // litellm would fetch its model price list from the network at start.
+        LITELLM_LOCAL_MODEL_COST_MAP: "True",
+        HOME: path.join(ctx.folder, "home"),
       },
     };
   }
@@ -411,7 +507,7 @@ async function runTrial(
   e: Exercise,
   trial: number,
   o: Options,
-  ctx: { url: string; modelId: string; aider?: string; proxy: RecordingProxy; python: string },
+  ctx: { url: string; modelId: string; aider?: string; mini?: string; proxy: RecordingProxy; python: string },
 ): Promise<TrialResult> {
   const folder = path.join(o.out, h, `${e.slug}-${trial}`);
   const workspace = mkdtempSync(path.join(os.tmpdir(), `fathom-task-${e.slug}-`));
@@ -423,6 +519,7 @@ async function runTrial(
     folder,
     fathomArgs: o.fathomArgs,
     aiderContext: o.aiderContext,
+    miniMode: o.miniMode,
     workspace,
   });
   writeFileSync(
@@ -487,6 +584,19 @@ async function runTrial(
       answer: (done?.finalText ?? "").slice(0, 400),
     };
   }
+  if (h === "mini") {
+    try {
+      const traj = JSON.parse(readFileSync(path.join(folder, "mini.traj.json"), "utf8")) as {
+        info?: { exit_status?: string; model_stats?: { api_calls?: number } };
+      };
+      result.mini = {
+        exitStatus: traj.info?.exit_status || "no exit status",
+        ...(traj.info?.model_stats?.api_calls !== undefined ? { apiCalls: traj.info.model_stats.api_calls } : {}),
+      };
+    } catch {
+      result.mini = { exitStatus: "no trajectory" };
+    }
+  }
   writeFileSync(path.join(folder, "result.json"), JSON.stringify(result, null, 1));
   return result;
 }
@@ -548,7 +658,9 @@ function trialLine(r: TrialResult): string {
           .map(([n, s]) => `${n}×${s.attempts}${s.failures ? `(${s.failures} failed)` : ""}`)
           .join(" ") || "none"
       }`
-    : `exit ${r.exitCode}`;
+    : r.mini
+      ? `exit ${r.exitCode}, ${r.mini.exitStatus}${r.mini.apiCalls !== undefined ? `, ${r.mini.apiCalls} steps` : ""}`
+      : `exit ${r.exitCode}`;
   return `  ${r.passed ? "PASS" : "fail"} ${r.harness.padEnd(6)} ${r.exercise.padEnd(20)} #${r.trial} ${r.seconds.toFixed(0).padStart(4)} s${r.timedOut ? " (time limit)" : ""}, ${r.calls} calls, ${k1(r.tokensIn)}/${k1(r.tokensOut)} tokens; ${what}; stub ${r.stubChanged ? "changed" : "UNCHANGED"}${r.testChanged ? ", TEST FILE CHANGED (restored)" : ""}${r.pytestConfigAdded.length ? `, removed ${r.pytestConfigAdded.join(" ")}` : ""}; pytest: ${r.judge}`;
 }
 
@@ -572,13 +684,13 @@ export async function runTasksBench(args: string[]): Promise<void> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(
-      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--fathom-args "…"] [--aider-context read|editable] [--out DIR] [--base-url URL --model-id ID]`,
+      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider,mini] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--threads N] [--fathom-args "…"] [--aider-context read|editable] [--mini-mode toolcall|textbased] [--out DIR] [--base-url URL --model-id ID]`,
     );
     process.exitCode = 2;
     return;
   }
   console.log(
-    `\n## Tasks: ${o.exercises.length} Exercism Python exercises × ${o.harnesses.join(", ")} × ${o.trials} trial(s), ${o.timeoutS} s each`,
+    `\n## Tasks: ${o.exercises.length} Exercism Python exercises × ${o.harnesses.join(", ")} × ${o.trials} trial(s), ${o.timeoutS} s each, ${o.baseUrl ? "the server at --base-url (its own threads)" : `llama-server with ${o.threads} thread(s)`}`,
   );
   if (o.harnesses.includes("fathom") && !existsSync(path.join(root, "dist", "cli.js")))
     throw new Error("dist/cli.js is missing: run `npm run build` first (the bench runs the built CLI).");
@@ -591,6 +703,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
     );
   }
   const aider = o.harnesses.includes("aider") ? installAider() : undefined;
+  const mini = o.harnesses.includes("mini") ? installMini() : undefined;
   mkdirSync(o.out, { recursive: true });
 
   let server: LocalModel | undefined;
@@ -598,7 +711,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
   let modelId = o.modelId;
   if (!url) {
     const install = await installLocalModel({ model: o.model });
-    server = await startLocalModel({ install, logFile: path.join(o.out, "llama-server.log") });
+    server = await startLocalModel({ install, threads: o.threads, logFile: path.join(o.out, "llama-server.log") });
     url = server.url;
     modelId = server.modelId;
   }
@@ -614,10 +727,13 @@ export async function runTasksBench(args: string[]): Promise<void> {
     timeoutS: o.timeoutS,
     trials: o.trials,
     cores: os.availableParallelism(),
+    /** The server's threads; null: a server already running (--base-url), its own. */
+    threads: o.baseUrl ? null : o.threads,
     nice: os.getPriority(),
     prompt: taskPrompt({ slug: "SLUG", difficulty: 0, stub: "STUB.py", test: "STUB_test.py" }),
     fathomArgs: o.fathomArgs,
     aiderContext: o.aiderContext,
+    miniMode: o.miniMode,
   };
   console.log(
     `  model ${modelId} at ${url} (through a recording proxy); ${os.availableParallelism()} cores, nice ${meta.nice}, load ${os
@@ -634,6 +750,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
             url: proxy.url,
             modelId: modelId!,
             ...(aider ? { aider } : {}),
+            ...(mini ? { mini } : {}),
             proxy,
             python,
           });

@@ -223,6 +223,20 @@ if ! server_ok; then
   run_step "unpacking its vendored llama.cpp" "a few seconds" "$SERVER_DIR/unpack.log" \
     tar -xzf "$SERVER_DIR/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" -C "$SERVER_DIR/src" "llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
   LLAMA_SRC="$SERVER_DIR/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
+  # On a CPU that lists AMX (Intel's matrix tiles), -march=native turns on ggml's AMX code, and on
+  # the project's machine (a VM whose CPU lists amx_tile) that crashed at the first decode:
+  # SIGSEGV on `ldtilecfg` in ggml_backend_amx_mul_mat, for every model (2026-11-29). So the
+  # native flags leave AMX out there; everything else -march=native finds (AVX-512, …) stays.
+  NO_AMX=0
+  if grep -qE '^flags\s*:.*\bamx_tile\b' /proc/cpuinfo 2>/dev/null; then
+    NO_AMX=1
+    GGML_CPU_CMAKE="$LLAMA_SRC/ggml/src/ggml-cpu/CMakeLists.txt"
+    log "this CPU lists AMX: building without it (-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)"
+    sed -i 's/^\( *\)list(APPEND ARCH_FLAGS -march=native)$/\1list(APPEND ARCH_FLAGS -march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16)/' "$GGML_CPU_CMAKE" \
+      || fail "could not edit $GGML_CPU_CMAKE to build without AMX."
+    grep -qF 'list(APPEND ARCH_FLAGS -march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16)' "$GGML_CPU_CMAKE" \
+      || fail "this CPU lists AMX, whose code in ggml crashes here, and the line that would leave it out (list(APPEND ARCH_FLAGS -march=native) in $GGML_CPU_CMAKE) was not found: llama.cpp changed; update install-local-model.sh."
+  fi
   # Only llama-server, CPU only, statically linked; no HTTPS (so no download code) and no web UI
   # (it would otherwise be fetched at build time). -march=native: it runs where it was built.
   run_step "configuring llama.cpp (cmake)" "a few seconds" "$SERVER_DIR/configure.log" \
@@ -236,6 +250,9 @@ if ! server_ok; then
   "$SERVER_DIR/bin/llama-server" --version >"$SERVER_DIR/version.txt" 2>&1 \
     || fail "the llama-server just built does not start (see $SERVER_DIR/version.txt); delete $SERVER_DIR and run this again."
   rm -rf "$SERVER_DIR/build" "$SERVER_DIR/src"
+  # Says the binary was built without AMX: localModel.ts then starts it without --no-repack (the
+  # way round the AMX crash for a binary built with it; slower, weights stay unrepacked).
+  if [ "$NO_AMX" = 1 ]; then touch "$SERVER_DIR/no-amx"; fi
   touch "$SERVER_DIR/.complete"
   log "llama-server is ready: $SERVER_DIR/bin/llama-server ($(grep -m1 -o 'version: .*' "$SERVER_DIR/version.txt" || true))"
 fi

@@ -205,10 +205,11 @@ function startFailure(log: string, opts: LocalModelOptions, port: number): strin
 
 /**
  * Whether this CPU says it has AMX (Intel's matrix tiles). A llama-server built with -march=native
- * there then multiplies through ggml's AMX buffer type, and on the project's machine (a VM whose
- * CPU lists amx_tile) that crashed at the first decode: SIGSEGV on `ldtilecfg` in
- * ggml_backend_amx_mul_mat, for every model (2026-11-29). `--no-repack` keeps weights in the
- * plain CPU buffers, which works. (The lasting fix is a build without AMX: -mno-amx-tile.)
+ * there multiplies through ggml's AMX buffer type, and on the project's machine (a VM whose CPU
+ * lists amx_tile) that crashed at the first decode: SIGSEGV on `ldtilecfg` in
+ * ggml_backend_amx_mul_mat, for every model (2026-11-29). install-local-model.sh now builds
+ * without AMX on such a CPU (-mno-amx-tile -mno-amx-int8 -mno-amx-bf16) and says so with a
+ * `no-amx` file; a binary built before that is started with `--no-repack` (see needsNoRepack).
  */
 export function cpuHasAmx(): boolean {
   try {
@@ -216,6 +217,18 @@ export function cpuHasAmx(): boolean {
   } catch {
     return false;
   }
+}
+
+/** The marker install-local-model.sh writes into its server folder when it built without AMX. */
+export const NO_AMX_MARKER = "no-amx";
+
+/**
+ * Whether `server` (SERVER_DIR/bin/llama-server) must be started with `--no-repack`: on a CPU with
+ * AMX when the binary may have been built with it (no NO_AMX_MARKER in SERVER_DIR). `--no-repack`
+ * keeps the weights in plain CPU buffers, which works there but generates more slowly.
+ */
+export function needsNoRepack(server: string, hasAmx: boolean = cpuHasAmx()): boolean {
+  return hasAmx && !fs.existsSync(path.join(path.dirname(path.dirname(server)), NO_AMX_MARKER));
 }
 
 export async function startLocalModel(opts: LocalModelOptions): Promise<LocalModel> {
@@ -249,7 +262,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<LocalMod
     String(DEFAULT_SEED),
     ...(opts.maxTokens ? ["-n", String(opts.maxTokens)] : []),
     "--no-webui",
-    ...(cpuHasAmx() ? ["--no-repack"] : []),
+    ...(needsNoRepack(opts.install.server) ? ["--no-repack"] : []),
     "--log-file",
     logFile,
     ...(opts.extraArgs ?? []),
