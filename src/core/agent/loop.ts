@@ -309,6 +309,7 @@ async function streamTurn(
       tools: call.tools,
       signal,
       ...(call.answerOnly ? { answerOnly: true } : {}),
+      ...(call.sampling ? { sampling: call.sampling } : {}),
     })) {
       switch (event.type) {
         case "text_delta": {

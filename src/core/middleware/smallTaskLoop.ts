@@ -18,6 +18,7 @@
 import type { BackendProtocol } from "../backends/protocol";
 import type { ChatMessage, ToolCall } from "../model/types";
 import { extractTextToolCalls } from "../model/toolCalls/textToolCalls";
+import type { AgentEvent } from "../run/events";
 import type { RunState } from "../run/runState";
 import type { SecretFileMatcher } from "../trust/secretFiles";
 import { blockTarget, fencedBlocks, type SeenFile } from "../tools/codeBlocks";
@@ -26,11 +27,16 @@ import { testReport } from "../tools/testReport";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "./types";
 
+/** Asking again for a file already tested: how many times, and how much variety. */
+const MAX_RETRIES = 2;
+const RETRY_TEMPERATURE = 0.8;
 /** Failing test runs before the model is asked only to answer (say what is left). */
 export const MAX_TEST_RUNS = 5;
 const MAX_NAMED_FILES = 6;
 const MAX_ATTACHED_CHARS = 16_000;
 const ATTACHED_MARK = "\n\n<named_files>";
+const DO_NOT_CHANGE =
+  /\b(?:do not|don't|never|must not|mustn't|should not|shouldn't)\s+(?:change|modify|edit|touch|alter|rewrite)\b|\bleave\b.{0,60}\b(?:unchanged|untouched|as (?:it is|they are))\b/i;
 /** A path-like word in the person's request: "leap.py", ".docs/instructions.md", "src/app.ts". */
 const NAMED_PATH = /(?<=^|[\s(`'"])\.{0,2}\/?(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8}(?=$|[\s)`'",;:!?]|\.(?:\s|$))/g;
 
@@ -38,6 +44,10 @@ interface LoopState {
   command: string;
   /** Files the model has in front of it (attached, read or written), by workspace path. */
   seen: Map<string, string>;
+  /** Every file content written so far, as "path\ncontent": the same again fails the same way. */
+  tested: Set<string>;
+  /** Files the person asked not to change: a block for one is not written. */
+  keep: Set<string>;
   /** The last file written, and whether a write of the current turn failed (then its test is not run). */
   lastWrite?: string;
   writeFailed: boolean;
@@ -61,7 +71,15 @@ export function smallTaskLoopMiddleware(options: {
         loops.set(ctx.state, null);
         return;
       }
-      const loop: LoopState = { command, seen: new Map(), writeFailed: false, testRuns: 0, passed: false };
+      const loop: LoopState = {
+        command,
+        seen: new Map(),
+        tested: new Set(),
+        keep: filesNotToChange(request.content),
+        writeFailed: false,
+        testRuns: 0,
+        passed: false,
+      };
       loops.set(ctx.state, loop);
       if (!request.content.includes(ATTACHED_MARK)) {
         const attached = await attachNamedFiles(request.content, options.backend, options.isSecret, loop.seen);
@@ -82,13 +100,28 @@ export function smallTaskLoopMiddleware(options: {
           : `The tests still fail after ${loop.testRuns} runs. Answer the person briefly: what you changed and what still fails.`;
         return next({ ...call, tools: [], messages, system: `${call.system}\n\n${note}` });
       }
-      const turn = await next({
-        ...call,
-        tools: [],
-        messages,
-        system: `${call.system}\n\n${writeFormat(loop.command)}`,
-      });
-      return withCalls(turn, call, ctx, loop);
+      const system = `${call.system}\n\n${writeFormat(loop.command)}`;
+      let nudge: string | undefined;
+      for (let attempt = 0; ; attempt++) {
+        // Greedy decoding gives the same file for the same failures, and a model shown the tests
+        // may rewrite them: either is asked for again, said why, with some variety, MAX_RETRIES times.
+        const turn = await next({
+          ...call,
+          tools: [],
+          messages: nudge ? [...messages, { role: "user", content: nudge }] : messages,
+          system,
+          ...(attempt > 0 ? { sampling: { temperature: RETRY_TEMPERATURE } } : {}),
+        });
+        const read = withCalls(turn, call, loop);
+        nudge = retryReason(read, loop);
+        if (attempt >= MAX_RETRIES || !nudge) {
+          for (const event of read.events) ctx.emit(event);
+          return read.turn;
+        }
+        ctx.recordUsage(turn.usage);
+        ctx.emit({ type: "text_replaced", text: "" });
+        ctx.emit({ type: "warning", code: "repetition", message: `${nudge} (Asked the model again.)` });
+      }
     },
     async wrapToolCall(call, ctx, next) {
       const loop = loops.get(ctx.state);
@@ -113,7 +146,10 @@ export function smallTaskLoopMiddleware(options: {
         if (!result.isError) {
           loop.lastWrite = path;
           loop.passed = false;
-          if (typeof call.args.content === "string") loop.seen.set(path, call.args.content);
+          if (typeof call.args.content === "string") {
+            loop.seen.set(path, call.args.content);
+            loop.tested.add(`${path}\n${call.args.content}`);
+          }
         }
       } else if (call.name === "read_file" && path && !result.isError) {
         const raw = await options.backend.readText(path, MAX_ATTACHED_CHARS);
@@ -134,6 +170,34 @@ function applies(ctx: RunContext, tools: ReadonlyMap<string, Tool>): boolean {
   );
 }
 
+/** Why the turn's writes are not made and the model is asked again, or undefined to go on. */
+function retryReason(read: ReadTurn, loop: LoopState): string | undefined {
+  const target = loop.lastWrite ?? "the file to change";
+  if (read.kept.length === 0 && read.refused.length > 0)
+    return `The person asked not to change ${read.refused.join(", ")}. Write the whole new content of ${target} instead: its path, then the file.`;
+  const writes = (read.turn.message.toolCalls ?? []).filter((c) => c.name === "write_file" && fromBlock(c));
+  const same = writes.every((c) => {
+    const args = parsed(c.arguments) as { file_path?: string; content?: string };
+    return loop.tested.has(`${args.file_path}\n${args.content}`);
+  });
+  if (writes.length > 0 && same)
+    return `That is the same ${target} as before, and the tests failed on it. Read the failures again and change the code so that they pass. Reply with the path and the whole new file.`;
+  return undefined;
+}
+
+/**
+ * The files the person's request asks not to change: those named in a sentence that says so
+ * ("The tests are in leap_test.py; do not change them.", "Leave config.yml as it is.").
+ */
+export function filesNotToChange(request: string): Set<string> {
+  const kept = new Set<string>();
+  for (const sentence of request.split(/(?<=[.!?])\s+|\n+/)) {
+    if (!DO_NOT_CHANGE.test(sentence)) continue;
+    for (const m of sentence.matchAll(NAMED_PATH)) kept.add(virtualPath(m[0]));
+  }
+  return kept;
+}
+
 function writeFormat(command: string): string {
   return [
     "# Changing files",
@@ -149,7 +213,7 @@ async function attachNamedFiles(
   isSecret: SecretFileMatcher | undefined,
   seen: Map<string, string>,
 ): Promise<string | undefined> {
-  const paths = [...new Set([...text.matchAll(NAMED_PATH)].map((m) => `/${m[0].replace(/^\.?\//, "")}`))];
+  const paths = [...new Set([...text.matchAll(NAMED_PATH)].map((m) => virtualPath(m[0])))];
   const blocks: string[] = [];
   let budget = MAX_ATTACHED_CHARS;
   for (const path of paths.slice(0, MAX_NAMED_FILES)) {
@@ -196,20 +260,35 @@ function asText(messages: readonly ChatMessage[], loop: LoopState, done: boolean
   return out;
 }
 
+const virtualPath = (named: string) => `/${named.replace(/^\.?\//, "")}`;
+
 const BLOCK_CALL = "call_block_";
 const fromBlock = (call: ToolCall) => call.id.startsWith(BLOCK_CALL);
 
 /** The turn with its code blocks for files read as write_file calls (then the tests), or JSON calls in its text. */
-function withCalls(turn: ModelTurn, call: ModelCall, ctx: RunContext, loop: LoopState): ModelTurn {
+interface ReadTurn {
+  turn: ModelTurn;
+  /** What to tell the person and the log if this turn is the one kept. */
+  events: AgentEvent[];
+  /** Files the turn's blocks were read as writes to, and those refused (the person asked not to change them). */
+  kept: string[];
+  refused: string[];
+}
+
+function withCalls(turn: ModelTurn, call: ModelCall, loop: LoopState): ReadTurn {
+  const events: AgentEvent[] = [];
+  const refused: string[] = [];
+  const unchanged = { turn, events, kept: [], refused };
   // A turn cut short (the token limit, or repetition after the file: a model that goes on to
   // imagine the test output) still holds the complete blocks it wrote first.
-  if (turn.message.toolCalls?.length || turn.stopReason === "steered") return turn;
+  if (turn.message.toolCalls?.length || turn.stopReason === "steered") return unchanged;
   const text = turn.message.content;
   const seen = [...loop.seen].map(([path, content]): SeenFile => ({ path, content }));
   const writes = new Map<string, string>();
   for (const block of fencedBlocks(text)) {
     const target = blockTarget(text, block, seen);
-    if (target) writes.set(target, block.body);
+    if (target && loop.keep.has(target)) refused.push(target);
+    else if (target) writes.set(target, block.body);
   }
   const tag = Math.random().toString(36).slice(2, 8);
   let calls: ToolCall[];
@@ -220,29 +299,34 @@ function withCalls(turn: ModelTurn, call: ModelCall, ctx: RunContext, loop: Loop
       arguments: JSON.stringify({ file_path, content }),
     }));
     calls.push({ id: `${BLOCK_CALL}${tag}_t`, name: "execute", arguments: JSON.stringify({ command: loop.command }) });
-    ctx.emit({
+    events.push({
       type: "warning",
       code: "text_tool_calls",
       message: `Read the code block${writes.size > 1 ? "s" : ""} as a write to ${[...writes.keys()].join(", ")}, then ran \`${loop.command}\`.`,
     });
   } else {
     const found = extractTextToolCalls(text, new Set(call.tools.map((t) => t.name)));
-    if (!found) return turn;
+    if (!found) return unchanged;
     calls = found.calls;
-    ctx.emit({ type: "text_replaced", text: found.text });
-    ctx.emit({
+    events.push({ type: "text_replaced", text: found.text });
+    events.push({
       type: "warning",
       code: "text_tool_calls",
       message: `Ran ${calls.map((c) => c.name).join(", ")}, written as text by the model.`,
     });
   }
   for (const c of calls) {
-    ctx.emit({ type: "tool_call_started", toolCallId: c.id, toolName: c.name });
-    ctx.emit({ type: "tool_call_arguments", toolCallId: c.id, delta: c.arguments });
+    events.push({ type: "tool_call_started", toolCallId: c.id, toolName: c.name });
+    events.push({ type: "tool_call_arguments", toolCallId: c.id, delta: c.arguments });
   }
   const content =
     writes.size > 0 ? text : (extractTextToolCalls(text, new Set(call.tools.map((t) => t.name)))?.text ?? text);
-  return { ...turn, message: { ...turn.message, content, toolCalls: calls }, stopReason: "tool_use" };
+  return {
+    turn: { ...turn, message: { ...turn.message, content, toolCalls: calls }, stopReason: "tool_use" },
+    events,
+    kept: [...writes.keys()],
+    refused,
+  };
 }
 
 function parsed(raw: string): unknown {

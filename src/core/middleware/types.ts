@@ -1,4 +1,4 @@
-import type { AgentProfile, ChatMessage, ChatModel, ToolCall, ToolSpec, Usage } from "../model/types";
+import type { AgentProfile, ChatMessage, ChatModel, Sampling, ToolCall, ToolSpec, Usage } from "../model/types";
 import type { FileChangeProposal, Tool, ToolContext, ToolResult } from "../tools/tool";
 import type { AgentEvent } from "../run/events";
 import type { RunState } from "../run/runState";
@@ -66,6 +66,8 @@ export interface ModelCall {
   tools: ToolSpec[];
   /** The run's last request (or a loop was stopped): only the final answer is offered where the model can be held to it. */
   answerOnly?: boolean;
+  /** Sampling for this call only (a retry asked to vary); absent: the model's own settings. */
+  sampling?: Sampling;
 }
 
 export interface ModelTurn {
