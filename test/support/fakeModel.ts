@@ -18,7 +18,8 @@ export interface FakeToolCall {
 }
 
 export type FakeTurn =
-  | { text?: string; toolCalls?: FakeToolCall[]; usage?: Partial<Usage>; delayMs?: number }
+  /** `chunks`: the text streamed in these pieces (instead of `text` at once). */
+  | { text?: string; chunks?: string[]; toolCalls?: FakeToolCall[]; usage?: Partial<Usage>; delayMs?: number }
   | { error: ModelError }
   /** Streams `text`, then waits until the request is aborted (to test cancel). */
   | { hang: true; text?: string };
@@ -71,7 +72,8 @@ export class FakeModel implements ChatModel {
       throw new ModelError("cancelled", "cancelled");
     }
     if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
-    if (turn.text) yield { type: "text_delta", text: turn.text };
+    if (turn.chunks) for (const text of turn.chunks) yield { type: "text_delta", text };
+    else if (turn.text) yield { type: "text_delta", text: turn.text };
     const calls: ToolCall[] = [];
     for (const [i, call] of (turn.toolCalls ?? []).entries()) {
       const id = call.id ?? `fake_${++this.ids}`;
@@ -83,7 +85,11 @@ export class FakeModel implements ChatModel {
     const usage: Usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, ...turn.usage };
     yield {
       type: "done",
-      message: { role: "assistant", content: turn.text ?? "", ...(calls.length ? { toolCalls: calls } : {}) },
+      message: {
+        role: "assistant",
+        content: turn.chunks?.join("") ?? turn.text ?? "",
+        ...(calls.length ? { toolCalls: calls } : {}),
+      },
       usage,
       stopReason: calls.length ? "tool_use" : "end_turn",
     };

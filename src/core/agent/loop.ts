@@ -315,17 +315,23 @@ async function streamTurn(
         case "text_delta": {
           partialText += event.text;
           emit({ type: "text_delta", text: event.text });
+          if (call.stopWhen?.(partialText)) {
+            // The caller has what it asked for (a middleware's complete answer): the rest is not generated.
+            local.abort();
+            return {
+              message: { role: "assistant", content: partialText },
+              usage: roughUsage(partialText),
+              stopReason: "end_turn",
+            };
+          }
           const runaway = watch.push(event.text);
           if (runaway) {
             local.abort();
-            // Output tokens roughly (the server's count comes only at the end of the stream).
-            const usage = {
-              inputTokens: 0,
-              outputTokens: Math.ceil(partialText.length / 4),
-              cacheReadTokens: 0,
-              cacheWriteTokens: 0,
+            return {
+              message: { role: "assistant", content: watch.trimmed(runaway) },
+              usage: roughUsage(partialText),
+              stopReason: RUNAWAY,
             };
-            return { message: { role: "assistant", content: watch.trimmed(runaway) }, usage, stopReason: RUNAWAY };
           }
           break;
         }
@@ -382,13 +388,11 @@ async function streamTurn(
           isError: true,
           details: { interrupted: true },
         });
-      const usage = {
-        inputTokens: 0,
-        outputTokens: Math.ceil(partialText.length / 4),
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
+      return {
+        message: { role: "assistant", content: partialText },
+        usage: roughUsage(partialText),
+        stopReason: STEERED,
       };
-      return { message: { role: "assistant", content: partialText }, usage, stopReason: STEERED };
     }
     // Keep what the person already saw: a cancelled answer stays in the transcript.
     if (signal.aborted && partialText) ctx.state.messages.push({ role: "assistant", content: partialText });
@@ -398,6 +402,11 @@ async function streamTurn(
     stopForMessage?.();
   }
   throw new ModelError("unknown", "The model's reply ended before it was complete. Try again.");
+}
+
+/** Output tokens roughly, for a stream stopped early (the server's count comes only at its end). */
+function roughUsage(text: string): ModelTurn["usage"] {
+  return { inputTokens: 0, outputTokens: Math.ceil(text.length / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
 }
 
 /** Providers should give ids unique in the conversation; a scripted or local model may not. */

@@ -111,6 +111,9 @@ export function smallTaskLoopMiddleware(options: {
           messages: nudge ? [...messages, { role: "user", content: nudge }] : messages,
           system,
           ...(attempt > 0 ? { sampling: { temperature: RETRY_TEMPERATURE } } : {}),
+          // Small models go on after the file (the test run they imagine, the file again): the
+          // first complete block for a file is the answer, and its time is all the turn costs.
+          stopWhen: (text) => (text.endsWith("`") || text.endsWith("\n") ? hasFileBlock(text, loop) : false),
         });
         const read = withCalls(turn, call, loop);
         nudge = retryReason(read, loop);
@@ -168,6 +171,16 @@ function applies(ctx: RunContext, tools: ReadonlyMap<string, Tool>): boolean {
     tools.has("write_file") &&
     tools.has("execute")
   );
+}
+
+/** Whether `text` holds a complete fenced block for a file the model may write. */
+function hasFileBlock(text: string, loop: LoopState): boolean {
+  if (!text.includes("```") && !text.includes("~~~")) return false;
+  const seen = [...loop.seen].map(([path, content]): SeenFile => ({ path, content }));
+  return fencedBlocks(text).some((block) => {
+    const target = blockTarget(text, block, seen);
+    return target !== undefined && !loop.keep.has(target);
+  });
 }
 
 /** Why the turn's writes are not made and the model is asked again, or undefined to go on. */

@@ -68,6 +68,8 @@ export interface ModelCall {
   answerOnly?: boolean;
   /** Sampling for this call only (a retry asked to vary); absent: the model's own settings. */
   sampling?: Sampling;
+  /** Checked with the answer's text as it streams: true ends the answer there (nothing more is generated). */
+  stopWhen?: (textSoFar: string) => boolean;
 }
 
 export interface ModelTurn {

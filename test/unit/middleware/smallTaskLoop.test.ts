@@ -209,3 +209,29 @@ test("which files the request asks not to change", () => {
   assert.deepEqual([...filesNotToChange("Leave config/app.yml as it is. Fix src/a.ts.")], ["/config/app.yml"]);
   assert.deepEqual([...filesNotToChange("Fix a.py and b.py until `pytest` passes.")], []);
 });
+
+test("the answer ends with its first complete block for a file: what a small model imagines after it is not generated", async () => {
+  const root = workspace();
+  const model = smallModel([
+    {
+      chunks: [
+        "Here is the new file:\n\nleap.py\n```python\n",
+        GOOD,
+        "```",
+        "\n\nNow run the tests:\n```sh\npython -m pytest -q\n```\nThe output will be: 9 passed",
+      ],
+    },
+    { text: "Done." },
+  ]);
+  const { done, events } = await collect(agentFor(root, model, []), ASK);
+  assert.equal(done.finalText, "Done.");
+  assert.equal(readFileSync(path.join(root, "leap.py"), "utf8"), GOOD);
+  const shown = model.requests[1]!.messages.find((m) => m.role === "assistant")!.content;
+  assert.ok(shown.endsWith("```"), shown);
+  assert.doesNotMatch(shown, /Now run the tests|9 passed/);
+  const streamed = events
+    .filter((e) => e.type === "text_delta")
+    .map((e) => (e as { text: string }).text)
+    .join("");
+  assert.doesNotMatch(streamed, /Now run the tests/);
+});
