@@ -53,6 +53,8 @@ interface LoopState {
   writeFailed: boolean;
   testRuns: number;
   passed: boolean;
+  /** The model kept writing what was already refused or tested: no more writes are asked for. */
+  stuck: boolean;
 }
 
 export function smallTaskLoopMiddleware(options: {
@@ -79,6 +81,7 @@ export function smallTaskLoopMiddleware(options: {
         writeFailed: false,
         testRuns: 0,
         passed: false,
+        stuck: false,
       };
       loops.set(ctx.state, loop);
       if (!request.content.includes(ATTACHED_MARK)) {
@@ -92,14 +95,20 @@ export function smallTaskLoopMiddleware(options: {
     async wrapModelCall(call, ctx, next) {
       const loop = loops.get(ctx.state);
       if (!loop) return next(call);
-      const done = loop.passed || loop.testRuns >= MAX_TEST_RUNS || call.answerOnly === true;
+      const done = loop.passed || loop.stuck || loop.testRuns >= MAX_TEST_RUNS || call.answerOnly === true;
       const messages = asText(call.messages, loop, done);
-      if (done) {
+      const answer = () => {
         const note = loop.passed
           ? `The tests pass (\`${loop.command}\`). Answer the person in one or two sentences: what you changed.`
-          : `The tests still fail after ${loop.testRuns} runs. Answer the person briefly: what you changed and what still fails.`;
-        return next({ ...call, tools: [], messages, system: `${call.system}\n\n${note}` });
-      }
+          : `The tests still fail (${loop.testRuns} run${loop.testRuns === 1 ? "" : "s"}). Answer the person briefly: what you changed and what still fails.`;
+        return next({
+          ...call,
+          tools: [],
+          messages: asText(call.messages, loop, true),
+          system: `${call.system}\n\n${note}`,
+        });
+      };
+      if (done) return answer();
       const system = `${call.system}\n\n${writeFormat(loop.command)}`;
       let nudge: string | undefined;
       for (let attempt = 0; ; attempt++) {
@@ -117,9 +126,22 @@ export function smallTaskLoopMiddleware(options: {
         });
         const read = withCalls(turn, call, loop);
         nudge = retryReason(read, loop);
-        if (attempt >= MAX_RETRIES || !nudge) {
+        if (!nudge) {
           for (const event of read.events) ctx.emit(event);
           return read.turn;
+        }
+        if (attempt >= MAX_RETRIES) {
+          // Still the file the tests failed on (running them again would say the same), or still a
+          // file the person asked not to change: stop here.
+          ctx.recordUsage(turn.usage);
+          ctx.emit({ type: "text_replaced", text: "" });
+          ctx.emit({
+            type: "warning",
+            code: "repetition",
+            message: `${nudge} The model wrote it again, so it is asked for its answer.`,
+          });
+          loop.stuck = true;
+          return answer();
         }
         ctx.recordUsage(turn.usage);
         ctx.emit({ type: "text_replaced", text: "" });
@@ -173,13 +195,13 @@ function applies(ctx: RunContext, tools: ReadonlyMap<string, Tool>): boolean {
   );
 }
 
-/** Whether `text` holds a complete fenced block for a file the model may write. */
+/** Whether `text` holds a complete fenced block for a file. */
 function hasFileBlock(text: string, loop: LoopState): boolean {
   if (!text.includes("```") && !text.includes("~~~")) return false;
   const seen = [...loop.seen].map(([path, content]): SeenFile => ({ path, content }));
   return fencedBlocks(text).some((block) => {
-    const target = blockTarget(text, block, seen);
-    return target !== undefined && !loop.keep.has(target);
+    // A block for a file the person asked not to change ends the answer too: it is refused at once.
+    return blockTarget(text, block, seen) !== undefined;
   });
 }
 

@@ -235,3 +235,18 @@ test("the answer ends with its first complete block for a file: what a small mod
     .join("");
   assert.doesNotMatch(streamed, /Now run the tests/);
 });
+
+test("a model that keeps writing the file the tests failed on is asked for its answer, not tested again", async () => {
+  const root = workspace();
+  const ran: string[] = [];
+  const wrong = { text: `\`\`\`python\n${WRONG}\`\`\`` };
+  const model = smallModel([wrong, wrong, wrong, wrong, { text: "It still fails for 1900." }]);
+  const { done, events } = await collect(agentFor(root, model, ran), ASK);
+  assert.equal(done.finalText, "It still fails for 1900.");
+  assert.equal(ran.length, 1);
+  assert.deepEqual(model.sampled, [undefined, undefined, 0.8, 0.8, undefined]);
+  assert.match(model.requests[4]!.system, /The tests still fail \(1 run\)\. Answer the person briefly/);
+  assert.ok(
+    events.some((e) => e.type === "warning" && /wrote it again, so it is asked for its answer/.test(e.message)),
+  );
+});
