@@ -210,7 +210,11 @@ function retryReason(read: ReadTurn, loop: LoopState): string | undefined {
   const target = loop.lastWrite ?? "the file to change";
   if (read.kept.length === 0 && read.refused.length > 0)
     return `The person asked not to change ${read.refused.join(", ")}. Write the whole new content of ${target} instead: its path, then the file.`;
-  const writes = (read.turn.message.toolCalls ?? []).filter((c) => c.name === "write_file" && fromBlock(c));
+  const calls = read.turn.message.toolCalls ?? [];
+  // An answer while the tests fail (small models also write a made-up "passed" result): not the end.
+  if (calls.length === 0 && loop.testRuns > 0)
+    return `The tests still fail. Reply with the path of ${target} on one line, then its whole new content in a fenced code block.`;
+  const writes = calls.filter((c) => c.name === "write_file" && fromBlock(c));
   const same = writes.every((c) => {
     const args = parsed(c.arguments) as { file_path?: string; content?: string };
     return loop.tested.has(`${args.file_path}\n${args.content}`);

@@ -250,3 +250,21 @@ test("a model that keeps writing the file the tests failed on is asked for its a
     events.some((e) => e.type === "warning" && /wrote it again, so it is asked for its answer/.test(e.message)),
   );
 });
+
+test("an answer while the tests fail is not the end: the file is asked for again", async () => {
+  const root = workspace();
+  const ran: string[] = [];
+  const model = smallModel([
+    { text: `\`\`\`python\n${WRONG}\`\`\`` },
+    { text: "Result of execute (passed):\n`python -m pytest -q`: 1 passed (exit code 0)." },
+    { text: `\`\`\`python\n${GOOD}\`\`\`` },
+    { text: "Fixed." },
+  ]);
+  const { done } = await collect(agentFor(root, model, ran), ASK);
+  assert.equal(done.finalText, "Fixed.");
+  assert.equal(ran.length, 2);
+  assert.match(
+    model.requests[2]!.messages.at(-1)!.content,
+    /^The tests still fail\. Reply with the path of \/leap\.py/,
+  );
+});
