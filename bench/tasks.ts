@@ -4,7 +4,7 @@
 //
 //   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider,mini] [--exercises leap,bob]
 //                          [--limit N] [--trials K] [--timeout 300] [--threads N] [--fathom-args "--tools native"]
-//                          [--aider-context read|editable] [--mini-mode toolcall|textbased] [--out DIR]
+//                          [--aider-context read|editable|benchmark] [--mini-mode toolcall|textbased] [--out DIR]
 //                          [--base-url URL --model-id ID]
 //
 // The bench starts llama-server itself (`npm run local-model`'s) with --threads N threads (default:
@@ -36,7 +36,10 @@
 //           the test file are given read-only (--read), as its benchmark puts the instructions
 //           in the prompt. (With --no-git Aider does not pick up files named in the message.)
 //           --aider-context editable gives all three as files to edit instead (what naming them
-//           in a git repository does: Aider adds the files a message names).
+//           in a git repository does: Aider adds the files a message names); --aider-context
+//           benchmark asks as Aider's own benchmark does: the instructions' text is the message
+//           (with a line naming the stub), the stub the only file, the tests only through the
+//           failures --auto-test sends back.
 //   mini    mini-swe-agent (pinned, with every dependency's hash: bench/tasks/install-mini-swe-agent.sh
 //           puts it in a venv in the cache) through its own CLI, unattended as its docs describe:
 //           `mini --yolo --exit-immediately --cost-limit 0 --model openai/<id> --task PROMPT`, its
@@ -65,6 +68,13 @@ import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from 
 const root = path.resolve(import.meta.dirname, "..");
 const TASKS_DIR = path.join(root, "bench", "tasks", "exercism-python");
 const HARNESSES = ["fathom", "aider", "mini"] as const;
+/**
+ * How Aider gets the task: `read` (the fixed prompt; instructions and tests as read-only files),
+ * `editable` (all three as files to edit), `benchmark` (as Aider's own benchmark: the
+ * instructions' text is the message, the stub the one file to edit, the tests only as the
+ * failures --auto-test sends back).
+ */
+type AiderContext = "read" | "editable" | "benchmark";
 type Harness = (typeof HARNESSES)[number];
 const JUDGE_TIMEOUT_MS = 120_000;
 /** Files a harness could add to change what pytest runs or how: removed before judging. */
@@ -101,7 +111,7 @@ interface Options {
   timeoutS: number;
   fathomArgs: string[];
   /** How Aider is given the instructions and the test file. */
-  aiderContext: "read" | "editable";
+  aiderContext: AiderContext;
   /** mini-swe-agent's way of acting: bash as a tool call (its default) or a bash block in the text. */
   miniMode: MiniMode;
   out: string;
@@ -132,7 +142,7 @@ export function parseTaskArgs(args: string[]): Options {
   let timeoutS = 300;
   let threads = os.availableParallelism();
   let fathomArgs: string[] = [];
-  let aiderContext: "read" | "editable" = "read";
+  let aiderContext: AiderContext = "read";
   let miniMode: MiniMode = "toolcall";
   let out = path.join(root, "test-output", `tasks-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let baseUrl: string | undefined;
@@ -184,7 +194,8 @@ export function parseTaskArgs(args: string[]): Options {
         break;
       case "--aider-context": {
         const v = value(i++, a);
-        if (v !== "read" && v !== "editable") throw new UsageError("--aider-context is read or editable");
+        if (v !== "read" && v !== "editable" && v !== "benchmark")
+          throw new UsageError("--aider-context is read, editable or benchmark");
         aiderContext = v;
         break;
       }
@@ -335,6 +346,12 @@ function installMini(): string {
   return bin;
 }
 
+/** Aider's benchmark's way of asking (in our words): the instructions' text, then the file to change. */
+function benchmarkMessage(e: Exercise, workspace: string): string {
+  const instructions = readFileSync(path.join(workspace, ".docs", "instructions.md"), "utf8").trim();
+  return `${instructions}\n\nChange ${e.stub} to do what these instructions say. Keep the names of its functions and classes (the tests call them) and use only the standard library.`;
+}
+
 function harnessCommand(
   h: Harness,
   e: Exercise,
@@ -345,7 +362,7 @@ function harnessCommand(
     mini?: string;
     folder: string;
     fathomArgs: string[];
-    aiderContext: "read" | "editable";
+    aiderContext: AiderContext;
     miniMode: MiniMode;
     workspace: string;
   },
@@ -448,7 +465,7 @@ function harnessCommand(
       path.join(ctx.folder, "aider.llm.history"),
       ...(ctx.aiderContext === "read" ? ["--read", ".docs/instructions.md", "--read", e.test] : []),
       "--message",
-      prompt,
+      ctx.aiderContext === "benchmark" ? benchmarkMessage(e, ctx.workspace) : prompt,
       e.stub,
       ...(ctx.aiderContext === "editable" ? [".docs/instructions.md", e.test] : []),
     ],
@@ -684,7 +701,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(
-      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider,mini] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--threads N] [--fathom-args "…"] [--aider-context read|editable] [--mini-mode toolcall|textbased] [--out DIR] [--base-url URL --model-id ID]`,
+      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider,mini] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--threads N] [--fathom-args "…"] [--aider-context read|editable|benchmark] [--mini-mode toolcall|textbased] [--out DIR] [--base-url URL --model-id ID]`,
     );
     process.exitCode = 2;
     return;

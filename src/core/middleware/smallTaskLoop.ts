@@ -27,9 +27,9 @@ import { testReport } from "../tools/testReport";
 import type { Tool } from "../tools/tool";
 import type { Middleware, ModelCall, ModelTurn, RunContext } from "./types";
 
-/** Asking again for a file already tested: how many times, and how much variety. */
-const MAX_RETRIES = 2;
-const RETRY_TEMPERATURE = 0.8;
+/** Asking again (a file already tested or refused, an answer while the tests fail): how often in a task, how much variety. */
+const MAX_RETRIES = 6;
+const retryTemperature = (retry: number) => Math.min(1.2, 0.6 + 0.2 * retry);
 /** Failing test runs before the model is asked only to answer (say what is left). */
 export const MAX_TEST_RUNS = 5;
 const MAX_NAMED_FILES = 6;
@@ -55,6 +55,8 @@ interface LoopState {
   passed: boolean;
   /** The model kept writing what was already refused or tested: no more writes are asked for. */
   stuck: boolean;
+  /** Turns asked again so far (MAX_RETRIES in a task). */
+  retries: number;
 }
 
 export function smallTaskLoopMiddleware(options: {
@@ -82,6 +84,7 @@ export function smallTaskLoopMiddleware(options: {
         testRuns: 0,
         passed: false,
         stuck: false,
+        retries: 0,
       };
       loops.set(ctx.state, loop);
       if (!request.content.includes(ATTACHED_MARK)) {
@@ -113,13 +116,14 @@ export function smallTaskLoopMiddleware(options: {
       let nudge: string | undefined;
       for (let attempt = 0; ; attempt++) {
         // Greedy decoding gives the same file for the same failures, and a model shown the tests
-        // may rewrite them: either is asked for again, said why, with some variety, MAX_RETRIES times.
+        // may rewrite them: either is asked for again, said why, with more variety each time, up
+        // to MAX_RETRIES times in the task.
         const turn = await next({
           ...call,
           tools: [],
           messages: nudge ? [...messages, { role: "user", content: nudge }] : messages,
           system,
-          ...(attempt > 0 ? { sampling: { temperature: RETRY_TEMPERATURE } } : {}),
+          ...(attempt > 0 ? { sampling: { temperature: retryTemperature(loop.retries) } } : {}),
           // Small models go on after the file (the test run they imagine, the file again): the
           // first complete block for a file is the answer, and its time is all the turn costs.
           stopWhen: (text) => (text.endsWith("`") || text.endsWith("\n") ? hasFileBlock(text, loop) : false),
@@ -130,19 +134,20 @@ export function smallTaskLoopMiddleware(options: {
           for (const event of read.events) ctx.emit(event);
           return read.turn;
         }
-        if (attempt >= MAX_RETRIES) {
-          // Still the file the tests failed on (running them again would say the same), or still a
-          // file the person asked not to change: stop here.
+        if (loop.retries >= MAX_RETRIES) {
+          // Asked again too often: the file the tests failed on (running them again would say the
+          // same), a file the person asked not to change, or no file. Stop here.
           ctx.recordUsage(turn.usage);
           ctx.emit({ type: "text_replaced", text: "" });
           ctx.emit({
             type: "warning",
             code: "repetition",
-            message: `${nudge} The model wrote it again, so it is asked for its answer.`,
+            message: `${nudge} The model was asked ${MAX_RETRIES} times already, so it is asked for its answer.`,
           });
           loop.stuck = true;
           return answer();
         }
+        loop.retries++;
         ctx.recordUsage(turn.usage);
         ctx.emit({ type: "text_replaced", text: "" });
         ctx.emit({ type: "warning", code: "repetition", message: `${nudge} (Asked the model again.)` });
