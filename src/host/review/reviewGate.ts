@@ -12,6 +12,7 @@ import { latency } from "../latency";
 import { approvalKey } from "./approvalKey";
 import { DiffWarmUp, WARM_UP_TEXT } from "./diffWarmUp";
 import { CardWaits } from "./cardWaits";
+import { FirstDiff } from "./firstDiff";
 
 export interface ReviewGateOptions {
   log: vscode.LogOutputChannel;
@@ -31,9 +32,6 @@ export interface ReviewGateOptions {
   /** How long an open diff's proposal waits for the chat to show its card (default 200 ms). */
   cardWaitMs?: number;
 }
-
-/** The diff editor opens a tick after the card: its message leaves first. */
-const CARD_FIRST_MS = 0;
 
 /** Who settled a request. */
 export type ReviewSource = "chat" | "editor" | "superseded" | "cancelled" | "disposed";
@@ -92,6 +90,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
   /** Diffs of edits the model is still writing, by request id. */
   private readonly prepared = new Map<string, Prepared>();
   private readonly cardWaits: CardWaits;
+  private readonly firstDiff = new FirstDiff(() =>
+    vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)),
+  );
   private readonly changes = new vscode.EventEmitter<ReviewChange>();
   readonly onDidChange: vscode.Event<ReviewChange> = this.changes.event;
   private disposed = false;
@@ -201,8 +202,9 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
           this.waiting.get(id) === entry &&
           (early && hasSides(entry) ? this.showPrepared(entry, early) : this.show(entry, true))
         );
+      // The window's first diff editor waits for the card to be on screen (see FirstDiff).
       if (entry.proposal && early) this.cardWaits.after(id, show);
-      else if (entry.proposal) setTimeout(show, CARD_FIRST_MS);
+      else if (entry.proposal) this.firstDiff.schedule(show, (run) => this.cardWaits.after(id, run));
     });
   }
 
@@ -240,10 +242,16 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
    * Opens the diff of an edit the model is still writing (`id` as its request's will be), with
    * the file as it is on both sides: the window's work (editor group, editors, the file's
    * language) is done while the model writes, and its proposal, when it comes, only fills in
-   * the right side. `drop` closes it when no request follows.
+   * the right side. `drop` closes it when no request follows. `diffFirst`: the diff is where the
+   * person follows the edit (an inline edit, which has no card), so it opens in a cold window too.
    */
-  prepare(id: string, path: string, before: string | null, taskTitle?: string): void {
+  prepare(id: string, path: string, before: string | null, taskTitle?: string, diffFirst = false): void {
     if (this.disposed || this.waiting.has(id) || this.prepared.has(id)) return;
+    if (!diffFirst && !this.firstDiff.warm) {
+      // The window's first diff editor would hold up the card: it opens after it (see FirstDiff).
+      this.options.log.debug(`review: ${id}'s diff opens after its card (the window's first diff editor)`);
+      return;
+    }
     const text = before ?? "";
     const early: Prepared = {
       beforeUri: this.uriFor(id, "before", path),
@@ -446,6 +454,7 @@ export class ReviewGate implements ApprovalGate, vscode.Disposable {
         preserveFocus,
         ...(this.options.viewColumn ? { viewColumn: this.options.viewColumn } : {}),
       });
+      this.firstDiff.opened();
       return true;
     } catch (error) {
       this.options.log.warn(`review: could not open the diff of ${path}: ${String(error)}`);

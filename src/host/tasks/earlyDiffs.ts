@@ -56,6 +56,8 @@ export interface EarlyDiffOptions {
   asks(toolName: string): boolean;
   secretFiles: readonly string[];
   taskTitle(): string | undefined;
+  /** An inline edit: its diff is where the person follows it (no card), so it opens early even in a cold window. */
+  diffFirst?: boolean;
 }
 
 /**
@@ -116,7 +118,7 @@ export class EarlyDiffs {
     // The call may have ended while the file was read; an edit of a missing file will fail.
     const call = this.calls.get(id);
     if (text === undefined || (text === null && mustExist) || !call) return;
-    this.o.gate.prepare?.(this.o.key(id), path, text, this.o.taskTitle());
+    this.o.gate.prepare?.(this.o.key(id), path, text, this.o.taskTitle(), this.o.diffFirst);
     call.before = text;
     this.previewSoon(id);
   }

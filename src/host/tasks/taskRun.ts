@@ -277,6 +277,7 @@ export class TaskRun {
       asks: (toolName) => !state.alwaysAllowed.includes(toolName),
       secretFiles: setup.settings.secretFiles,
       taskTitle: () => state.title,
+      diffFirst: Boolean(task.inlineEdit),
     });
   }
 

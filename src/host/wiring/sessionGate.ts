@@ -26,8 +26,11 @@ export interface SessionGate extends ApprovalGate {
   openDiff?(toolCallId: string): unknown;
   /** The chat shows the request's card (an open diff takes the proposal then). */
   cardShown?(toolCallId: string): void;
-  /** Opens the diff of an edit the model is still writing, under the id its request will have (`before` null: a new file). */
-  prepare?(id: string, path: string, before: string | null, taskTitle?: string): void;
+  /**
+   * Opens the diff of an edit the model is still writing, under the id its request will have
+   * (`before` null: a new file). `diffFirst`: the diff is where the person follows it (an inline edit).
+   */
+  prepare?(id: string, path: string, before: string | null, taskTitle?: string, diffFirst?: boolean): void;
   /** Shows on a prepared diff's right side the edit as far as the model has written it (the whole file's text). */
   previewPrepared?(id: string, after: string): void;
   /** Closes a prepared diff no request came for. */

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/core";
 import { ReviewGate } from "../../../src/host/review/reviewGate";
+import { FirstDiff } from "../../../src/host/review/firstDiff";
 
 const root = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
 let counter = 0;
@@ -38,6 +39,8 @@ suite("Diff opened while the model writes", function () {
   suiteSetup(() => {
     log = vscode.window.createOutputChannel("Fathom early diff tests", { log: true });
     gate = new ReviewGate({ log, scheme: "fathom-early-test" });
+    // These tests are of a window that has shown a diff editor (early diffs); the last one is of a fresh window.
+    new FirstDiff(() => false).opened();
   });
   suiteTeardown(() => {
     gate.dispose();
@@ -247,6 +250,51 @@ suite("Diff opened while the model writes", function () {
       assert.equal((await decided).type, "approve");
     } finally {
       patient.dispose();
+    }
+  });
+
+  test("a window's first diff: no early diff, the card does not wait for it, the diff opens once the card is shown; Approve before it opened approves the proposal", async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    FirstDiff.forgetForTests();
+    const fresh = new ReviewGate({ log, scheme: "fathom-first-diff-test", cardWaitMs: 60_000 });
+    try {
+      fresh.prepare("task1::n1", `${dir}/first.txt`, "one\n");
+      const controller = new AbortController();
+      const pending: string[] = [];
+      fresh.onDidChange((c) => c.type === "pending" && pending.push(c.toolCallId));
+      const decided = fresh.request(request("n1", `${dir}/first.txt`, "one\n", "ONE\n"), controller.signal);
+      assert.deepEqual(pending, ["task1::n1"], "the card's request is out at once");
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(diffTabs().length, 0, "no diff editor while the model wrote, none before the card is shown");
+      // Approved before the diff opened: the proposal, as the card shows it.
+      assert.deepEqual(fresh.decide("task1::n1", { type: "approve" }), { type: "approve" });
+      assert.equal((await decided).type, "approve");
+      // The next request: its diff opens once the card is shown.
+      const second = fresh.request(request("n2", `${dir}/first.txt`, "one\n", "two\n"), controller.signal);
+      fresh.cardShown("task1::n2");
+      await until("the diff beside the card", () => diffTabs().length === 1);
+      fresh.decide("task1::n2", { type: "reject" });
+      assert.equal((await second).type, "reject");
+    } finally {
+      fresh.dispose();
+      new FirstDiff(() => false).opened();
+    }
+  });
+
+  test("an inline edit's diff opens early even in a window's first diff (it has no card: the diff is where the edit streams)", async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    FirstDiff.forgetForTests();
+    const inline = new ReviewGate({ log, scheme: "fathom-first-inline-test", cardWaitMs: 60_000 });
+    try {
+      inline.prepare("task1::i1", `${dir}/inline.txt`, "one\n", undefined, true);
+      await until("the inline edit's early diff", () => diffTabs().length === 1);
+      inline.previewPrepared("task1::i1", "one\ntwo\n");
+      const after = await vscode.workspace.openTextDocument((diffTabs()[0]!.input as vscode.TabInputTextDiff).modified);
+      await until("the edit streaming into the diff", () => after.getText() === "one\ntwo\n");
+      inline.drop("task1::i1");
+    } finally {
+      inline.dispose();
+      new FirstDiff(() => false).opened();
     }
   });
 });
