@@ -278,9 +278,7 @@ export class ToolRunner {
     ctx.emit({ type: "tool_call_started", toolCallId: call.id, toolName: call.name });
     ctx.emit({ type: "tool_call_arguments", toolCallId: call.id, delta: JSON.stringify(call.args) });
     const request: ToolCallRequest = { ...call, turn: [] };
-    const result = ctx.signal.aborted
-      ? toolError(CANCELLED_RESULT, { cancelled: true })
-      : await this.safely(request);
+    const result = ctx.signal.aborted ? toolError(CANCELLED_RESULT, { cancelled: true }) : await this.safely(request);
     if (!result.isError && call.tool.kind === "edit") this.guard.workspaceChanged(call.name, request.args);
     ctx.emit({
       type: "tool_call_finished",

@@ -3,7 +3,13 @@ import { normalizeVirtualPath } from "../backends/pathGuard";
 import { defineTool, type Tool, type ToolContext, type ToolResult } from "../tools/tool";
 import { runContextOf, toolError } from "../middleware/types";
 import { isAnswerError, type CodeIntelligence, type CodePosition } from "./codeIntelligence";
-import { CODE_INTEL_CAPS, formatDocumentSymbols, formatHover, formatLocations, formatWorkspaceSymbols } from "./codeIntelText";
+import {
+  CODE_INTEL_CAPS,
+  formatDocumentSymbols,
+  formatHover,
+  formatLocations,
+  formatWorkspaceSymbols,
+} from "./codeIntelText";
 import type { FileView } from "./fileView";
 import { problemCounts, problemLine, sortProblems } from "./problems";
 import { resolvePosition, type PositionArgs } from "./symbolPosition";

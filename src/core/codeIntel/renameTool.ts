@@ -120,7 +120,9 @@ export function renameTool(deps: CodeIntelDeps, backend: BackendProtocol): Tool 
       if (outside.length || hidden.length)
         return toolError(
           `Not renamed: the rename would also change ${[
-            outside.length ? `${plural(outside.length, "file")} outside the workspace (${outside.slice(0, 3).join(", ")})` : "",
+            outside.length
+              ? `${plural(outside.length, "file")} outside the workspace (${outside.slice(0, 3).join(", ")})`
+              : "",
             hidden.length ? `${plural(hidden.length, "file")} you may not read (${hidden.slice(0, 3).join(", ")})` : "",
           ]
             .filter(Boolean)
@@ -140,7 +142,12 @@ export function renameTool(deps: CodeIntelDeps, backend: BackendProtocol): Tool 
           id: `${ctx.toolCallId}_file${i + 1}`,
           name: RENAME_IN_FILE,
           tool: fileTool,
-          args: { file_path: f.path!, ...(oldName ? { old_name: oldName } : {}), new_name: args.new_name, edits: f.edits },
+          args: {
+            file_path: f.path!,
+            ...(oldName ? { old_name: oldName } : {}),
+            new_name: args.new_name,
+            edits: f.edits,
+          },
         });
         if (!result.isError) done.push(f.path!);
         lines.push(`- ${f.path} (${plural(f.edits.length, "edit")}): ${result.content.replace(/\n+/g, " ")}`);
@@ -163,7 +170,11 @@ export function renameTool(deps: CodeIntelDeps, backend: BackendProtocol): Tool 
         content: `${head}\n${lines.join("\n")}${skipped}${note}`,
         ...(done.length === 0 ? { isError: true } : {}),
         // A person's rejection is not the model's failure (it does not count toward the error cap).
-        details: { files: files.map((f) => f.path), changed: done, ...(rejected && done.length === 0 ? { rejected } : {}) },
+        details: {
+          files: files.map((f) => f.path),
+          changed: done,
+          ...(rejected && done.length === 0 ? { rejected } : {}),
+        },
       };
     },
   });

@@ -42,7 +42,10 @@ export async function resolvePosition(
           ? "Give the position (line and column, 1-based) or the symbol's name (with its line if you know it)."
           : "Give the column (1-based) on that line, or the symbol's name.",
     };
-  const name = symbol.split(/\.|::|#/).pop()!.replace(/\(.*$/, "");
+  const name = symbol
+    .split(/\.|::|#/)
+    .pop()!
+    .replace(/\(.*$/, "");
   if (line !== undefined) {
     const cols = wordColumns(lines.line(line)!, name);
     if (cols.length === 0)

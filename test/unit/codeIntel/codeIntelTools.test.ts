@@ -158,7 +158,15 @@ test("document_symbols as a tree; workspace_symbols with places, outside ones co
           column: 14,
           endLine: 5,
           children: [
-            { path: "/src/greeter.ts", name: "greet", kind: "method", detail: "(name: string)", line: 2, column: 3, endLine: 4 },
+            {
+              path: "/src/greeter.ts",
+              name: "greet",
+              kind: "method",
+              detail: "(name: string)",
+              line: 2,
+              column: 3,
+              endLine: 4,
+            },
           ],
         },
       ],
@@ -184,7 +192,10 @@ test("document_symbols as a tree; workspace_symbols with places, outside ones co
     ].join("\n"),
   );
   const hover = await call("hover", { path: "/src/greeter.ts", line: 2, column: 3 });
-  assert.match(hover.content, /^At \/src\/greeter\.ts:2:3 \(greet\(name: string\) \{\):\n```ts\n\(method\) Greeter\.greet/);
+  assert.match(
+    hover.content,
+    /^At \/src\/greeter\.ts:2:3 \(greet\(name: string\) \{\):\n```ts\n\(method\) Greeter\.greet/,
+  );
   assert.match(hover.content, /\(cut at 4000 characters\)$/);
 });
 
@@ -206,7 +217,10 @@ test("get_problems: errors then warnings, under a path, unreadable files left ou
       "(1 in files you may not read without asking, not shown.)",
     ].join("\n"),
   );
-  assert.match((await call("get_problems", { path: "/src/main.ts" })).content, /^Problems in \/src\/main\.ts \(1 warning\):/);
+  assert.match(
+    (await call("get_problems", { path: "/src/main.ts" })).content,
+    /^Problems in \/src\/main\.ts \(1 warning\):/,
+  );
   assert.match((await call("get_problems", { path: "/docs" })).content, /^No errors or warnings in \/docs right now/);
 });
 
