@@ -57,7 +57,12 @@ export function vscodeCodeIntelligence(o: { toUri?: VirtualPathToUri } = {}): Co
 
   async function ask<T>(what: () => Thenable<T>, uriOf?: string): Promise<Answer<T>> {
     try {
-      if (uriOf !== undefined && !toUri(uriOf)) return { error: `${uriOf} is not a file of the workspace` };
+      if (uriOf !== undefined) {
+        const uri = toUri(uriOf);
+        if (!uri) return { error: `${uriOf} is not a file of the workspace` };
+        // The document, loaded: its language's extension activates, and its providers answer for it.
+        await vscode.workspace.openTextDocument(uri);
+      }
       return await what();
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
