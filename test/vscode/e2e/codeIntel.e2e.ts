@@ -14,6 +14,7 @@ import type { RecordedRequest } from "../../support/scriptedModelServer.js";
 
 const GREETER = `export function greet(name: string): string {\n  return "Hello, " + name;\n}\n`;
 const APP = `import { greet } from "./greeter";\n\nconsole.log(greet("a"), greet("b"));\n`;
+const GLOBALS = `function helper(x: number): number {\n  return x * 2;\n}\n`;
 const BROKEN = `export const count: number = "three";\n`;
 
 /** Opens a workspace file with Quick Open and waits for its editor. */
@@ -121,7 +122,7 @@ export const tests: E2ETest[] = [
           looked.get("def") ?? "",
           /Definition of \/src\/app\.ts:3:13 .*\n\/src\/greeter\.ts\n {2}1:17: export function greet/,
         );
-        assert.match(looked.get("hov") ?? "", /function greet\(name: string\): string/);
+        assert.match(looked.get("hov") ?? "", /```typescript\n\(alias\) greet\(name: string\): string/);
         assert.match(looked.get("syms") ?? "", /Symbols in \/src\/greeter\.ts \(1\):\nfunction greet/);
         assert.match(
           looked.get("probs") ?? "",
@@ -131,7 +132,7 @@ export const tests: E2ETest[] = [
         const renamed = results(server.requests[2]).get("ren") ?? "";
         assert.match(renamed, /^Renamed `greet` to `welcome` in 2 files\./, renamed);
         assert.equal(fs.readFileSync(path.join(ws, "src/greeter.ts"), "utf8"), GREETER.replace("greet", "welcome"));
-        assert.equal(fs.readFileSync(path.join(ws, "src/app.ts"), "utf8"), APP.replaceAll("greet", "welcome"));
+        assert.equal(fs.readFileSync(path.join(ws, "src/app.ts"), "utf8"), APP.replace(/\bgreet\b/g, "welcome"));
         await ctx.screenshot("e2e-code-intel-renamed");
       });
     },
@@ -140,28 +141,26 @@ export const tests: E2ETest[] = [
     name: "Code intelligence: a rename that would change a file outside the workspace is refused whole",
     timeoutMs: 240_000,
     prepare(ws) {
-      // A folder outside the workspace, linked in: TypeScript follows the link, Fathom does not.
+      // A folder outside the workspace, linked in and part of the TypeScript project: its file
+      // calls a global function of the workspace's, so renaming that function reaches it.
       const outside = fs.mkdtempSync(path.join(path.dirname(ws), "outside-"));
-      fs.writeFileSync(path.join(outside, "shared.ts"), `export const shared = 1;\n`);
+      fs.writeFileSync(path.join(outside, "other.ts"), `const six = helper(3);\n`);
       fs.symlinkSync(outside, path.join(ws, "linked"));
       fs.writeFileSync(
         path.join(ws, "tsconfig.json"),
-        JSON.stringify({ compilerOptions: { strict: true, preserveSymlinks: false }, include: ["src/**/*.ts"] }),
+        JSON.stringify({ compilerOptions: { strict: true }, include: ["src/**/*.ts", "linked/**/*.ts"] }),
       );
-      fs.writeFileSync(
-        path.join(ws, "src/use.ts"),
-        `import { shared } from "../linked/shared";\nexport const twice = shared * 2;\n`,
-      );
+      fs.writeFileSync(path.join(ws, "src/globals.ts"), GLOBALS);
     },
     async run(ctx) {
       const { page } = ctx;
       const ws = ctx.session.workspaceDir;
       await withModel(ctx, async (server) => {
-        await openFile(page, "use.ts");
+        await openFile(page, "globals.ts");
         server.push(
           {
             toolCalls: [
-              { id: "def", name: "find_definition", arguments: { path: "/src/use.ts", line: 2, symbol: "shared" } },
+              { id: "refs", name: "find_references", arguments: { path: "/src/globals.ts", symbol: "helper" } },
             ],
           },
           {
@@ -169,31 +168,32 @@ export const tests: E2ETest[] = [
               {
                 id: "ren",
                 name: "rename_symbol",
-                arguments: { path: "/src/use.ts", line: 1, symbol: "shared", new_name: "common" },
+                arguments: { path: "/src/globals.ts", symbol: "helper", new_name: "double" },
               },
             ],
           },
           { text: "Could not rename it." },
         );
         const chat = await openChat(page);
-        await send(chat, "Rename shared");
+        await send(chat, "Rename helper");
         await chat.getByText("Could not rename it.").waitFor({ state: "visible", timeout: 120_000 });
-        const def = results(server.requests[1]).get("def") ?? "";
+        const refs = results(server.requests[1]).get("refs") ?? "";
         // TypeScript names the file by its real path (outside) or the link's (a file Fathom may not read): not shown either way.
+        assert.match(refs, /^References to \/src\/globals\.ts:1:10 .*: 1 place in \/src\/globals\.ts/, refs);
         assert.match(
-          def,
-          /outside the workspace, not shown: shared\.ts|you may not read without asking, not shown: \/linked\/shared\.ts/,
-          def,
+          refs,
+          /outside the workspace, not shown: other\.ts|you may not read without asking, not shown: \/linked\/other\.ts/,
+          refs,
         );
-        assert.doesNotMatch(def, /export const shared = 1/, "the outside file's text is never shown");
+        assert.doesNotMatch(refs, /const six/, "the outside file's text is never shown");
         const ren = results(server.requests[2]).get("ren") ?? "";
         assert.match(
           ren,
-          /^Not renamed: the rename would also change 1 file (outside the workspace \(shared\.ts\)|you may not read \(\/linked\/shared\.ts\))/,
+          /^Not renamed: the rename would also change 1 file (outside the workspace \(other\.ts\)|you may not read \(\/linked\/other\.ts\))/,
           ren,
         );
         assert.equal(await chat.getByRole("region", { name: /^Proposed change to / }).count(), 0, "nothing proposed");
-        assert.match(fs.readFileSync(path.join(ws, "src/use.ts"), "utf8"), /\bshared\b/);
+        assert.equal(fs.readFileSync(path.join(ws, "src/globals.ts"), "utf8"), GLOBALS);
         await until(
           "the task to end",
           async () => (await chat.getByRole("button", { name: "Cancel" }).count()) === 0,
