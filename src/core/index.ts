@@ -107,6 +107,8 @@ export type {
   AgentToolContext,
 } from "./middleware/types";
 export { runContextOf } from "./middleware/types";
+export * from "./codeIntel/codeIntelligence";
+export { problemCounts, problemLine, sortProblems, type ProblemEntry, type Severity } from "./codeIntel/problems";
 export { GENERAL_PURPOSE_SUBAGENT, type SubagentSpec } from "./middleware/subagents";
 export { patchToolCalls } from "./middleware/danglingToolCalls";
 export { compactDiff } from "./middleware/approvals";

@@ -8,6 +8,8 @@ import { approvalsMiddleware } from "../middleware/approvals";
 import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
+import { codeIntelligenceMiddleware } from "../middleware/codeIntelligence";
+import type { CodeIntelligence } from "../codeIntel/codeIntelligence";
 import { uniqueAttachments, type Attachment } from "../attachments";
 import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
 import {
@@ -125,6 +127,8 @@ export interface AgentOptions {
   hooks?: HooksOptions;
   /** Memory: `/memories/` routed to these folders, its index in the prompt; writes asked unless `allowWrites`. */
   memory?: { folders: MemoryFolders; allowWrites?: boolean };
+  /** A language server to ask (VS Code's providers in the host): the code intelligence tools, only with a backend. */
+  codeIntelligence?: CodeIntelligence;
 }
 
 export interface RunOptions {
@@ -296,6 +300,9 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       ...(options.executor ? { executor: options.executor } : {}),
       ...(options.executeTimeoutMs ? { defaultTimeoutMs: options.executeTimeoutMs } : {}),
     }),
+    ...(options.codeIntelligence && options.backend
+      ? [codeIntelligenceMiddleware({ intel: options.codeIntelligence, backend: options.backend, isSecret })]
+      : []),
     testsBeforeAnswerMiddleware(() => toolMap),
     subagentsMiddleware({ subagents: allows("task", "other") ? subagentSpecs : [], runSubagent }),
     ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read")

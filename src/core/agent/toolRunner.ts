@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ChatMessage, ToolCall, ToolSpec } from "../model/types";
 import type { Tool, ToolResult } from "../tools/tool";
-import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "../middleware/types";
+import type { AgentToolContext, Middleware, NestedCall, RunContext, ToolCallRequest } from "../middleware/types";
 import { toolError } from "../middleware/types";
 import { repairCall } from "./callRepair";
 import type { RepetitionGuard } from "./repetitionGuard";
@@ -268,6 +268,30 @@ export class ToolRunner {
     }
   }
 
+  /**
+   * A call a tool makes on the model's behalf (rename_symbol's edit of one file): the whole
+   * middleware stack, and the events of a call of its own, so it is asked, reviewed,
+   * checkpointed and shown as any edit is. The repetition guard does not count it.
+   */
+  private async runNested(call: NestedCall): Promise<ToolResult> {
+    const { ctx } = this;
+    ctx.emit({ type: "tool_call_started", toolCallId: call.id, toolName: call.name });
+    ctx.emit({ type: "tool_call_arguments", toolCallId: call.id, delta: JSON.stringify(call.args) });
+    const request: ToolCallRequest = { ...call, turn: [] };
+    const result = ctx.signal.aborted ? toolError(CANCELLED_RESULT, { cancelled: true }) : await this.safely(request);
+    if (!result.isError && call.tool.kind === "edit") this.guard.workspaceChanged(call.name, request.args);
+    ctx.emit({
+      type: "tool_call_finished",
+      toolCallId: call.id,
+      toolName: call.name,
+      args: request.args,
+      content: result.content,
+      isError: result.isError === true,
+      ...(result.details ? { details: result.details } : {}),
+    });
+    return result;
+  }
+
   /** The innermost handler: writes an approved change, or runs the tool. */
   private invoke(call: ToolCallRequest): Promise<ToolResult> {
     const ctx: AgentToolContext = {
@@ -275,6 +299,7 @@ export class ToolRunner {
       toolCallId: call.id,
       onProgress: (chunk) => this.ctx.emit({ type: "tool_output", toolCallId: call.id, chunk }),
       run: this.ctx,
+      runNested: (nested) => this.runNested(nested),
     };
     if (call.proposal && call.tool.applyChange) return call.tool.applyChange(call.proposal, ctx);
     return call.tool.run(call.args, ctx);

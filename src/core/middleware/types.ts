@@ -92,13 +92,32 @@ export interface ToolCallRequest {
   readonly turn: readonly ToolCall[];
 }
 
+/**
+ * A call a tool makes on the model's behalf (one file of `rename_symbol`): it passes every
+ * middleware as a call of the model's would (approvals, hooks, checkpoints, the host's review)
+ * and shows as its own card. Its id must be unique in the run.
+ */
+export interface NestedCall {
+  id: string;
+  name: string;
+  tool: Tool;
+  args: Record<string, unknown>;
+}
+
 /** The context the loop gives tools: the standard one plus the run (for `task`). */
 export interface AgentToolContext extends ToolContext {
   readonly run: RunContext;
+  /** Runs a call of the tool's own through the whole middleware stack (./types.ts NestedCall). */
+  readonly runNested?: (call: NestedCall) => Promise<ToolResult>;
 }
 
 export function runContextOf(ctx: ToolContext): RunContext | undefined {
   return (ctx as Partial<AgentToolContext>).run;
+}
+
+/** The loop's runner of nested calls, when the tool runs inside an agent's run. */
+export function nestedRunnerOf(ctx: ToolContext): AgentToolContext["runNested"] {
+  return (ctx as Partial<AgentToolContext>).runNested;
 }
 
 /** An error result written for the model. */

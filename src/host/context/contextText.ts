@@ -1,4 +1,14 @@
-import { capTail, cleanTerminalText, MAX_ATTACHMENT_CHARS, type Attachment } from "../../core";
+import {
+  capTail,
+  cleanTerminalText,
+  MAX_ATTACHMENT_CHARS,
+  problemCounts,
+  problemLine,
+  sortProblems,
+  type Attachment,
+  type ProblemEntry,
+  type Severity,
+} from "../../core";
 
 /**
  * The text of chips the host captures (a terminal's last command, problems), built from plain
@@ -7,25 +17,8 @@ import { capTail, cleanTerminalText, MAX_ATTACHMENT_CHARS, type Attachment } fro
 
 /** Most problems one chip lists (errors first). */
 export const MAX_PROBLEMS = 100;
-/** Most characters of one problem's message. */
-const MAX_PROBLEM_MESSAGE = 500;
 
-export type Severity = "error" | "warning" | "info" | "hint";
-
-export interface ProblemEntry {
-  /** Virtual path (`/src/a.ts`). */
-  path: string;
-  /** 1-based. */
-  line: number;
-  column: number;
-  endLine?: number;
-  severity: Severity;
-  message: string;
-  source?: string;
-  code?: string;
-}
-
-const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 };
+export { problemLine, type ProblemEntry, type Severity };
 
 /**
  * Problems as the model reads them: errors first, then warnings (information and hints only
@@ -38,36 +31,15 @@ export function problemsAttachment(
   const kept = entries.filter((e) => o.includeInfo || e.severity === "error" || e.severity === "warning");
   if (kept.length === 0)
     return { refused: "There are no errors or warnings in the workspace right now (the Problems view is empty)." };
-  const sorted = [...kept].sort(
-    (a, b) =>
-      RANK[a.severity] - RANK[b.severity] || a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column,
-  );
+  const sorted = sortProblems(kept);
   const shown = sorted.slice(0, MAX_PROBLEMS);
   const lines = shown.map(problemLine);
-  const errors = kept.filter((e) => e.severity === "error").length;
-  const warnings = kept.filter((e) => e.severity === "warning").length;
   if (sorted.length > shown.length)
     lines.push(
       `(${sorted.length - shown.length} more not listed: only the first ${MAX_PROBLEMS} are attached, errors first)`,
     );
-  const counts =
-    [
-      errors ? `${errors} error${errors > 1 ? "s" : ""}` : "",
-      warnings ? `${warnings} warning${warnings > 1 ? "s" : ""}` : "",
-    ]
-      .filter(Boolean)
-      .join(", ") || `${kept.length} problem${kept.length > 1 ? "s" : ""}`;
   const { text } = capHead(lines.join("\n"));
-  return { kind: "problems", label: o.label ?? `Problems (${counts})`, text };
-}
-
-/** `/src/a.ts:12:5 error TS2322 (ts): Type 'string' is not assignable to type 'number'.` */
-export function problemLine(e: ProblemEntry): string {
-  const where = `${e.path}:${e.line}:${e.column}${e.endLine !== undefined && e.endLine !== e.line ? `-${e.endLine}` : ""}`;
-  const code = e.code ? ` ${e.code}` : "";
-  const source = e.source ? ` (${e.source})` : "";
-  const message = e.message.length > MAX_PROBLEM_MESSAGE ? `${e.message.slice(0, MAX_PROBLEM_MESSAGE)}…` : e.message;
-  return `${where} ${e.severity}${code}${source}: ${message.replace(/\s*\n\s*/g, " ")}`;
+  return { kind: "problems", label: o.label ?? `Problems (${problemCounts(kept)})`, text };
 }
 
 /** Keeps the start of a list (errors come first), cut at a line, and says so. */

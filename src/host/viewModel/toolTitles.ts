@@ -59,6 +59,34 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
     }
     case "write_todos":
       return "Updating the todo list";
+    case "find_definition":
+    case "find_references":
+    case "hover": {
+      const what = { find_definition: "the definition of", find_references: "references to", hover: "the type of" }[
+        toolName
+      ];
+      const symbol = str(args, "symbol");
+      const at = typeof args.line === "number" ? `${path ?? "a file"}:${args.line}` : (path ?? "a file");
+      return `Finding ${what} ${symbol ? `${code(symbol)} in ${at}` : at}`;
+    }
+    case "document_symbols":
+      return path ? `Listing the symbols of ${path}` : "Listing a file's symbols";
+    case "workspace_symbols": {
+      const query = str(args, "query");
+      return query ? `Finding symbols named ${code(query)}` : "Finding symbols";
+    }
+    case "get_problems":
+      return `Reading the problems${path && path !== "/" ? ` in ${path}` : ""}`;
+    case "rename_symbol": {
+      const [symbol, to] = [str(args, "symbol"), str(args, "new_name")];
+      const what = symbol ? code(symbol) : path ? `a symbol in ${path}` : "a symbol";
+      return to ? `Renaming ${what} to ${code(to)}` : `Renaming ${what}`;
+    }
+    case "rename_in_file": {
+      const [from, to] = [str(args, "old_name"), str(args, "new_name")];
+      const what = from && to ? `${code(from)} to ${code(to)}` : "a symbol";
+      return path ? `Renaming ${what} in ${path}` : `Renaming ${what}`;
+    }
     case "web_fetch": {
       const url = str(args, "url");
       return url ? `Fetching ${code(oneLine(url, 100))}` : "Fetching a web page";

@@ -17,6 +17,7 @@ import { memoryWritesAllowed } from "../memory/hostMemories";
 import type { ApiKeyStore } from "../apiKeys";
 import type { Log } from "../log";
 import { EditorAwareBackend, editFeedbackMiddleware } from "../review";
+import { vscodeCodeIntelligence } from "../codeIntel/vscodeCodeIntelligence";
 import { workspaceFileUri } from "../workspaceUris";
 import { CheckpointTexts } from "../review/checkpointTexts";
 import type { HostSandbox } from "../terminal/hostSandbox";
@@ -214,6 +215,8 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
         checkpoints: checkpointed,
         memory,
         webFetch,
+        // VS Code's language servers see the workspace's files, not a worktree's copies.
+        ...(inWorktree ? {} : { codeIntelligence: vscodeCodeIntelligence() }),
         ...(hooks.length
           ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } }
           : {}),

@@ -24,6 +24,14 @@ const TOOL_ICONS: Record<string, string> = {
   ask_user: "question",
   web_fetch: "globe",
   task: "organization",
+  find_definition: "symbol-method",
+  find_references: "references",
+  document_symbols: "symbol-class",
+  workspace_symbols: "symbol-namespace",
+  hover: "info",
+  get_problems: "warning",
+  rename_symbol: "symbol-key",
+  rename_in_file: "edit",
 };
 
 function isActive(item: ToolItem): boolean {
