@@ -182,21 +182,18 @@ test("charsets, invalid UTF-8, gzip and JSON are read as text; paging reads on f
   assert.match((await fetchWith({ allowDomains: LOOPBACK }, { url: `${base}/nothing` })).content, /Status: 404/);
 });
 
-test("a 5 MB page: cut at the byte cap and turned into capped text within 1 s of its bytes arriving", async () => {
+test("a 5 MB page: cut at the byte cap and turned into capped text", async () => {
   const result = await fetchWith({ allowDomains: LOOPBACK }, { url: `${base}/big` });
   assert.match(result.content, /only its first 1 MB were read/);
   assert.match(result.content, /Only the first 200,000 characters of the page's text were read/);
   assert.match(result.content, /# Big page/);
   assert.ok(result.content.length < 22_000);
-  // What runs once the (capped) bytes are in: decoding and conversion, the libraries loaded already.
+  // Decoding and conversion of the capped bytes (their time is in `npm run bench -- web`).
   const bytes = Buffer.from(bigHtml(5 * 1024 * 1024)).subarray(0, MAX_PAGE_BYTES);
-  const started = performance.now();
   const { text } = decodeBody(bytes, "text/html; charset=utf-8");
   const { markdown, cut } = htmlToMarkdown(text, base);
-  const ms = performance.now() - started;
   assert.equal(cut, true);
   assert.ok(markdown.length > 100_000);
-  assert.ok(ms < 1000, `${ms.toFixed(0)} ms from the bytes to the markdown`);
 });
 
 test("through the agent: a new domain is asked once per task (and never allowed by policy); a listed one is not asked", async () => {
