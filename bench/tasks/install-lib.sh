@@ -39,7 +39,7 @@ install_step() {
   while kill -0 "$pid" 2>/dev/null; do
     for _ in $(seq 15); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     # pip says "Collecting" once a package; npm says nothing until it is done.
-    kill -0 "$pid" 2>/dev/null && log "  still $what: $((SECONDS - start)) s$(grep -q '^Collecting' "$logfile" && echo ", $(grep -c '^Collecting' "$logfile") packages collected")"
+    kill -0 "$pid" 2>/dev/null && log "  still going: $((SECONDS - start)) s$(grep -q '^Collecting' "$logfile" && echo ", $(grep -c '^Collecting' "$logfile") packages collected")"
   done
   if wait "$pid"; then log "  done in $((SECONDS - start)) s"; return 0; fi
   tail -n 20 "$logfile" | sed 's/^/    /' >&2
