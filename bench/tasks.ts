@@ -2,7 +2,8 @@
 // solved by coding agents on the same local model, the same llama-server process, one harness
 // and one trial at a time, under the same time limit.
 //
-//   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider,mini] [--exercises leap,bob]
+//   npm run bench -- tasks [--model qwen2.5-coder-1.5b] [--harness fathom,aider,mini,qwen-code,cline,opencode,kilo]
+//                          [--exercises leap,bob]
 //                          [--limit N] [--trials K] [--timeout 300] [--threads N] [--fathom-args "--tools native"]
 //                          [--aider-context read|editable|benchmark] [--mini-mode toolcall|textbased] [--out DIR]
 //                          [--base-url URL --model-id ID]
@@ -55,6 +56,11 @@
 //           their own session (its LocalEnvironment), so one still running when the time limit
 //           kills mini's group is not killed with it (each has mini's 30 s command timeout only
 //           while mini lives).
+//   qwen-code, cline, opencode, kilo
+//           VS Code peers through their own CLIs (Qwen Code, Cline, OpenCode, Kilo Code), headless
+//           with every edit and command approved, pinned by committed lockfiles
+//           (bench/tasks/install-peer-cli.sh NAME); how each is driven is in its driver under
+//           bench/taskHarnesses/. Not in the default --harness list: name them.
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -64,10 +70,21 @@ import { passAtK, passPowK } from "../src/cli/eval/results";
 import { trialMetrics } from "../src/cli/eval/trialMetrics";
 import { installLocalModel, localModelSpec, startLocalModel, type LocalModel } from "../test/local-model/localModel";
 import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from "../test/local-model/recordingProxy";
+import {
+  PEER_CLIS,
+  installPeerCli,
+  isPeerCli,
+  peerCommand,
+  peerOutcome,
+  type PeerCli,
+  type PeerCommand,
+} from "./taskHarnesses/peerCli";
 
 const root = path.resolve(import.meta.dirname, "..");
 const TASKS_DIR = path.join(root, "bench", "tasks", "exercism-python");
-const HARNESSES = ["fathom", "aider", "mini"] as const;
+const HARNESSES = ["fathom", "aider", "mini", ...PEER_CLIS] as const;
+/** Run when --harness is not given; the peers' CLIs only when named. */
+const DEFAULT_HARNESSES = ["fathom", "aider", "mini"] as const;
 /**
  * How Aider gets the task: `read` (the fixed prompt; instructions and tests as read-only files),
  * `editable` (all three as files to edit), `benchmark` (as Aider's own benchmark: the
@@ -135,7 +152,7 @@ export function parseTaskArgs(args: string[]): Options {
   };
   const all = loadExercises();
   let model = "qwen2.5-coder-1.5b";
-  let harnesses: Harness[] = [...HARNESSES];
+  let harnesses: Harness[] = [...DEFAULT_HARNESSES];
   let exercises = all;
   let limit = Infinity;
   let trials = 1;
@@ -266,6 +283,8 @@ interface TrialResult {
   };
   /** mini-swe-agent: how its run ended (its trajectory's exit status) and its model calls. */
   mini?: { exitStatus: string; apiCalls?: number };
+  /** A peer's CLI: how its run ended, from its own JSON output. */
+  peer?: { outcome: string };
   folder: string;
 }
 
@@ -365,9 +384,22 @@ function harnessCommand(
     aiderContext: AiderContext;
     miniMode: MiniMode;
     workspace: string;
+    peers: Partial<Record<PeerCli, string>>;
   },
-): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
+): PeerCommand {
   const prompt = taskPrompt(e);
+  if (isPeerCli(h)) {
+    const bin = ctx.peers[h];
+    if (!bin) throw new Error(`${h} is not installed`);
+    return peerCommand(h, {
+      bin,
+      url: ctx.url,
+      modelId: ctx.modelId,
+      prompt,
+      workspace: ctx.workspace,
+      folder: ctx.folder,
+    });
+  }
   if (h === "fathom") {
     const home = path.join(ctx.folder, "user");
     mkdirSync(path.join(home, "config"), { recursive: true });
@@ -524,7 +556,15 @@ async function runTrial(
   e: Exercise,
   trial: number,
   o: Options,
-  ctx: { url: string; modelId: string; aider?: string; mini?: string; proxy: RecordingProxy; python: string },
+  ctx: {
+    url: string;
+    modelId: string;
+    aider?: string;
+    mini?: string;
+    peers: Partial<Record<PeerCli, string>>;
+    proxy: RecordingProxy;
+    python: string;
+  },
 ): Promise<TrialResult> {
   const folder = path.join(o.out, h, `${e.slug}-${trial}`);
   const workspace = mkdtempSync(path.join(os.tmpdir(), `fathom-task-${e.slug}-`));
@@ -541,11 +581,22 @@ async function runTrial(
   });
   writeFileSync(
     path.join(folder, "command.json"),
-    JSON.stringify({ cmd: command.cmd, args: command.args, cwd: workspace }, null, 1),
+    JSON.stringify({ setup: command.setup, cmd: command.cmd, args: command.args, cwd: workspace }, null, 1),
   );
   const label = `${h}/${e.slug}/${trial}`;
   ctx.proxy.label(label);
   const from = ctx.proxy.exchanges.length;
+  // Set-up before the clock starts (Cline's `cline auth`): no model call; its output is kept.
+  for (const step of command.setup ?? []) {
+    const out = execFileSync(step.cmd, step.args, {
+      cwd: workspace,
+      env: command.env,
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    writeFileSync(path.join(folder, "setup.txt"), out, { flag: "a" });
+  }
   const loadStart = os.loadavg()[0]!;
   const run = await runLimited(command.cmd, command.args, {
     cwd: workspace,
@@ -614,6 +665,7 @@ async function runTrial(
       result.mini = { exitStatus: "no trajectory" };
     }
   }
+  if (isPeerCli(h)) result.peer = { outcome: peerOutcome(h, readFileSync(path.join(folder, "stdout.txt"), "utf8")) };
   writeFileSync(path.join(folder, "result.json"), JSON.stringify(result, null, 1));
   return result;
 }
@@ -677,8 +729,8 @@ function trialLine(r: TrialResult): string {
       }`
     : r.mini
       ? `exit ${r.exitCode}, ${r.mini.exitStatus}${r.mini.apiCalls !== undefined ? `, ${r.mini.apiCalls} steps` : ""}`
-      : `exit ${r.exitCode}`;
-  return `  ${r.passed ? "PASS" : "fail"} ${r.harness.padEnd(6)} ${r.exercise.padEnd(20)} #${r.trial} ${r.seconds.toFixed(0).padStart(4)} s${r.timedOut ? " (time limit)" : ""}, ${r.calls} calls, ${k1(r.tokensIn)}/${k1(r.tokensOut)} tokens; ${what}; stub ${r.stubChanged ? "changed" : "UNCHANGED"}${r.testChanged ? ", TEST FILE CHANGED (restored)" : ""}${r.pytestConfigAdded.length ? `, removed ${r.pytestConfigAdded.join(" ")}` : ""}; pytest: ${r.judge}`;
+      : `exit ${r.exitCode}${r.peer ? `, ${r.peer.outcome}` : ""}`;
+  return `  ${r.passed ? "PASS" : "fail"} ${r.harness.padEnd(9)} ${r.exercise.padEnd(20)} #${r.trial} ${r.seconds.toFixed(0).padStart(4)} s${r.timedOut ? " (time limit)" : ""}, ${r.calls} calls, ${k1(r.tokensIn)}/${k1(r.tokensOut)} tokens; ${what}; stub ${r.stubChanged ? "changed" : "UNCHANGED"}${r.testChanged ? ", TEST FILE CHANGED (restored)" : ""}${r.pytestConfigAdded.length ? `, removed ${r.pytestConfigAdded.join(" ")}` : ""}; pytest: ${r.judge}`;
 }
 
 function gitCommit(): string {
@@ -701,7 +753,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(
-      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider,mini] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--threads N] [--fathom-args "…"] [--aider-context read|editable|benchmark] [--mini-mode toolcall|textbased] [--out DIR] [--base-url URL --model-id ID]`,
+      `bench tasks: ${error.message}\nusage: npm run bench -- tasks [--model qwen2.5-coder-1.5b|qwen2.5-coder-0.5b|smollm2-135m] [--harness fathom,aider,mini,qwen-code,cline,opencode,kilo] [--exercises a,b] [--limit N] [--trials K] [--timeout S] [--threads N] [--fathom-args "…"] [--aider-context read|editable|benchmark] [--mini-mode toolcall|textbased] [--out DIR] [--base-url URL --model-id ID]`,
     );
     process.exitCode = 2;
     return;
@@ -721,6 +773,8 @@ export async function runTasksBench(args: string[]): Promise<void> {
   }
   const aider = o.harnesses.includes("aider") ? installAider() : undefined;
   const mini = o.harnesses.includes("mini") ? installMini() : undefined;
+  const peers: Partial<Record<PeerCli, string>> = {};
+  for (const h of o.harnesses) if (isPeerCli(h)) peers[h] = installPeerCli(h, path.join(TASKS_DIR, ".."));
   mkdirSync(o.out, { recursive: true });
 
   let server: LocalModel | undefined;
@@ -768,6 +822,7 @@ export async function runTasksBench(args: string[]): Promise<void> {
             modelId: modelId!,
             ...(aider ? { aider } : {}),
             ...(mini ? { mini } : {}),
+            peers,
             proxy,
             python,
           });

@@ -19,3 +19,10 @@ test("mini is a harness, run by default beside fathom and aider, in tool-call mo
   assert.equal(parseTaskArgs(["--harness", "mini"]).miniMode, "toolcall");
   assert.throws(() => parseTaskArgs(["--mini-mode", "xml"]), UsageError);
 });
+
+test("the VS Code peers' CLIs are harnesses when named, not by default", () => {
+  const o = parseTaskArgs(["--harness", "qwen-code,cline,opencode,kilo"]);
+  assert.deepEqual(o.harnesses, ["qwen-code", "cline", "opencode", "kilo"]);
+  assert.ok(!parseTaskArgs([]).harnesses.some((h) => ["qwen-code", "cline", "opencode", "kilo"].includes(h)));
+  assert.throws(() => parseTaskArgs(["--harness", "continue"]), UsageError);
+});
