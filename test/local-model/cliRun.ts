@@ -2,7 +2,9 @@
 // a person would, against a model URL, and collects its --json events.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AgentEvent } from "../../src/core/run/events";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..", "..");
@@ -23,7 +25,9 @@ export function cliCommand(): string[] {
   const built = path.join(repoRoot, "dist", "cli.js");
   const sources = path.join(repoRoot, "src", "cli", "main.ts");
   const useBuilt = fs.existsSync(built) && fs.statSync(built).mtimeMs >= fs.statSync(sources).mtimeMs;
-  return useBuilt ? [process.execPath, built] : [process.execPath, "--import", "tsx", sources];
+  // tsx by its full URL: a bare "tsx" would be looked up from the run's working folder.
+  const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx")).href;
+  return useBuilt ? [process.execPath, built] : [process.execPath, "--import", tsx, sources];
 }
 
 export function runCli(

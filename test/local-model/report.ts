@@ -7,7 +7,8 @@ import { passHatK, type TaskId } from "./tasks";
 export interface RunRecord {
   /** The tool-call mode and sampling of the run ("constrained, temperature 0"). */
   variant?: string;
-  task: TaskId;
+  /** The task's id (tasks.ts), or the exercise's slug (exercises.real.test.ts). */
+  task: TaskId | string;
   run: number;
   succeeded: boolean;
   reason: string;

@@ -189,6 +189,8 @@ describe("debian-packages.sh", () => {
       "bubblewrap",
       "socat",
       "chromium",
+      "python-is-python3",
+      "python3-pytest",
     ]) {
       assert.ok(missing.includes(pkg), `${pkg} listed as missing: ${missing.join(" ")}`);
     }
