@@ -17,7 +17,9 @@
 // For each harness, exercise and trial: the exercise (stub, test file, .docs/instructions.md) is
 // copied into a fresh temp workspace, the harness is run on PROMPT under the time limit (its
 // process group is killed then), the pristine test file is put back (and a conftest.py or pytest
-// config the harness added is removed), and `python -m pytest -q` in that folder judges it.
+// config the harness added is removed), and `python -m pytest -q` in that folder judges it. The
+// exercises, the prompt, the workspace, Fathom's command line and the judge are bench/exercism.ts,
+// which `npm test` uses too (three exercises, test/local-model/exercises.real.test.ts).
 // Every model call goes through a recording proxy (test/local-model/recordingProxy.ts): model
 // calls and tokens are counted the same way for every harness, and what the model said is kept.
 //
@@ -66,6 +68,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import os from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "../src/core/run/events";
+import { passAtK, passPowK } from "../src/cli/eval/results";
+import { trialMetrics } from "../src/cli/eval/trialMetrics";
+import { installLocalModel, localModelSpec, startLocalModel, type LocalModel } from "../test/local-model/localModel";
+import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from "../test/local-model/recordingProxy";
 import {
   checkPytest,
   EXERCISES_DIR,
@@ -76,10 +82,6 @@ import {
   taskPrompt,
   type Exercise,
 } from "./exercism";
-import { passAtK, passPowK } from "../src/cli/eval/results";
-import { trialMetrics } from "../src/cli/eval/trialMetrics";
-import { installLocalModel, localModelSpec, startLocalModel, type LocalModel } from "../test/local-model/localModel";
-import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from "../test/local-model/recordingProxy";
 import {
   PEER_CLIS,
   installPeerCli,

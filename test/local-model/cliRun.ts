@@ -25,9 +25,10 @@ export function cliCommand(): string[] {
   const built = path.join(repoRoot, "dist", "cli.js");
   const sources = path.join(repoRoot, "src", "cli", "main.ts");
   const useBuilt = fs.existsSync(built) && fs.statSync(built).mtimeMs >= fs.statSync(sources).mtimeMs;
+  if (useBuilt) return [process.execPath, built];
   // tsx by its full URL: a bare "tsx" would be looked up from the run's working folder.
   const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx")).href;
-  return useBuilt ? [process.execPath, built] : [process.execPath, "--import", tsx, sources];
+  return [process.execPath, "--import", tsx, sources];
 }
 
 export function runCli(
