@@ -10,7 +10,7 @@
 // the samples between builds (a before/after on one loaded machine), each printed on its own.
 import * as os from "node:os";
 import * as path from "node:path";
-import { startScriptedModelServer } from "../test/support/scriptedModelServer";
+import { startScriptedModelServer, type ScriptedModelServer } from "../test/support/scriptedModelServer";
 import { openChat, until } from "../test/vscode/harness/chat";
 import { runCleanups } from "../test/vscode/harness/cleanup";
 import { ensureCodeServer, packageFathom, testOutputDir } from "../test/vscode/harness/paths";
@@ -95,22 +95,29 @@ function option(name: string): string | undefined {
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
+type Install = Awaited<ReturnType<typeof ensureCodeServer>>;
+
+/** A new profile, window and workspace with `vsix` installed, Fathom pointed at `server`. */
+export function startFreshWindow(install: Install, vsix: string, server: ScriptedModelServer, name: string) {
+  return startSession({
+    install,
+    extensions: [vsix],
+    name,
+    settings: {
+      "fathom.provider": "openai-compatible",
+      "fathom.baseUrl": server.baseUrlOpenAI,
+      "fathom.model": "gpt-4.1",
+    },
+  });
+}
+
 /** One new profile, window and workspace with `vsix`: the first answer and the first write. */
-async function sample(install: Awaited<ReturnType<typeof ensureCodeServer>>, vsix: string, i: number) {
+async function sample(install: Install, vsix: string, i: number) {
   const load = os.loadavg()[0]!;
   const server = await startScriptedModelServer([]);
   let session: Session | undefined;
   try {
-    session = await startSession({
-      install,
-      extensions: [vsix],
-      name: `bench-fresh-${i}`,
-      settings: {
-        "fathom.provider": "openai-compatible",
-        "fathom.baseUrl": server.baseUrlOpenAI,
-        "fathom.model": "gpt-4.1",
-      },
-    });
+    session = await startFreshWindow(install, vsix, server, `bench-fresh-${i}`);
     const page = session.page!;
     const chat = await openChat(page);
     await until("Fathom's activation log line", () => activationMs(session!.userDataDir), 60_000, 100);

@@ -1,0 +1,117 @@
+import { flushSync } from "react-dom";
+import { createRoot, type Root } from "react-dom/client";
+import type { TranscriptItem } from "../../../src/protocol";
+import { Transcript } from "../components/Transcript";
+import { TranscriptItemView } from "../components/TranscriptItemView";
+import { HIGHLIGHTED_LANGUAGES, highlight } from "./highlight";
+import { markdownBlocks, renderBlock } from "./markdown";
+
+/**
+ * The first answer of a window pays for first uses: marked's rules, DOMPurify's document,
+ * highlight.js compiling each language, and the assistant message's components, styles and
+ * fonts, all compiled, laid out or loaded the first time. Measured in a fresh window (issue 40),
+ * that was most of the ~150 ms from the model's first chunk to its text on screen, where a later
+ * answer takes a frame. `warmUpFirstAnswer` pays them before: at idle moments after the view
+ * loads, or as soon as the person starts writing, a step per idle moment so typing never waits.
+ */
+const SAMPLE = [
+  "## Warm-up",
+  "**Bold**, *em*, `code`, [a link](https://example.com), ~~struck~~ and a\nsecond line.",
+  "- an item\n- an item with `code`\n  1. nested\n\n1. first\n2. second",
+  "> a quote",
+  "| a | b |\n|---|:-:|\n| `1` | 2 |",
+  "---",
+  "```ts\nexport function f(a: string): number {\n  return a.length; // one\n}\n```",
+  "```\nplain\n```",
+].join("\n\n");
+
+const ITEMS: TranscriptItem[] = [
+  { id: "warm-up-user", kind: "user", text: "Warm-up" },
+  { id: "warm-up", kind: "assistant", text: SAMPLE, streaming: true },
+];
+
+/** An off-screen root no one sees or reaches (hidden, inert, out of the accessibility tree). */
+function offScreen(): { root: Root; host: HTMLElement; done: () => void } {
+  const host = document.createElement("div");
+  host.setAttribute("aria-hidden", "true");
+  host.inert = true;
+  host.className = "warm-up";
+  document.body.append(host);
+  const root = createRoot(host);
+  return {
+    root,
+    host,
+    done: () => {
+      root.unmount();
+      host.remove();
+    },
+  };
+}
+
+/** The assistant message a window shows first, rendered, styled and laid out once (nothing of it stays). */
+function renderAnswer(): void {
+  const { root, done } = offScreen();
+  try {
+    flushSync(() =>
+      root.render(
+        <div className="transcript-row">
+          <TranscriptItemView item={ITEMS[1]!} />
+        </div>,
+      ),
+    );
+    // Styles matched, layout done, the code font loaded, as they are for the real one.
+    document.querySelector(".warm-up")?.getBoundingClientRect();
+  } finally {
+    done();
+  }
+}
+
+/**
+ * The conversation's list, which the first message mounts (the answer's first text waits behind
+ * it): mounted off-screen for the few frames it takes to measure and show its items (a second at most).
+ */
+function mountTranscript(): void {
+  const { root, host, done } = offScreen();
+  const until = Date.now() + 1000;
+  const check = () => {
+    if (host.querySelector(".message.assistant .md-block") || Date.now() > until) done();
+    else requestAnimationFrame(check);
+  };
+  try {
+    flushSync(() => root.render(<Transcript items={ITEMS} status="running" prepended={0} />));
+    requestAnimationFrame(check);
+  } catch {
+    done();
+  }
+}
+
+const STEPS: (() => void)[] = [
+  () => markdownBlocks(SAMPLE).forEach((block) => renderBlock(block.tokens)),
+  ...HIGHLIGHTED_LANGUAGES.map((language) => () => void highlight("let a = 1; // x\n", language)),
+  renderAnswer,
+  mountTranscript,
+];
+
+let started = false;
+
+/** Starts the warm-up (once per view): a step at each idle moment, within a second each at worst. */
+export function warmUpFirstAnswer(): void {
+  if (started) return;
+  started = true;
+  const steps = [...STEPS];
+  const idle =
+    typeof requestIdleCallback === "function"
+      ? (run: () => void) => requestIdleCallback(run, { timeout: 1000 })
+      : (run: () => void) => setTimeout(run, 50);
+  const next = () => {
+    const step = steps.shift();
+    if (!step) return;
+    try {
+      step();
+    } catch {
+      // A warm-up that fails costs the first answer its speed, nothing else.
+    }
+    idle(next);
+  };
+  idle(next);
+}
