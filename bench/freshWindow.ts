@@ -34,6 +34,7 @@ interface FreshSample {
   activate: number;
   enterToRequest: number;
   firstText: number;
+  firstTextWebview: number;
   lastText: number;
   card: number;
   diff: number;
@@ -62,6 +63,7 @@ const HOPS: { key: keyof FreshSample; name: string; warm?: string; target?: stri
     limit: 100,
   },
   { key: "firstText", name: "the answer's first chunk → its text on screen", target: "≤ 50 ms", limit: 50 },
+  { key: "firstTextWebview", name: "  … of which the webview's: its first message → painted" },
   {
     key: "lastText",
     name: "the answer's last chunk → its text on screen",
@@ -129,6 +131,11 @@ async function sample(install: Install, vsix: string, i: number) {
     const end = "The end of the first answer.";
     server.push(streamedAnswer(`${markdownAnswer(first.slice(0, -1))}\n\n${end}`));
     await armTextWatch(chat, first, "first");
+    // When the answer's first message reached the webview (what comes after is the webview's own time).
+    await chat.evaluate(`window.addEventListener("message", (e) => {
+      const d = e.data;
+      if (!window.__answerAt && d && d.type === "itemAppended" && d.item && d.item.kind === "assistant") window.__answerAt = Date.now();
+    }, true)`);
     await armTextWatch(chat, end, "last");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.click();
@@ -161,6 +168,7 @@ async function sample(install: Install, vsix: string, i: number) {
       activate: activationMs(session.userDataDir) ?? NaN,
       enterToRequest: request.receivedAt! - enterAt,
       firstText: firstShown - firstChunk,
+      firstTextWebview: firstShown - ((await chat.evaluate("window.__answerAt ?? NaN")) as number),
       lastText: lastShown - lastChunk,
       card: edits.paced[0]!.card,
       diff: edits.paced[0]!.diff,
