@@ -1,19 +1,19 @@
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
-import type { TranscriptItem } from "../../../src/protocol";
+import { HostToWebviewChatSchema, parseMessage, type TranscriptItem } from "../../../src/protocol";
 import { Transcript } from "../components/Transcript";
 import { TranscriptItemView } from "../components/TranscriptItemView";
 import { HIGHLIGHTED_LANGUAGES, highlight } from "./highlight";
 import { markdownBlocks, renderBlock } from "./markdown";
 
 /**
- * The first answer of a window pays for first uses: marked's rules, DOMPurify's document,
- * highlight.js compiling each language, the answer's and the conversation list's components
- * compiled, styled and laid out the first time. Measured in fresh windows (issue 40,
- * bench/probeFirstAnswer.ts), the webview took 36–161 ms from the answer's first message to its
- * text painted, where a later answer takes a frame. `warmUpFirstAnswer` pays them before, at idle
- * moments after the view loads (while the person reads it and writes), a step per idle moment so
- * typing never waits.
+ * The first answer of a window pays for first uses: the host messages' schemas, marked's rules,
+ * DOMPurify's document, highlight.js compiling each language, the answer's and the conversation
+ * list's components compiled, styled and laid out the first time. Measured in fresh windows
+ * (issue 40, bench/probeFirstAnswer.ts), the webview took 36–161 ms from the answer's first message
+ * to its text painted, where a later answer takes a frame, and the first task's earlier messages
+ * (their schemas' first parse) held that message back. `warmUpFirstAnswer` pays them before, at
+ * idle moments after the view loads (while the person reads it and writes).
  */
 const SAMPLE = [
   "## Warm-up",
@@ -88,7 +88,36 @@ function mountTranscript(): void {
   }
 }
 
+/**
+ * The host's messages of a first task, validated once: zod builds each schema's checks on its first
+ * parse (tens of ms for the transcript items' union, measured in a fresh window, while the answer's
+ * first message waited behind the first task's messages). Invalid ones count too: what matters is
+ * that each schema on the way is used once.
+ */
+const FIRST_TASK_MESSAGES: unknown[] = [
+  { type: "status", status: "running", title: "Warm-up" },
+  { type: "itemAppended", item: ITEMS[0] },
+  { type: "itemAppended", item: { ...ITEMS[1]!, text: "" } },
+  { type: "textAppended", id: "warm-up-answer", text: "Warm-up." },
+  { type: "itemUpdated", item: { ...ITEMS[1]!, streaming: false } },
+  { type: "usage", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+  {
+    type: "itemAppended",
+    item: {
+      id: "warm-up-tool",
+      kind: "tool",
+      toolName: "write_file",
+      title: "Writing /a.ts",
+      args: "{}",
+      status: "awaiting_approval",
+      startedAt: 0,
+      proposal: {},
+    },
+  },
+];
+
 const STEPS: (() => void)[] = [
+  () => FIRST_TASK_MESSAGES.forEach((message) => parseMessage(HostToWebviewChatSchema, message)),
   () => markdownBlocks(SAMPLE).forEach((block) => renderBlock(block.tokens)),
   ...HIGHLIGHTED_LANGUAGES.map((language) => () => void highlight("let a = 1; // x\n", language)),
   renderAnswer,
