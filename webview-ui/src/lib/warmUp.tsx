@@ -53,7 +53,7 @@ function offScreen(): { root: Root; host: HTMLElement; done: () => void } {
 
 /** The assistant message a window shows first, rendered, styled and laid out once (nothing of it stays). */
 function renderAnswer(): void {
-  const { root, done } = offScreen();
+  const { root, host, done } = offScreen();
   try {
     flushSync(() =>
       root.render(
@@ -63,7 +63,7 @@ function renderAnswer(): void {
       ),
     );
     // Styles matched, layout done, the code font loaded, as they are for the real one.
-    document.querySelector(".warm-up")?.getBoundingClientRect();
+    host.getBoundingClientRect();
   } finally {
     done();
   }
