@@ -32,13 +32,13 @@ export class EditSamples {
     private readonly chunkMs: number,
   ) {}
 
-  /** An edit turn, queued now and held back until `measure` arms the watchers. */
-  gated(edit: Record<string, unknown>, pace: "paced" | "burst"): Held {
+  /** An edit turn (`edit_file`, or `tool`'s call), queued now and held back until `measure` arms the watchers. */
+  gated(edit: Record<string, unknown>, pace: "paced" | "burst", tool = "edit_file"): Held {
     const held: Held = { gate: gate(), request: undefined, pace };
     this.server.push(async (r) => {
       held.request = r;
       await held.gate.promise;
-      return { toolCalls: [{ name: "edit_file", arguments: edit }], chunkDelayMs: pace === "paced" ? this.chunkMs : 0 };
+      return { toolCalls: [{ name: tool, arguments: edit }], chunkDelayMs: pace === "paced" ? this.chunkMs : 0 };
     });
     return held;
   }

@@ -39,6 +39,11 @@ export class Figures {
     this.list.push({ name, value: Math.round(value * 10) / 10, unit, ...o });
   }
 
+  /** This run's value of `name` (the median, or the single value), if it was measured. */
+  value(name: string): number | undefined {
+    return this.list.find((f) => f.name === name)?.value;
+  }
+
   print(): void {
     const last = readLast();
     console.log(
@@ -80,7 +85,7 @@ function describeMove(before: number, now: number, unit: string): string {
   return `${delta > 0 ? "+" : ""}${delta} ${unit}`;
 }
 
-function readLast(): Record<string, number> {
+export function readLast(): Record<string, number> {
   try {
     return JSON.parse(fs.readFileSync(LAST_FILE, "utf8")) as Record<string, number>;
   } catch {

@@ -127,29 +127,36 @@ export async function setFathomLogLevelDebug(page: Page): Promise<void> {
   await rows.filter({ hasText: "Debug" }).first().click({ timeout: 15_000 });
 }
 
-/** Stamps the first frame painted after `text` appears in the chat (an answer streaming in). */
-export async function armTextWatch(chat: Frame, text: string): Promise<void> {
+/**
+ * Stamps the first frame painted after `text` appears in the chat (an answer streaming in). Each
+ * `watch` name is its own watcher, so the first and the last text of one answer can be watched at once.
+ */
+export async function armTextWatch(chat: Frame, text: string, watch = "text"): Promise<void> {
   await chat.evaluate(`(() => {
     const w = window;
     const text = ${JSON.stringify(text)};
-    if (w.__textObs) w.__textObs.disconnect();
-    w.__textAt = undefined;
-    w.__textObs = new MutationObserver(() => {
-      if (w.__textAt === undefined && (document.body.textContent ?? "").includes(text)) {
-        w.__textAt = -1;
-        requestAnimationFrame(() => (w.__textAt = Date.now()));
-        w.__textObs.disconnect();
+    const key = ${JSON.stringify(watch)};
+    w.__textObs = w.__textObs || {};
+    w.__textAt = w.__textAt || {};
+    if (w.__textObs[key]) w.__textObs[key].disconnect();
+    w.__textAt[key] = undefined;
+    const obs = new MutationObserver(() => {
+      if (w.__textAt[key] === undefined && (document.body.textContent ?? "").includes(text)) {
+        w.__textAt[key] = -1;
+        requestAnimationFrame(() => (w.__textAt[key] = Date.now()));
+        obs.disconnect();
       }
     });
-    w.__textObs.observe(document.body, { childList: true, subtree: true, characterData: true });
+    w.__textObs[key] = obs;
+    obs.observe(document.body, { childList: true, subtree: true, characterData: true });
   })()`);
 }
 
-export async function textShownAt(chat: Frame): Promise<number> {
+export async function textShownAt(chat: Frame, watch = "text"): Promise<number> {
   return until(
     "the answer's text painted",
     async () => {
-      const at = (await chat.evaluate("window.__textAt ?? -1")) as number;
+      const at = (await chat.evaluate(`(window.__textAt || {})[${JSON.stringify(watch)}] ?? -1`)) as number;
       return at > 0 ? at : undefined;
     },
     60_000,

@@ -1,6 +1,7 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
 // figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent web team worktrees models vscode vscode-parallel local-model` runs only the named parts
-// (local-model, which installs and runs a small model, only when named). `npm run bench -- tasks [options]`
+// (local-model, which installs and runs a small model, only when named; `vscode --fresh` adds a fresh
+// window per sample, see bench/freshWindow.ts). `npm run bench -- tasks [options]`
 // runs coding agents on Exercism exercises with a local model (bench/tasks.ts: its options follow "tasks").
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -89,7 +90,19 @@ async function main(): Promise<void> {
     const { runTasksBench } = await import("./tasks");
     await runTasksBench(argv.slice(tasksAt + 1));
   }
-  if (runs("vscode")) {
+  // `vscode --fresh`: a fresh profile and window per sample first (bench/freshWindow.ts), then the
+  // warm figures, then both side by side; `vscode-fresh`: the fresh ones alone.
+  const fresh = wanted.has("vscode-fresh") || (wanted.has("vscode") && argv.includes("--fresh"));
+  if (fresh) {
+    const { runFreshWindowBench, printFreshBesideWarm } = await import("./freshWindow");
+    const freshFigures = await runFreshWindowBench();
+    let warm;
+    if (wanted.has("vscode")) {
+      const { runRealHostBench } = await import("./realHost");
+      warm = await runRealHostBench();
+    }
+    printFreshBesideWarm(freshFigures, warm);
+  } else if (runs("vscode")) {
     const { runRealHostBench } = await import("./realHost");
     await runRealHostBench();
   }

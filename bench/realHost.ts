@@ -60,7 +60,7 @@ export function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
-export async function runRealHostBench(): Promise<void> {
+export async function runRealHostBench(): Promise<Figures> {
   console.log("\n## Real VS Code (code-server + headless Chromium, scripted model)");
   const install = await ensureCodeServer();
   const vsix = await packageFathom();
@@ -437,6 +437,7 @@ export async function runRealHostBench(): Promise<void> {
           : "(no latency marks: Fathom's log is not at debug level)",
       );
     }
+    return figures;
   } catch (err) {
     const shot = await session?.page
       ?.screenshot({ path: path.join(testOutputDir, "bench-real-host-failure.png") })

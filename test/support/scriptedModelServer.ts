@@ -104,6 +104,8 @@ export interface RecordedRequest {
   turnIndex?: number;
   /** `Date.now()` when the request had been read. */
   receivedAt?: number;
+  /** `Date.now()` right after the first event of the answer was written. */
+  firstChunkAt?: number;
   /** `Date.now()` right after the last event of a complete answer was written (before the response ended). */
   lastChunkAt?: number;
 }
@@ -278,6 +280,7 @@ export async function startScriptedModelServer(
     let lastWriteAt = 0;
     const timed: SseWriter = async (event, data) => {
       lastWriteAt = Date.now();
+      record.firstChunkAt ??= lastWriteAt;
       await write(event, data);
     };
     await streamer(timed, turn, { model, rawBody: record.rawBody, includeUsage, partial: false });
@@ -297,6 +300,7 @@ export async function startScriptedModelServer(
       const wait = chunk.at - (Date.now() - started);
       await (wait > 0 ? sleep(wait) : new Promise<void>((r) => setImmediate(r)));
       res.write(chunk.text);
+      record.firstChunkAt ??= Date.now();
     }
     if (!closed) record.lastChunkAt = Date.now();
     res.end();

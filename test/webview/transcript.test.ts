@@ -172,4 +172,37 @@ describe("webview transcript", { timeout: 120_000 }, () => {
     );
     await view.page.context().close();
   });
+
+  it("rehearses the first answer off-screen at idle (markdown, code, the list) and leaves nothing behind", async () => {
+    const view = await harness.open({
+      // The answer is rendered, laid out and removed in one task: seen when its layout is asked for.
+      initScript: `window.__rehearsed = { answer: false, code: false, user: false };
+        const seen = (w) => {
+          if (w.querySelector(".message.assistant .md-block")) window.__rehearsed.answer = true;
+          if (w.querySelector("code.hljs .hljs-keyword")) window.__rehearsed.code = true;
+          if (w.querySelector("[aria-label=Conversation] .message.user")) window.__rehearsed.user = true;
+        };
+        const rect = Element.prototype.getBoundingClientRect;
+        Element.prototype.getBoundingClientRect = function () {
+          if (this.classList.contains("warm-up")) seen(this);
+          return rect.call(this);
+        };
+        new MutationObserver(() => {
+          const w = document.querySelector(".warm-up");
+          if (w) seen(w);
+        }).observe(document, { childList: true, subtree: true });`,
+    });
+    await view.page.waitForFunction(() => {
+      const r = (window as unknown as { __rehearsed: Record<string, boolean> }).__rehearsed;
+      return r.answer && r.code && r.user && !document.querySelector(".warm-up");
+    });
+    // The person's view is untouched: still connecting, no message in it.
+    await view.page.getByText("Connecting to Fathom").waitFor();
+    assert.equal(await view.page.getByRole("article").count(), 0);
+    await view.send({ type: "state", state: baseState({ status: "running", items: [user("u1", "hello")] }) });
+    await view.send({ type: "itemAppended", item: assistant("a1", "**Hi.** Here", true) });
+    await view.page.getByRole("article", { name: "Fathom" }).locator("strong", { hasText: "Hi." }).waitFor();
+    assert.deepEqual(await view.warnings(), []);
+    await view.page.context().close();
+  });
 });

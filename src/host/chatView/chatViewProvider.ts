@@ -311,6 +311,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** False when no view is there to take it. */
   private post(message: HostToWebviewChat): boolean {
     if (!this.view) return false;
+    // An answer's first text (once per answer): the hop from the model's first chunk to the screen.
+    if (message.type === "itemAppended" && message.item.kind === "assistant") latency(this.log, "answer", "posting");
     // Validate what we send too: a malformed message is a host bug and must not reach the UI.
     const checked = parseMessage(HostToWebviewChatSchema, message);
     if (!checked.ok) {
@@ -318,6 +320,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return false;
     }
     void this.view.webview.postMessage(checked.message);
+    if (message.type === "itemAppended" && message.item.kind === "assistant") latency(this.log, "answer", "posted");
     return true;
   }
 

@@ -50,7 +50,10 @@ export function loggedModel(model: ChatModel, log: Logger): ChatModel {
       }
       try {
         for await (const event of model.stream(request)) {
-          first ??= Date.now() - started;
+          if (first === undefined) {
+            first = Date.now() - started;
+            latency(log, `request-${n}`, "first event");
+          }
           if (event.type === "retry")
             log.warn(`  request ${n}: ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
           if (event.type === "notice") log.info(`  request ${n}: ${event.message}`);

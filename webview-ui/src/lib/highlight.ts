@@ -16,6 +16,8 @@ import yaml from "highlight.js/lib/languages/yaml";
 
 const languages = { bash, css, diff, go, java, javascript, json, markdown, python, rust, typescript, xml, yaml };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
+/** The languages code blocks are highlighted in (each is compiled on its first use). */
+export const HIGHLIGHTED_LANGUAGES = Object.keys(languages);
 hljs.registerAliases(["sh", "shell", "zsh", "console"], { languageName: "bash" });
 hljs.registerAliases(["js", "jsx", "mjs", "cjs"], { languageName: "javascript" });
 hljs.registerAliases(["ts", "tsx", "mts", "cts"], { languageName: "typescript" });

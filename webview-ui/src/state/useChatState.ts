@@ -11,11 +11,13 @@ import { restoreOlder, type Restore } from "./restoreState";
  */
 /**
  * Messages the person waits on are rendered at once, not at the next frame: a whole state (the
- * first paint after a reload), chips (one message per command), and the end of a step or of an
- * answer (its last text came just before, in the same batch). Streaming updates wait for a frame.
+ * first paint after a reload), chips (one message per command), an answer's first text (once per
+ * answer), and the end of a step or of an answer (its last text came just before, in the same
+ * batch). Streaming updates wait for a frame.
  */
 function paintsNow(message: ChatAction): boolean {
   if (message.type === "state" || message.type === "attachments" || message.type === "status") return true;
+  if (message.type === "itemAppended") return message.item.kind === "assistant";
   return message.type === "itemUpdated" && message.item.kind === "assistant" && !message.item.streaming;
 }
 
