@@ -7,7 +7,6 @@ import { defineTool, type Tool, type ToolResult } from "./tool";
 
 export const RUN_TESTS = "run_tests";
 
-const MAX_TIMEOUT_S = 3600;
 /** What the approvals say when the person changed the command before approving it. */
 const PERSON_EDITED = /^The person changed the arguments before approving; ran with (\{.*\})\.\n\n/;
 
@@ -29,21 +28,14 @@ export interface RunTestsOptions {
 export function createRunTestsTool(options: RunTestsOptions): Tool {
   const tool = defineTool({
     name: RUN_TESTS,
-    description:
-      "Run the workspace's tests (its test command: package.json's test script, pytest, go test, cargo test, or the one the person set) and get the counts and, per failing test, its name, file:line and assertion message. pattern runs only tests whose names match. The command is asked for like any execute call.",
+    description: "Run the project's tests (asked as execute): counts; per failure test, file:line, message",
     schema: z.object({
-      pattern: z
-        .string()
-        .trim()
-        .min(1)
-        .optional()
-        .describe("Only tests whose names match (pytest -k, go test -run, jest/vitest -t, cargo test's filter)"),
-      timeout: z.number().int().min(1).max(MAX_TIMEOUT_S).optional().describe("Seconds (default 120)"),
+      pattern: z.string().trim().min(1).optional().describe("Test name filter"),
     }),
     kind: "execute",
     // The call itself only finds the command; the command is asked for as its own execute call.
     approval: "auto",
-    async run({ pattern, timeout }, ctx): Promise<ToolResult> {
+    async run({ pattern }, ctx): Promise<ToolResult> {
       const runNested = nestedRunnerOf(ctx);
       if (!runNested) return toolError("run_tests can only run inside an agent's task. Run the tests with execute.");
       const found = await detectTestCommand(options.backend, {
@@ -59,7 +51,7 @@ export function createRunTestsTool(options: RunTestsOptions): Tool {
         id: `${ctx.toolCallId}_run`,
         name: options.execute.name,
         tool: options.execute,
-        args: { command: found.command, ...(timeout !== undefined ? { timeout } : {}) },
+        args: { command: found.command },
       });
       const facts = { command: found.command, source: found.source };
       const d = result.details ?? {};
