@@ -29,6 +29,11 @@ export interface FathomSettings {
   autoApprove: { read: boolean; edit: boolean; execute: boolean };
   commands: { allow: string[]; deny: string[]; timeoutSeconds: number };
   /**
+   * The command `run_tests` runs instead of the one it finds ("" when unset). A workspace may set
+   * it: it runs only as any command does, shown and asked unless the person allowed it.
+   */
+  testCommand: string;
+  /**
    * What the person set for models the table does not know (user settings only: a workspace
    * could otherwise price a model at $0 to slip past the spend cap, or send images where they asked for none).
    */
@@ -148,6 +153,7 @@ export function readSettings(config: ConfigSource): FathomSettings {
       timeoutSeconds:
         Number.isFinite(timeout) && timeout >= 1 ? Math.min(timeout, 3600) : DEFAULT_COMMAND_TIMEOUT_SECONDS,
     },
+    testCommand: String(config.get<string>("testCommand", "") ?? "").trim(),
     modelOverrides: overrides.overrides,
     modelOverrideProblems: overrides.problems,
     ignoredFromWorkspace: USER_ONLY_SETTINGS.filter((key) => {

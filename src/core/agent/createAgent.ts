@@ -43,6 +43,7 @@ import { memoryMiddleware } from "../middleware/memory";
 import { isMemoryPath, withMemory, type MemoryFolders } from "../memory/memoryStore";
 import type { Middleware } from "../middleware/types";
 import { createFileTools } from "../tools/fileTools";
+import { RUN_TESTS } from "../tools/runTestsTool";
 import { secretFileMatcher } from "../trust/secretFiles";
 import type { Tool } from "../tools/tool";
 import { EventChannel } from "./eventChannel";
@@ -73,6 +74,8 @@ export interface AgentOptions {
   /** Without an executor there is no `execute` tool. */
   executor?: Executor;
   executeTimeoutMs?: number;
+  /** `run_tests` runs this command (`fathom.testCommand`) instead of the one it finds. */
+  testCommand?: string;
   /** Who approves calls the policy marks "ask". Default: approve everything (tests, --yes). */
   approvalGate?: ApprovalGate;
   /** `web_fetch`'s rules (domains allowed without asking); false: no web_fetch tool. */
@@ -299,6 +302,8 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       workspaceRoot: options.workspaceRoot,
       ...(options.executor ? { executor: options.executor } : {}),
       ...(options.executeTimeoutMs ? { defaultTimeoutMs: options.executeTimeoutMs } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.testCommand ? { testCommand: options.testCommand } : {}),
     }),
     ...(options.codeIntelligence && options.backend
       ? [codeIntelligenceMiddleware({ intel: options.codeIntelligence, backend: options.backend, isSecret })]
@@ -337,7 +342,8 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
   ];
 
   let tools: Tool[] = [...middleware.flatMap((mw) => mw.tools ?? []), ...(options.tools ?? [])];
-  tools = tools.filter((t) => allows(t.name, t.kind));
+  // run_tests runs its command as an execute call: only where execute is offered.
+  tools = tools.filter((t) => allows(t.name, t.kind) && (t.name !== RUN_TESTS || allows("execute", "execute")));
   for (const tool of tools) {
     if (toolMap.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
     toolMap.set(tool.name, tool);

@@ -3,6 +3,8 @@ import { defineTool, type Tool } from "../tools/tool";
 import type { Executor } from "../executor/types";
 import type { Middleware } from "./types";
 import { createBackgroundCommandTools } from "../tools/backgroundCommandTools";
+import { createRunTestsTool } from "../tools/runTestsTool";
+import type { BackendProtocol } from "../backends/protocol";
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 120_000;
 const MAX_EXECUTE_TIMEOUT_S = 3600;
@@ -14,6 +16,10 @@ export interface FilesystemMiddlewareOptions {
   executor?: Executor;
   workspaceRoot: string;
   defaultTimeoutMs?: number;
+  /** With an executor: `run_tests` looks for the workspace's test command here. */
+  backend?: BackendProtocol;
+  /** `fathom.testCommand`: run_tests runs this instead of what it finds. */
+  testCommand?: string;
 }
 
 const ExecuteSchema = z.object({
@@ -84,12 +90,21 @@ export function createExecuteTool(
   });
 }
 
-/** The file tools over the backend, plus `execute` when an executor is given. */
+/** The file tools over the backend, plus `execute` (and `run_tests` over it, with a backend) when an executor is given. */
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Middleware {
   const tools: Tool[] = [...options.fileTools];
   if (options.executor) {
-    tools.push(createExecuteTool(options.executor, options.workspaceRoot, options.defaultTimeoutMs));
+    const execute = createExecuteTool(options.executor, options.workspaceRoot, options.defaultTimeoutMs);
+    tools.push(execute);
     tools.push(...createBackgroundCommandTools(options.executor));
+    if (options.backend)
+      tools.push(
+        createRunTestsTool({
+          execute: execute as unknown as Tool,
+          backend: options.backend,
+          ...(options.testCommand ? { testCommand: options.testCommand } : {}),
+        }),
+      );
   }
   return { name: "filesystem", tools };
 }

@@ -41,13 +41,20 @@ export function testsBeforeAnswerMiddleware(tools: () => ReadonlyMap<string, Too
         .some(
           (m) =>
             m.role === "assistant" &&
-            m.toolCalls?.some((c) => c.name === "execute" && runsTests(commandOf(c.arguments))),
+            m.toolCalls?.some(
+              (c) => c.name === "run_tests" || (c.name === "execute" && runsTests(commandOf(c.arguments))),
+            ),
         );
       if (ranTests) return undefined;
       reminded.add(ctx.state);
       const command = namedTestCommand(asked.content);
+      const how = command
+        ? `\`${command}\` with execute`
+        : tools().has("run_tests")
+          ? "them with run_tests"
+          : "the tests with execute";
       return {
-        text: `You were asked to make the tests pass, but no test has been run in this task. Run ${command ? `\`${command}\`` : "the tests"} with execute, read the failures, fix the code, and answer only when they pass (or say why they cannot).`,
+        text: `You were asked to make the tests pass, but no test has been run in this task. Run ${how}, read the failures, fix the code, and answer only when they pass (or say why they cannot).`,
         note: "The answer came before any test was run: the agent was asked to run them first.",
       };
     },

@@ -19,7 +19,7 @@ const TOOL_NAMES: Record<string, readonly string[]> = {
   glob: ["glob"],
   grep: ["grep"],
   ls: ["ls"],
-  bash: ["execute", "command_output", "stop_command"],
+  bash: ["execute", "command_output", "stop_command", "run_tests"],
   bashoutput: ["command_output"],
   killshell: ["stop_command"],
   todowrite: ["write_todos"],
@@ -34,12 +34,13 @@ const TOOL_NAMES: Record<string, readonly string[]> = {
   filesearch: ["glob"],
   textsearch: ["grep"],
   listdirectory: ["ls"],
-  execute: ["execute", "command_output", "stop_command"],
-  runcommands: ["execute", "command_output", "stop_command"],
-  runinterminal: ["execute", "command_output", "stop_command"],
-  terminal: ["execute", "command_output", "stop_command"],
+  execute: ["execute", "command_output", "stop_command", "run_tests"],
+  runcommands: ["execute", "command_output", "stop_command", "run_tests"],
+  runinterminal: ["execute", "command_output", "stop_command", "run_tests"],
+  terminal: ["execute", "command_output", "stop_command", "run_tests"],
   fetch: ["web_fetch"],
   web: ["web_fetch"],
+  runtests: ["run_tests"],
   todos: ["write_todos"],
   todo: ["write_todos"],
   agent: ["task"],
@@ -63,8 +64,8 @@ export function mapToolNames(names: readonly string[]): { tools: string[]; unkno
     if (mapped) for (const t of mapped) tools.add(t);
     else unknown.push(name);
   }
-  // A command left running is read and stopped with these: they come with `execute`.
-  if (tools.has("execute")) for (const t of ["command_output", "stop_command"]) tools.add(t);
+  // A command left running is read and stopped with these, and tests run as a command: they come with `execute`.
+  if (tools.has("execute")) for (const t of ["command_output", "stop_command", "run_tests"]) tools.add(t);
   return { tools: [...tools], unknown };
 }
 
@@ -77,6 +78,7 @@ const FATHOM_TOOLS = new Set([
   "glob",
   "grep",
   "execute",
+  "run_tests",
   "command_output",
   "stop_command",
   "write_todos",

@@ -57,6 +57,10 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
       const command = str(args, "command");
       return command ? `Running ${code(command)}` : "Running a command";
     }
+    case "run_tests": {
+      const pattern = str(args, "pattern");
+      return pattern ? `Running the tests matching ${code(pattern)}` : "Running the tests";
+    }
     case "write_todos":
       return "Updating the todo list";
     case "find_definition":

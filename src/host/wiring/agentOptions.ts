@@ -39,6 +39,7 @@ export function agentOptions(o: {
     secretFiles: setup.settings.secretFiles,
     sandbox: setup.settings.sandbox,
     executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
+    ...(setup.settings.testCommand ? { testCommand: setup.settings.testCommand } : {}),
     middleware: [sessionMiddleware({ onLiveState: o.onLiveState, onWrite: o.onWrite })],
     ...(restricted ? { systemPrompt: RESTRICTED_PROMPT } : {}),
   };

@@ -45,6 +45,8 @@ export interface SessionEnv {
     secretFiles: string[];
     sandbox: FathomSettings["sandbox"];
     executeTimeoutMs: number;
+    /** `fathom.testCommand`, when set: what run_tests runs. */
+    testCommand?: string;
     middleware: Middleware[];
     systemPrompt?: string;
     /** The run is this inline edit (Edit Selection): its agent has the one edit tool and asks the model with no tools. */

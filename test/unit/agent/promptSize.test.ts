@@ -24,6 +24,7 @@ test("system prompt + all built-in tool schemas fit in 2,000 tokens", async () =
     "glob",
     "grep",
     "execute",
+    "run_tests",
     "task",
   ]);
   assert.ok(prompt.tokens <= PROMPT_TOKEN_BUDGET, `${prompt.tokens} tokens`);

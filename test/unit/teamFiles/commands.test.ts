@@ -106,6 +106,7 @@ test("front matter: Copilot's ask mode narrows to reading, tools map to Fathom's
     "edit_file",
     "execute",
     "read_file",
+    "run_tests",
     "stop_command",
     "write_file",
   ]);

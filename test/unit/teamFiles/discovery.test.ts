@@ -70,7 +70,14 @@ test("every format is found and read in its own meaning", async () => {
   assert.deepEqual(reviewer.tools!.sort(), ["glob", "grep", "ls", "read_file"]);
   assert.equal(reviewer.model, "GPT-4.1");
   const tester = c.agents.find((a) => a.name === "tester")!;
-  assert.deepEqual(tester.tools!.sort(), ["command_output", "execute", "read_file", "stop_command", "write_file"]);
+  assert.deepEqual(tester.tools!.sort(), [
+    "command_output",
+    "execute",
+    "read_file",
+    "run_tests",
+    "stop_command",
+    "write_file",
+  ]);
   assert.deepEqual(tester.unknownTools, ["NotebookEdit"]);
   assert.equal(tester.instructions, "You write tests.");
 });
