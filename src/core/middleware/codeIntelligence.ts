@@ -4,6 +4,7 @@ import { FileView } from "../codeIntel/fileView";
 import { lookupTools } from "../codeIntel/lookupTools";
 import { renameTool } from "../codeIntel/renameTool";
 import type { SecretFileMatcher } from "../trust/secretFiles";
+import { offerAfterFirstTool } from "./afterFirstTool";
 import type { Middleware } from "./types";
 
 export interface CodeIntelligenceOptions {
@@ -28,9 +29,12 @@ export function codeIntelligenceMiddleware(options: CodeIntelligenceOptions): Mi
     intel: options.intel,
     view: () => new FileView(options.backend, options.isSecret),
   };
+  const tools = [...lookupTools(deps), renameTool(deps, options.backend)];
+  const names = new Set(tools.map((t) => t.name));
   return {
     name: "codeIntelligence",
-    tools: [...lookupTools(deps), renameTool(deps, options.backend)],
-    systemPrompt: () => PROMPT,
+    tools,
+    // From the run's second step on (see afterFirstTool.ts), with the section that explains them.
+    wrapModelCall: (call, ctx, next) => next(offerAfterFirstTool(call, ctx, names, PROMPT)),
   };
 }

@@ -3,7 +3,8 @@ import { defineTool, type Tool } from "../tools/tool";
 import type { Executor } from "../executor/types";
 import type { Middleware } from "./types";
 import { createBackgroundCommandTools } from "../tools/backgroundCommandTools";
-import { createRunTestsTool } from "../tools/runTestsTool";
+import { createRunTestsTool, RUN_TESTS } from "../tools/runTestsTool";
+import { offerAfterFirstTool } from "./afterFirstTool";
 import type { BackendProtocol } from "../backends/protocol";
 
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 120_000;
@@ -106,5 +107,11 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions): Midd
         }),
       );
   }
-  return { name: "filesystem", tools };
+  const later = new Set([RUN_TESTS]);
+  return {
+    name: "filesystem",
+    tools,
+    // run_tests from the run's second step on (afterFirstTool.ts): a first "hello" does not carry it.
+    wrapModelCall: (call, ctx, next) => next(offerAfterFirstTool(call, ctx, later)),
+  };
 }

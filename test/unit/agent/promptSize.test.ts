@@ -10,6 +10,7 @@ import { ChildProcessExecutor } from "../../../src/core/executor/childProcessExe
 import type { ModelRequest } from "../../../src/core/model/types";
 import { FakeModel } from "../../support/fakeModel";
 import { collect } from "../../support/agentTestKit";
+import type { CodeIntelligence } from "../../../src/core/codeIntel/codeIntelligence";
 
 test("system prompt + all built-in tool schemas fit in 2,000 tokens", async () => {
   const prompt = await measurePrompt(mkdtempSync(path.join(tmpdir(), "fathom-prompt-")));
@@ -24,7 +25,6 @@ test("system prompt + all built-in tool schemas fit in 2,000 tokens", async () =
     "glob",
     "grep",
     "execute",
-    "run_tests",
     "task",
   ]);
   assert.ok(prompt.tokens <= PROMPT_TOKEN_BUDGET, `${prompt.tokens} tokens`);
@@ -65,4 +65,43 @@ test('the first request for "hello" as the extension sends it (memory on, every 
   assert.ok(first!.tools.some((t) => t.name === "ask_user") && first!.tools.some((t) => t.name === "web_fetch"));
   const chars = JSON.stringify({ system: first!.system, messages: first!.messages, tools: first!.tools }).length;
   assert.ok(chars <= 8_000, `the first request for "hello" is ${chars} characters`);
+});
+
+test("run_tests and the code-intelligence tools come from a run's second step on, with their prompt section", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "fathom-later-"));
+  const none = async () => ({ error: "not asked in this test" });
+  const intel: CodeIntelligence = {
+    label: "a test's language server",
+    definitions: none,
+    references: none,
+    documentSymbols: none,
+    workspaceSymbols: none,
+    hover: none,
+    rename: none,
+    problems: none,
+  };
+  const model = new FakeModel([{ toolCalls: [{ name: "ls", arguments: { path: "/" } }] }, { text: "Done." }]);
+  const requests: ModelRequest[] = [];
+  const stream = model.stream.bind(model);
+  model.stream = (request) => (requests.push(request), stream(request));
+  const agent = createAgent({
+    model,
+    workspaceRoot: dir,
+    backend: new FilesystemBackend({ rootDir: dir }),
+    executor: new ChildProcessExecutor(),
+    codeIntelligence: intel,
+  });
+  await collect(agent, "what is here?");
+  const later = ["run_tests", "find_definition", "find_references", "rename_symbol", "get_problems"];
+  const [first, second] = requests.map((r) => r.tools.map((t) => t.name));
+  assert.deepEqual(
+    later.filter((n) => first!.includes(n)),
+    [],
+  );
+  assert.deepEqual(
+    later.filter((n) => second!.includes(n)),
+    later,
+  );
+  assert.doesNotMatch(requests[0]!.system, /# Code intelligence/);
+  assert.match(requests[1]!.system, /# Code intelligence/);
 });

@@ -145,14 +145,19 @@ test("rename_symbol: edits that no longer fit the file (it changed since the ser
 });
 
 test("without a CodeIntelligence the tools are not offered; in Plan mode only the lookups are", async () => {
-  const model = new FakeModel([{ text: "ok" }, { text: "plan" }]);
+  const model = new FakeModel([
+    { text: "ok" },
+    { toolCalls: [{ name: "ls", arguments: { path: "/" } }] },
+    { text: "plan" },
+  ]);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "fathom-rename-"));
   const backend = new FilesystemBackend({ rootDir: root });
   const base = { model, workspaceRoot: root, backend, rules: false, generalPurposeSubagent: false } as const;
   await collect(createAgent(base), "hi");
   assert.ok(!model.requests[0]!.toolNames.some((n) => /symbol|find_|hover|problems/.test(n)));
   await collect(createAgent({ ...base, codeIntelligence: new FakeIntel() }), "plan it", { mode: "plan" });
-  const offered = model.requests[1]!.toolNames;
+  // Offered from the run's second step on (middleware/afterFirstTool.ts).
+  const offered = model.requests[2]!.toolNames;
   for (const name of [
     "find_definition",
     "find_references",
@@ -163,5 +168,5 @@ test("without a CodeIntelligence the tools are not offered; in Plan mode only th
   ])
     assert.ok(offered.includes(name), name);
   assert.ok(!offered.includes("rename_symbol"), "a rename changes files: not in Plan mode");
-  assert.match(model.requests[1]!.system, /# Code intelligence/);
+  assert.match(model.requests[2]!.system, /# Code intelligence/);
 });
