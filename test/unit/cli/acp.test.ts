@@ -2,10 +2,11 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import {
   client,
   ndJsonStream,
@@ -199,6 +200,88 @@ test("closing stdin mid-task stops the run and the process exits", async () => {
   c.child.stdin.end();
   const code = await Promise.race([c.exited, sleep(10_000).then(() => "timeout" as const)]);
   assert.equal(code, 0, c.stderr());
+});
+
+test("closing stdin while a command runs stops the command (checked by pid)", async () => {
+  const s = await server([
+    { toolCalls: [{ name: "execute", arguments: { command: "echo $$ > pid.txt; exec sleep 60" } }] },
+    { text: "Done." },
+  ]);
+  const c = connect(s, () => "allow_once");
+  const dir = workspace();
+  const { sessionId } = await c.open(dir);
+  void c.agent
+    .request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] })
+    .catch(() => undefined);
+  const pidFile = path.join(dir, "pid.txt");
+  await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  assert.ok(alive(pid));
+  assert.equal(c.permissions[0]?.toolCall.kind, "execute");
+  c.child.stdin.end();
+  assert.equal(await c.exited, 0, c.stderr());
+  await until(() => !alive(pid), 5_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a resource link is attached as a file and an embedded resource given as text", async () => {
+  const s = await server([{ text: "Read them." }]);
+  const c = connect(s);
+  const dir = workspace();
+  writeFileSync(path.join(dir, "linked.txt"), "LINKED-FILE-TEXT\n");
+  const { sessionId } = await c.open(dir);
+  const answer = await c.agent.request("session/prompt", {
+    sessionId,
+    prompt: [
+      { type: "text", text: "look at these" },
+      { type: "resource_link", uri: pathToFileURL(path.join(dir, "linked.txt")).href, name: "linked.txt" },
+      {
+        type: "resource",
+        resource: { uri: pathToFileURL(path.join(dir, "buffer.ts")).href, text: "UNSAVED-BUFFER-TEXT" },
+      },
+    ],
+  });
+  assert.equal(answer.stopReason, "end_turn");
+  const sent = JSON.stringify(s.requests[0]!.body);
+  assert.match(sent, /LINKED-FILE-TEXT/);
+  assert.match(sent, /UNSAVED-BUFFER-TEXT/);
+  assert.match(sent, /\/buffer\.ts/);
+  c.child.stdin.end();
+  await c.exited;
+});
+
+test("reasoning streams as thought chunks and write_todos as the plan", async () => {
+  const todos = [
+    { content: "Read the code", status: "completed" },
+    { content: "Fix the bug", status: "in_progress" },
+  ];
+  const s = await server([
+    { reasoning: "Thinking it over", toolCalls: [{ name: "write_todos", arguments: { todos } }] },
+    { text: "Planned." },
+  ]);
+  const c = connect(s);
+  const { sessionId } = await c.open(workspace());
+  const answer = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "plan" }] });
+  assert.equal(answer.stopReason, "end_turn");
+  assert.ok(kinds(c.updates).includes("agent_thought_chunk"), kinds(c.updates).join(","));
+  const plan = c.updates.find((u) => u.update.sessionUpdate === "plan")?.update;
+  assert.ok(plan && plan.sessionUpdate === "plan");
+  assert.deepEqual(
+    plan.entries.map((e) => [e.content, e.status]),
+    todos.map((t) => [t.content, t.status]),
+  );
+  const call = c.updates.find((u) => u.update.sessionUpdate === "tool_call")?.update;
+  assert.ok(call && call.sessionUpdate === "tool_call" && call.kind === "think");
+  c.child.stdin.end();
+  await c.exited;
 });
 
 test("malformed JSON and an unknown method get JSON-RPC errors", async () => {
