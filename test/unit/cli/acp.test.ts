@@ -284,6 +284,22 @@ test("reasoning streams as thought chunks and write_todos as the plan", async ()
   await c.exited;
 });
 
+test("a model that refuses the key: the prompt fails with Fathom's message saying what to do", async () => {
+  const s = await server([{ fault: "http", status: 401, message: "Incorrect API key provided" }]);
+  const c = connect(s);
+  const { sessionId } = await c.open(workspace());
+  await assert.rejects(
+    c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] }),
+    (error: { code?: number; message?: string }) => {
+      assert.equal(error.code, -32603);
+      assert.match(error.message ?? "", /key/i);
+      return true;
+    },
+  );
+  c.child.stdin.end();
+  await c.exited;
+});
+
 test("malformed JSON and an unknown method get JSON-RPC errors", async () => {
   const s = await server([]);
   const { child, exited } = startAgent(s);
