@@ -13,14 +13,15 @@ type Model = ReturnType<typeof createModel>;
 interface AgentParts {
   opts: CliOptions;
   taskId: string;
-  task: PreparedTask;
+  /** What the run needs of the prepared task (the ACP agent's sessions give the same). */
+  task: Pick<PreparedTask, "root" | "backend" | "team" | "checkpoints">;
   model: Model;
   makeModel: (id: string) => Model;
   sandbox: CommandSandbox | null | undefined;
   policy: ApprovalPolicy;
   gate: ApprovalGate;
   questions: QuestionAsker;
-  promptIo: Parameters<typeof cliHooks>[1];
+  promptIo?: Parameters<typeof cliHooks>[1];
 }
 
 /** The agent's options for the run, built when the run starts (the hook files are read then). */

@@ -94,7 +94,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   if (command !== "run")
     throw new UsageError(
       command
-        ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories and commit-message.`
+        ? `Unknown command "${command}". The commands are run, tasks, restore, worktrees, apply, discard, eval, models, memories, commit-message and acp.`
         : "Missing command.",
     );
   if (values.record !== undefined && values.replay !== undefined)

@@ -43,6 +43,9 @@ export async function subcommand(argv: readonly string[]): Promise<number | unde
         CommandUsageError,
         TASKS_USAGE,
       );
+    case "acp":
+      // Loaded on use: the ACP SDK is only for this command.
+      return (await import("./acp/acpCommand")).acpCommand(rest);
     case "memories":
       return guarded(() => memoriesCommand(rest, process.cwd(), io), MemoriesUsageError, MEMORIES_USAGE);
     default:
