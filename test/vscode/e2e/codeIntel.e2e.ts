@@ -7,8 +7,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Page } from "playwright-core";
-import { focusedQuickPickRow, openChat, send, until, withScriptedModel as withModel } from "../harness/chat.js";
+import { openChat, openFileWithQuickOpen, send, until, withScriptedModel as withModel } from "../harness/chat.js";
 import type { E2ETest } from "../harness/e2e.js";
 import type { RecordedRequest } from "../../support/scriptedModelServer.js";
 
@@ -17,19 +16,7 @@ const APP = `import { greet } from "./greeter";\n\nconsole.log(greet("a"), greet
 const GLOBALS = `function helper(x: number): number {\n  return x * 2;\n}\n`;
 const BROKEN = `export const count: number = "three";\n`;
 
-/** Opens a workspace file with Quick Open and waits for its editor. */
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: 15_000 });
-  await input.fill(name);
-  await focusedQuickPickRow(page, name).waitFor({ timeout: 15_000 });
-  await page.keyboard.press("Enter");
-  await page
-    .locator(".tabs-container .tab.active")
-    .filter({ hasText: name })
-    .waitFor({ state: "visible", timeout: 15_000 });
-}
+const openFile = openFileWithQuickOpen;
 
 /** The tool results of a request, by the call's id. */
 function results(request: RecordedRequest | undefined): Map<string, string> {

@@ -6,21 +6,12 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Frame, Page } from "playwright-core";
-import { focusedQuickPickRow, openChat, runCommand, until, withScriptedModel as withModel } from "../harness/chat.js";
+import { openChat, openFileWithQuickOpen, runCommand, until, withScriptedModel as withModel } from "../harness/chat.js";
 import type { E2ETest } from "../harness/e2e.js";
 
-/** Opens a workspace file with Quick Open and waits for its editor. */
+/** Opens a workspace file with Quick Open and puts the cursor in its editor. */
 async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: 15_000 });
-  await input.fill(name);
-  await focusedQuickPickRow(page, name).waitFor({ timeout: 15_000 });
-  await page.keyboard.press("Enter");
-  await page
-    .locator(".tabs-container .tab.active")
-    .filter({ hasText: name })
-    .waitFor({ state: "visible", timeout: 15_000 });
+  await openFileWithQuickOpen(page, name);
   await page.locator(".editor-group-container .monaco-editor .view-lines").first().click();
 }
 

@@ -73,6 +73,20 @@ export function focusedQuickPickRow(page: Page, label: string): Locator {
     .first();
 }
 
+/** Opens a workspace file with Quick Open and waits for its editor tab. */
+export async function openFileWithQuickOpen(page: Page, name: string): Promise<void> {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 15_000 });
+  await input.fill(name);
+  await focusedQuickPickRow(page, name).waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Enter");
+  await page
+    .locator(".tabs-container .tab.active")
+    .filter({ hasText: name })
+    .waitFor({ state: "visible", timeout: 15_000 });
+}
+
 export async function send(chat: Frame, text: string): Promise<void> {
   await chat.getByRole("textbox", { name: "Message" }).fill(text);
   await chat.getByRole("button", { name: "Send" }).click();
