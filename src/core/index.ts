@@ -154,6 +154,8 @@ export type { TaskWorktree, WorktreeState } from "./worktrees/worktreeRecords";
 export type { ChangedFile, ApplyResult } from "./worktrees/worktreeChanges";
 export { RemoteBranches, type RemoteBranch, type FetchOutcome } from "./worktrees/remoteBranches";
 export { secretFileMatcher, type SecretFileMatcher } from "./trust/secretFiles";
+export * from "./trust/approvalLevels";
+export type { ExtraLimits } from "./run/taskBudget";
 export {
   attachmentKey,
   attachmentLabel,

@@ -29,6 +29,7 @@ import { createDemoModelSetup } from "./demo/demoModelSetup";
 import { registerTryDemo } from "./demo/tryDemo";
 import { registerGettingStarted } from "./welcome/gettingStarted";
 import { registerSetupCommands } from "./setupCommands";
+import { HostApprovals } from "./approvals/hostApprovals";
 
 /**
  * What `activate` returns. Meant for Fathom's own tests in the extension host (other
@@ -152,6 +153,9 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     privateFolders: () => [context.globalStorageUri.fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
   });
 
+  const approvals = new HostApprovals({ sandbox, isTrusted: () => vscode.workspace.isTrusted, log });
+  view.approvals = approvals;
+
   const lm = lmApiFromVscode();
   const vscodeModels = new VscodeModels(lm);
   // A folder "Try the Demo Task" made plays the bundled recording instead of the person's model.
@@ -181,6 +185,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       sandbox,
       mcp,
       hooks,
+      approvals,
       gate,
       vscodeModels,
       models,
@@ -209,6 +214,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     executor,
     gate,
     sandbox,
+    approvals,
     mcp,
     worktrees,
     remoteBranches,

@@ -1,6 +1,11 @@
 import {
+  APPROVAL_LEVELS,
   OPENAI_COMPATIBLE_DEFAULT_BASE_URL,
+  AUTOPILOT_DEFAULT_MAX_STEPS,
+  AUTOPILOT_DEFAULT_SPEND_CAP_USD,
   parseModelOverrides,
+  resolveApprovalLevel,
+  type ResolvedLevel,
   type ApprovalPolicy,
   type CommandPatterns,
   type ModelOverrides,
@@ -20,6 +25,12 @@ export interface FathomSettings {
   model: string;
   baseUrl: string;
   maxSteps: number;
+  /** Stop a task when its spend reaches this many US dollars (undefined: no cap, but Autopilot's). */
+  spendCapUsd: number | undefined;
+  /** `fathom.approvals`: the person's level, lowered by the workspace's (./core/trust/approvalLevels.ts). */
+  approvals: ResolvedLevel;
+  /** Autopilot's budget: the person's step limit and spend cap when set, else 50 calls and $2 (a workspace may lower them). */
+  autopilot: { maxSteps: number; spendCapUsd: number };
   /** Subagents running at once. */
   maxParallelSubagents: number;
   /** Additions to and `!` removals from the built-in secret-file list (user settings only). */
@@ -106,6 +117,36 @@ function lowest(config: ConfigSource, key: string, fallback: number, max: number
   return values.length > 0 ? Math.min(...values, max) : fallback;
 }
 
+/**
+ * The person's value of a limit (`unset` when they set none or an invalid one), lowered by the
+ * workspace's valid values (undefined: no limit at all).
+ */
+function personLimit(
+  config: ConfigSource,
+  key: string,
+  valid: (n: unknown) => n is number,
+  unset?: number,
+): number | undefined {
+  const own = config.inspect
+    ? config.inspect<number>(key)?.globalValue
+    : config.get<number | undefined>(key, undefined);
+  const values = [valid(own) ? own : unset, ...workspaceValues<number>(config, key)].filter(valid);
+  return values.length > 0 ? Math.min(...values) : undefined;
+}
+
+const validDollars = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n > 0;
+
+/** The level: the person's, lowered (never raised) by the workspace's and the folder's. */
+function approvalLevel(config: ConfigSource): ResolvedLevel {
+  if (!config.inspect) return resolveApprovalLevel({ user: config.get<unknown>("approvals", undefined) });
+  const info = config.inspect<unknown>("approvals");
+  return resolveApprovalLevel({
+    user: info?.globalValue,
+    workspace: info?.workspaceValue,
+    folder: info?.workspaceFolderValue,
+  });
+}
+
 export function readSettings(config: ConfigSource): FathomSettings {
   // Which endpoint (and which stored or environment key) requests go to is the person's choice.
   const provider = userValue<string>(config, "provider", "openai");
@@ -128,6 +169,13 @@ export function readSettings(config: ConfigSource): FathomSettings {
     model: String(config.get<string>("model", "") ?? "").trim(),
     baseUrl: String(userValue<string>(config, "baseUrl", "") ?? "").trim(),
     maxSteps: steps.length > 0 ? Math.min(...steps, 1000) : DEFAULT_MAX_STEPS,
+    spendCapUsd: personLimit(config, "spendCapUsd", validDollars),
+    approvals: approvalLevel(config),
+    // A workspace's lower limit counts even where the person set none; a higher one never does.
+    autopilot: {
+      maxSteps: personLimit(config, "maxSteps", validSteps, AUTOPILOT_DEFAULT_MAX_STEPS)!,
+      spendCapUsd: personLimit(config, "spendCapUsd", validDollars, AUTOPILOT_DEFAULT_SPEND_CAP_USD)!,
+    },
     maxParallelSubagents: lowest(config, "maxParallelSubagents", DEFAULT_MAX_PARALLEL_SUBAGENTS, 16),
     sandbox: {
       enabled: userValue<boolean>(config, "sandbox.enabled", true) !== false,
@@ -156,12 +204,23 @@ export function readSettings(config: ConfigSource): FathomSettings {
     testCommand: String(config.get<string>("testCommand", "") ?? "").trim(),
     modelOverrides: overrides.overrides,
     modelOverrideProblems: overrides.problems,
-    ignoredFromWorkspace: USER_ONLY_SETTINGS.filter((key) => {
-      // Only a value that would have widened something is worth telling the person about.
-      const tried = workspaceValues<unknown>(config, key);
-      return key.startsWith("autoApprove.") ? tried.some((v) => v !== false) : tried.length > 0;
-    }).map((key) => `fathom.${key}`),
+    ignoredFromWorkspace: [
+      ...USER_ONLY_SETTINGS.filter((key) => {
+        // Only a value that would have widened something is worth telling the person about.
+        const tried = workspaceValues<unknown>(config, key);
+        return key.startsWith("autoApprove.") ? tried.some((v) => v !== false) : tried.length > 0;
+      }).map((key) => `fathom.${key}`),
+      ...(raisesLevel(config) ? ["fathom.approvals"] : []),
+    ],
   };
+}
+
+/** A workspace or folder asked for a higher level than the person's (ignored: it may only lower it). */
+function raisesLevel(config: ConfigSource): boolean {
+  const chosen = approvalLevel(config).chosen;
+  return workspaceValues<unknown>(config, "approvals").some(
+    (v) => APPROVAL_LEVELS.indexOf(v as never) > APPROVAL_LEVELS.indexOf(chosen),
+  );
 }
 
 const OFFICIAL_BASE_URLS: Record<HostProvider, string> = {

@@ -18,6 +18,7 @@ import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 import { AgentChoiceSchema, TeamFilesViewSchema } from "./teamFiles";
 import { MemoriesMessageSchema, MemoryActionSchema } from "./memories";
+import { ApprovalLevelSchema, ApprovalsViewSchema } from "./approvals";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -74,6 +75,8 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   }),
   /** The team files found (after the webview asked, and again when one changes on disk). */
   z.object({ type: z.literal("teamFiles"), teamFiles: TeamFilesViewSchema }),
+  /** The window's permission level and what limits it (the header's Approvals picker; on ready and on every change). */
+  z.object({ type: z.literal("approvals"), approvals: ApprovalsViewSchema }),
   /** The task's custom agent changed (the Agent box). */
   z.object({ type: z.literal("agent"), agent: AgentChoiceSchema }),
   /** Rules files in force for the task, as they start to apply. */
@@ -191,6 +194,8 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("listTeamFiles") }),
   /** The Agent box: the task runs as this custom agent from its next message (null: Fathom's own). */
   z.object({ type: z.literal("setAgent"), agent: AgentChoiceSchema }),
+  /** The Approvals picker: the person's level, written to their user settings; applies from the next tool call. */
+  z.object({ type: z.literal("setApprovals"), level: ApprovalLevelSchema }),
   /** A rules file, prompt file, skill or agent opened in the editor, by the source the view showed. */
   z.object({ type: z.literal("openTeamFile"), source: z.string().max(4096) }),
   /** Takes the conversation back to before this message and puts its text in the message box. */

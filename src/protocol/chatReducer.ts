@@ -99,6 +99,7 @@ export function reduceChat(state: ChatState, message: HostToWebviewChat): ChatSt
     case "attachments":
     case "teamFiles":
     case "memories":
+    case "approvals":
       return state;
   }
 }

@@ -9,3 +9,4 @@ export * from "./memories";
 export * from "./transcript";
 export * from "./chatReducer";
 export * from "./slashCommand";
+export * from "./approvals";

@@ -21,8 +21,19 @@ import { useAnnouncements } from "./state/useAnnouncements";
 import { useChatState } from "./state/useChatState";
 
 export function App() {
-  const { chat, connected, mentions, generation, prepended, composerFill, models, chips, teamFiles, memories } =
-    useChatState();
+  const {
+    chat,
+    connected,
+    mentions,
+    generation,
+    prepended,
+    composerFill,
+    models,
+    chips,
+    teamFiles,
+    memories,
+    approvals,
+  } = useChatState();
   const [historyOpen, setHistoryOpen] = useState(false);
   const announcement = useAnnouncements(chat, connected);
   const sent = useMemo(() => sentMessages(chat.items), [chat.items]);
@@ -51,6 +62,7 @@ export function App() {
         onToggleHistory={() => setHistoryOpen(!historyOpen)}
         models={models}
         agents={teamFiles?.agents}
+        approvals={approvals}
       />
       <main className="main" aria-busy={!connected}>
         {historyOpen ? (

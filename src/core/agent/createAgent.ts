@@ -1,6 +1,7 @@
 import type { BackendProtocol } from "../backends/protocol";
 import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../approval";
 import type { CommandPatterns } from "../trust/commandPolicy";
+import type { ApprovalLevel } from "../trust/approvalLevels";
 import type { Executor } from "../executor/types";
 import { costOf as tableCostOf } from "../model/modelTable";
 import type { ChatModel, ImagePart, Usage } from "../model/types";
@@ -54,7 +55,7 @@ import { runLoop, type LoopConfig } from "./loop";
 import type { SteeringInbox } from "./steering";
 import { smallSystemPrompt } from "./smallModelProfile";
 import { baseSystemPrompt } from "./systemPrompt";
-import { TaskBudget } from "../run/taskBudget";
+import { TaskBudget, type ExtraLimits } from "../run/taskBudget";
 
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_CONSECUTIVE_TOOL_ERRORS = 10;
@@ -86,12 +87,16 @@ export interface AgentOptions {
   approvalPolicy?: ApprovalPolicy;
   /** Allow/deny patterns for `execute`; deny wins even over auto-approve. */
   commands?: CommandPatterns;
+  /** The permission level, read at each tool call (a change mid-task applies from the next call); default "ask". */
+  approvalLevel?: () => ApprovalLevel;
   /** Extra instructions appended to the built-in system prompt. */
   systemPrompt?: string;
   /** Model calls per run before stopping, subagents' calls included (default 100). */
   maxSteps?: number;
   /** Stop the task when its spend reaches this many US dollars. */
   spendCapUsd?: number;
+  /** Limits that tighten the budget while they apply, read before each model request (Autopilot's). */
+  extraLimits?: ExtraLimits;
   /** Subagents (`task` calls) running at once; more wait their turn (default 4). */
   maxParallelSubagents?: number;
   /** Price of one call; default from the model table (0 when unknown). */
@@ -291,6 +296,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
       gate: options.approvalGate ?? approveAll,
       ...(options.approvalPolicy ? { policy: options.approvalPolicy } : {}),
       ...(options.commands ? { commands: options.commands } : {}),
+      ...(options.approvalLevel ? { level: options.approvalLevel } : {}),
       isSecret,
       ...(options.memory ? { memory: { isMemoryPath, allowWrites: options.memory.allowWrites === true } } : {}),
     }),
@@ -415,7 +421,13 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
 
       const budget =
         runOptions.budget ??
-        new TaskBudget(config.maxSteps, config.spendCapUsd, state.costUsd, options.maxParallelSubagents);
+        new TaskBudget(
+          config.maxSteps,
+          config.spendCapUsd,
+          state.costUsd,
+          options.maxParallelSubagents,
+          options.extraLimits,
+        );
       // Asked again only when nothing came after the calls (no results, no new message).
       const askAgain =
         input.trim() === "" && !images.images && !attachments.attachments ? runOptions.askAgain : undefined;

@@ -7,6 +7,7 @@ import {
   type ApprovalRequest,
 } from "../approval";
 import { checkCommand, type CommandPatterns } from "../trust/commandPolicy";
+import { policyAtLevel, type ApprovalLevel } from "../trust/approvalLevels";
 import type { SecretFileMatcher } from "../trust/secretFiles";
 import type { FileChangeProposal, ToolResult } from "../tools/tool";
 import type { AgentToolContext, Middleware, RunContext, ToolCallRequest } from "./types";
@@ -17,7 +18,9 @@ export interface ApprovalsOptions {
   policy?: ApprovalPolicy;
   /** Allow/deny patterns for `execute`. Deny wins, and a denied command never runs. */
   commands?: CommandPatterns;
-  /** Reading a file this matches is always asked, whatever the policy for reads. */
+  /** The permission level, read at each call: a floor under `policy` (./trust/approvalLevels.ts). */
+  level?: () => ApprovalLevel;
+  /** Reading or writing a file this matches is always asked, whatever the policy and level. */
   isSecret?: SecretFileMatcher;
   /** Writes to memory (`/memories/…`) reach every later task: asked each time unless the person allowed them. */
   memory?: { isMemoryPath(path: string): boolean; allowWrites: boolean };
@@ -25,6 +28,9 @@ export interface ApprovalsOptions {
 
 const MEMORY_WRITE =
   "It writes to Fathom's memory, which every later task reads: approve only what you want remembered.";
+
+const SECRET_WRITE = (pattern: string) =>
+  `It writes a file that may hold secrets (matches ${pattern}): edits to such files are always asked.`;
 
 const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full rights (files, keys, network).";
 
@@ -34,11 +40,13 @@ const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full ri
  * approve (possibly changed) is exactly what is written.
  */
 export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
-  const policy = options.policy ?? {};
+  const base = options.policy ?? {};
   return {
     name: "approvals",
     async wrapToolCall(call, ctx, next) {
       const { tool } = call;
+      // Read at each call: a level picked mid-task applies from the next call.
+      const policy = options.level ? policyAtLevel(base, options.level()) : base;
       let mode = approvalModeFor(policy, call.name, tool.kind, tool.approval);
       const command = tool.kind === "execute" && typeof call.args.command === "string" ? call.args.command : undefined;
       if (command !== undefined) {
@@ -66,6 +74,8 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       const memoryWrite =
         tool.kind === "edit" && filePath !== undefined && options.memory?.isMemoryPath(filePath) === true;
       if (memoryWrite) mode = options.memory?.allowWrites ? "auto" : "ask";
+      const secretWrite =
+        tool.kind === "edit" && filePath !== undefined && !memoryWrite ? options.isSecret?.(filePath) : undefined;
       // A hook's ask always reaches the person; the person's own hook's allow skips the question.
       const hookAsks =
         call.hookDecision?.decision === "ask"
@@ -80,7 +90,9 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
             : options.commands?.alwaysAsk
           : memoryWrite && !options.memory?.allowWrites
             ? MEMORY_WRITE
-            : tool.askWhy?.(call.args, ctx.state);
+            : secretWrite
+              ? SECRET_WRITE(secretWrite)
+              : tool.askWhy?.(call.args, ctx.state);
       if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;

@@ -10,18 +10,38 @@ export const MAX_QUEUED_SUBAGENTS = 16;
 
 export type BudgetStop = { reason: "max_steps" | "spend_cap"; message: string };
 
+/**
+ * Limits that may tighten the budget while the run goes on, read before each request: Autopilot's
+ * (the person may switch to it mid-task). `name` says whose limits they are.
+ */
+export type ExtraLimits = () => { maxSteps: number; spendCapUsd: number; name: string } | undefined;
+
 export class TaskBudget {
   private steps = 0;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
-    readonly maxSteps: number,
-    readonly spendCapUsd: number | undefined,
+    private readonly ownMaxSteps: number,
+    private readonly ownSpendCapUsd: number | undefined,
     /** Dollars spent before this run (the task's earlier runs). */
     private spentUsd: number,
     readonly maxParallelSubagents = DEFAULT_MAX_PARALLEL_SUBAGENTS,
+    private readonly extra?: ExtraLimits,
   ) {}
+
+  /** The step limit in force now (the lower of the run's own and the extra limits'). */
+  get maxSteps(): number {
+    const extra = this.extra?.();
+    return extra ? Math.min(this.ownMaxSteps, extra.maxSteps) : this.ownMaxSteps;
+  }
+
+  /** The spend cap in force now, if any. */
+  get spendCapUsd(): number | undefined {
+    const extra = this.extra?.()?.spendCapUsd;
+    if (extra === undefined) return this.ownSpendCapUsd;
+    return this.ownSpendCapUsd === undefined ? extra : Math.min(this.ownSpendCapUsd, extra);
+  }
 
   get stepsUsed(): number {
     return this.steps;
@@ -33,16 +53,21 @@ export class TaskBudget {
 
   /** Why no more model requests may be made, or undefined. Call before each request. */
   exhausted(): BudgetStop | undefined {
-    if (this.steps >= this.maxSteps) {
+    const extra = this.extra?.();
+    const maxSteps = this.maxSteps;
+    if (this.steps >= maxSteps) {
+      const whose = extra && extra.maxSteps < this.ownMaxSteps ? `${extra.name}'s step limit` : "the step limit";
       return {
         reason: "max_steps",
-        message: `Stopped after ${this.steps} model calls (the step limit, subagents included). Send a message to continue.`,
+        message: `Stopped after ${this.steps} model calls (${whose}, subagents included). Send a message to continue.`,
       };
     }
-    if (this.spendCapUsd !== undefined && this.spentUsd >= this.spendCapUsd) {
+    const cap = this.spendCapUsd;
+    if (cap !== undefined && this.spentUsd >= cap) {
+      const whose = extra && cap === extra.spendCapUsd ? `${extra.name}'s spend cap` : "the spend cap";
       return {
         reason: "spend_cap",
-        message: `Stopped: this task has cost $${this.spentUsd.toFixed(4)}, reaching the spend cap of $${this.spendCapUsd.toFixed(2)}. Raise the cap or send a message to continue.`,
+        message: `Stopped: this task has cost $${this.spentUsd.toFixed(4)}, reaching ${whose} of $${cap.toFixed(2)}. Raise the cap or send a message to continue.`,
       };
     }
     return undefined;

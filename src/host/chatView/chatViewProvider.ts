@@ -20,6 +20,7 @@ import { workspaceFileUri } from "../workspaceUris";
 import { isMemoryPath } from "../../core/memory/memoryStore";
 import { sendWithCommand } from "./chatCommands";
 import type { HostTeamFiles } from "../teamFiles/hostTeamFiles";
+import type { HostApprovals } from "../approvals/hostApprovals";
 
 export const CHAT_VIEW_ID = "fathom.chat";
 
@@ -63,6 +64,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (team) team.onChange = (teamFiles) => this.post({ type: "teamFiles", teamFiles });
   }
   private team: HostTeamFiles | undefined;
+
+  /** The permission level (the header's Approvals picker). */
+  get approvals(): HostApprovals | undefined {
+    return this.levels;
+  }
+  set approvals(levels: HostApprovals | undefined) {
+    this.levels = levels;
+    if (levels) levels.onChange = (approvals) => this.post({ type: "approvals", approvals });
+  }
+  private levels: HostApprovals | undefined;
 
   /** MCP resources offered with the files in the `@` picker. */
   mcpResources: ((query: string) => { path: string; resource: { server: string; name: string } }[]) | undefined;
@@ -145,6 +156,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           const chips = this.chips.view();
           if (chips.attachments.length || chips.notice || chips.focus) this.post({ type: "attachments", ...chips });
         }
+        if (this.levels) this.post({ type: "approvals", approvals: this.levels.view() });
         return;
       case "sendMessage":
         latency(this.log, "message", "received");
@@ -243,6 +255,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         else this.log.warn(`Dropped the choice of agent "${message.agent}": no custom agent has that name`);
         return;
       }
+      case "setApprovals":
+        return this.levels?.choose(message.level);
       case "openTeamFile":
         return this.team?.open(message.source);
       case "mcpAction":

@@ -44,7 +44,7 @@ export function createModelSetup(o: {
     async readSetup() {
       const raw = readSettings(vscode.workspace.getConfiguration("fathom"));
       warnIgnored(raw);
-      warnOverrides(raw.modelOverrideProblems);
+      warnOverrides([...raw.modelOverrideProblems, ...raw.approvals.problems]);
       const settings = choice.apply(raw);
       if (!vscode.workspace.workspaceFolders?.[0])
         return {

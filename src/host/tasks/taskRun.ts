@@ -5,6 +5,7 @@ import {
   uniqueAttachments,
   type Attachment,
   type AgentEvent,
+  type ApprovalLevel,
   type ChatModel,
   type ImagePart,
   type RunState,
@@ -219,17 +220,20 @@ export class TaskRun {
     const modelFor = (id: string) =>
       loggedModel(env.createModel({ ...setup.settings, model: id }, setup.apiKey), env.log);
     if (team?.model) model.switchTo(modelFor(team.model));
+    const options = agentOptions({
+      env,
+      setup,
+      restricted,
+      model,
+      task: { id: state.taskId!, title: () => state.title, ...(task.root ? { root: task.root } : {}) },
+      alwaysAllowed: () => state.alwaysAllowed,
+      onLiveState: (live) => (this.live = live),
+      onWrite: (id, proposal) => viewModel.recordProposal(id, proposal),
+    });
+    // Edit Selection is a review in the diff editor by its nature: asked at every level.
+    if (task.inlineEdit) options.approvalLevel = () => "ask";
     const agent = await env.createAgent({
-      ...agentOptions({
-        env,
-        setup,
-        restricted,
-        model,
-        task: { id: state.taskId!, title: () => state.title, ...(task.root ? { root: task.root } : {}) },
-        alwaysAllowed: () => state.alwaysAllowed,
-        onLiveState: (live) => (this.live = live),
-        onWrite: (id, proposal) => viewModel.recordProposal(id, proposal),
-      }),
+      ...options,
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,
       ...(team
@@ -260,11 +264,15 @@ export class TaskRun {
       ...(mode ? { mode } : {}),
     });
     if (mode) viewModel.emit({ type: "mode", mode });
-    await this.play(events, this.earlyDiffs(setup, restricted), new Map(agent.tools.map((t) => [t.name, t.kind])));
+    await this.play(
+      events,
+      this.earlyDiffs(setup, restricted, options.approvalLevel),
+      new Map(agent.tools.map((t) => [t.name, t.kind])),
+    );
   }
 
   /** Diffs opened while the model writes an edit the person will be asked about. */
-  private earlyDiffs(setup: Setup, restricted: boolean): EarlyDiffs | undefined {
+  private earlyDiffs(setup: Setup, restricted: boolean, level: () => ApprovalLevel): EarlyDiffs | undefined {
     const { env, task } = this.parts;
     const state = this.parts.viewModel.state;
     const currentText = env.currentText?.bind(env);
@@ -274,7 +282,8 @@ export class TaskRun {
       gate: env.gate,
       key: (toolCallId) => approvalKey({ toolCallId, task: { id: taskId } }),
       read: (path) => currentText(path, task.root),
-      asks: (toolName) => !state.alwaysAllowed.includes(toolName),
+      // From Edits auto up an edit lands unasked: no diff opens in the person's way.
+      asks: (toolName) => level() === "ask" && !state.alwaysAllowed.includes(toolName),
       secretFiles: setup.settings.secretFiles,
       taskTitle: () => state.title,
       diffFirst: Boolean(task.inlineEdit),

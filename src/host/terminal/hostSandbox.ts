@@ -47,6 +47,12 @@ export class HostSandbox implements vscode.Disposable {
     return "on";
   }
 
+  /** The state when it is already known, without checking the sandbox's tools (undefined: not checked yet). */
+  known(settings: SandboxSettings): SandboxState | undefined {
+    if (!settings.enabled) return "off";
+    return this.problemFound ? (this.problemFound.problem ? "unavailable" : "on") : undefined;
+  }
+
   /** Checks the sandbox's tools and makes it for these settings, ahead of a task that will need it. */
   warm(settings: SandboxSettings): void {
     if (settings.enabled && !this.problem) this.ensure(settings);

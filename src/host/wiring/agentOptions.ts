@@ -1,6 +1,7 @@
-import { emptyUsage, type ChatModel, type FileChangeProposal, type RunState } from "../../core";
+import { emptyUsage, type ApprovalLevel, type ChatModel, type FileChangeProposal, type RunState } from "../../core";
 import type { ChatState } from "../../protocol";
 import { approvalFor } from "../settings";
+import { approvalsView } from "../approvals/approvalsView";
 import type { SessionEnv } from "./sessionEnv";
 import { guardedGate } from "./sessionGate";
 import { sessionMiddleware } from "./sessionMiddleware";
@@ -20,7 +21,9 @@ export function agentOptions(o: {
   onWrite: (id: string, proposal: FileChangeProposal) => void;
 }): Parameters<SessionEnv["createAgent"]>[0] {
   const { env, setup, restricted } = o;
-  const { policy, commands } = approvalFor(setup.settings, restricted, env.sandboxState?.(setup.settings) ?? "off");
+  const sandbox = env.sandboxState?.(setup.settings) ?? "off";
+  const { policy, commands } = approvalFor(setup.settings, restricted, sandbox);
+  const level = taskLevel(env, setup, restricted, sandbox);
   return {
     taskId: o.task.id,
     title: o.task.title(),
@@ -34,7 +37,10 @@ export function agentOptions(o: {
     }),
     approvalPolicy: policy,
     commands,
+    approvalLevel: level,
     maxSteps: setup.settings.maxSteps,
+    ...(setup.settings.spendCapUsd !== undefined ? { spendCapUsd: setup.settings.spendCapUsd } : {}),
+    extraLimits: () => (level() === "autopilot" ? { ...setup.settings.autopilot, name: "Autopilot" } : undefined),
     maxParallelSubagents: setup.settings.maxParallelSubagents,
     secretFiles: setup.settings.secretFiles,
     sandbox: setup.settings.sandbox,
@@ -43,6 +49,21 @@ export function agentOptions(o: {
     middleware: [sessionMiddleware({ onLiveState: o.onLiveState, onWrite: o.onWrite })],
     ...(restricted ? { systemPrompt: RESTRICTED_PROMPT } : {}),
   };
+}
+
+/**
+ * The level a task's tool calls get, read at each call: the window's (a pick in the header applies
+ * from the next call), never above Ask in Restricted Mode (trust is read at each call too).
+ */
+function taskLevel(
+  env: SessionEnv,
+  setup: Parameters<typeof agentOptions>[0]["setup"],
+  restricted: boolean,
+  sandbox: ReturnType<NonNullable<SessionEnv["sandboxState"]>>,
+): () => ApprovalLevel {
+  if (restricted) return () => "ask";
+  const fixed = approvalsView(setup.settings, { restricted, sandbox }).level;
+  return () => (!env.isTrusted() ? "ask" : (env.approvals?.level() ?? fixed));
 }
 
 /** What the header shows of a model. */

@@ -21,6 +21,7 @@ import { vscodeCodeIntelligence } from "../codeIntel/vscodeCodeIntelligence";
 import { workspaceFileUri } from "../workspaceUris";
 import { CheckpointTexts } from "../review/checkpointTexts";
 import type { HostSandbox } from "../terminal/hostSandbox";
+import type { HostApprovals } from "../approvals/hostApprovals";
 import type { HostMcp } from "../mcp/hostMcp";
 import { createModelSetup, type ModelSetup } from "../models/modelSetup";
 import type { VscodeModels } from "../models/vscodeModels";
@@ -62,6 +63,8 @@ export interface HostEnvOptions {
   teamFiles?: SessionTeamFiles;
   /** The person's hooks, and a workspace's once approved. */
   hooks?: HostHooks;
+  /** The window's permission level (`fathom.approvals`), read at each tool call. */
+  approvals?: HostApprovals;
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -145,6 +148,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     demo: o.demo === true || process.env.FATHOM_DEMO === "1",
     ...(o.models ?? createModelSetup(o)),
     ...(o.mcp ? { allowMcpToolAlways: (toolName: string) => o.mcp!.allowToolAlways(toolName) } : {}),
+    ...(o.approvals ? { approvals: o.approvals } : {}),
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
     ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),

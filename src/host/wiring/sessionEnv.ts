@@ -1,6 +1,8 @@
 import type { SessionTeamFiles } from "../tasks/teamRun";
 import type {
   Agent,
+  ApprovalLevel,
+  ExtraLimits,
   QuestionAsker,
   ApprovalGate,
   DoneReason,
@@ -40,7 +42,12 @@ export interface SessionEnv {
     approvalGate: ApprovalGate;
     approvalPolicy: ApprovalPolicy;
     commands: CommandPatterns;
+    /** The permission level, read at each tool call. */
+    approvalLevel: () => ApprovalLevel;
     maxSteps: number;
+    spendCapUsd?: number;
+    /** Autopilot's budget while the level is Autopilot. */
+    extraLimits?: ExtraLimits;
     maxParallelSubagents: number;
     secretFiles: string[];
     sandbox: FathomSettings["sandbox"];
@@ -77,6 +84,8 @@ export interface SessionEnv {
    * file defines the server (a workspace's file is never written); the task allows it either way.
    */
   allowMcpToolAlways?(toolName: string): Promise<void>;
+  /** The window's permission level now (absent: the settings' level at the task's start). */
+  approvals?: { level(): ApprovalLevel };
   /** Whether commands will run in the OS sandbox (default: off). */
   sandboxState?(settings: FathomSettings): SandboxState;
   /** A demo: the model is a recording (`npm run demo`), and the view says so. */

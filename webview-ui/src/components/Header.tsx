@@ -1,4 +1,5 @@
-import type { ChatState, TeamFilesView } from "../../../src/protocol";
+import type { ApprovalsView, ChatState, TeamFilesView } from "../../../src/protocol";
+import { ApprovalsPicker } from "./ApprovalsPicker";
 import { AgentPicker } from "./AgentPicker";
 import { RulesInForce } from "./RulesInForce";
 import { formatCost, formatTokens } from "../lib/format";
@@ -15,10 +16,12 @@ interface Props {
   models?: ModelListView | undefined;
   /** The custom agents found, for the Agent box (undefined until the host sent them). */
   agents?: TeamFilesView["agents"] | undefined;
+  /** The window's permission level (undefined until the host sent it). */
+  approvals?: ApprovalsView | undefined;
 }
 
-/** Task title, the Model and Agent boxes, "Rules (N)", tokens, cost, context used, and the "History" / "New task" buttons. */
-export function Header({ chat, historyOpen, onToggleHistory, models, agents }: Props) {
+/** Task title, the Model, Agent and Approvals boxes, "Rules (N)", tokens, cost, context used, and the "History" / "New task" buttons. */
+export function Header({ chat, historyOpen, onToggleHistory, models, agents, approvals }: Props) {
   const { usage, model } = chat;
   const contextShare = usage.contextWindow > 0 ? Math.min(usage.contextTokens / usage.contextWindow, 1) : 0;
   return (
@@ -67,6 +70,7 @@ export function Header({ chat, historyOpen, onToggleHistory, models, agents }: P
           <ModelPicker model={model} list={models} />
         )}
         {chat.demo ? null : <AgentPicker agent={chat.agent} agents={agents} />}
+        {chat.demo ? null : <ApprovalsPicker approvals={approvals} />}
         <RulesInForce rules={chat.rules} />
         {model.model || usage.inputTokens > 0 ? (
           <span className="tokens" title="Tokens sent to and received from the model">

@@ -1,6 +1,7 @@
 import {
   initialChatState,
   reduceChat,
+  type ApprovalsView,
   type AttachmentView,
   type ChatState,
   type HostToWebviewChat,
@@ -29,6 +30,8 @@ export interface ViewState {
   chips: { attachments: AttachmentView[]; notice?: string | undefined; focusSeq: number };
   /** The rules, prompt files, skills and custom agents found (null until the host sent them). */
   teamFiles?: TeamFilesView | null;
+  /** The window's permission level (undefined until the host sent it). */
+  approvals?: ApprovalsView | undefined;
   /** What Fathom remembers (null until the host sent the list, when the Memories list was opened). */
   memories?: MemoryView[] | null;
 }
@@ -83,6 +86,8 @@ export function reduce(view: ViewState, message: ChatAction): ViewState {
       return { ...view, teamFiles: message.teamFiles };
     case "memories":
       return { ...view, memories: message.memories };
+    case "approvals":
+      return { ...view, approvals: message.approvals };
     case "mentionResults":
       return { ...view, mentions: { requestId: message.requestId, files: message.files } };
     case "composerText":
