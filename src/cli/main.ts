@@ -70,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const { tap, makeModel } = cliModels(opts);
   const model = makeModel(opts.model);
   const { inbox, steering, gate, questions, promptIo } = terminalPeople(opts, interrupt.onInterrupt);
-  const { sandbox, policy } = runTrust(opts);
+  const { sandbox, policy, level } = runTrust(opts);
   const taskId = opts.task ?? newTaskId();
   const task = await prepareTask(opts, taskId, promptIo);
   if (typeof task === "number") return task;
@@ -84,6 +84,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     makeModel,
     sandbox,
     policy,
+    level: () => level,
     gate,
     questions,
     promptIo,

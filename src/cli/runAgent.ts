@@ -4,6 +4,11 @@ import type { CommandSandbox } from "../core/executor/sandbox";
 import type { createModel } from "../core/model/createModel";
 import { memoryFolders } from "../core/memory/memoryStore";
 import type { QuestionAsker } from "../core/question";
+import {
+  AUTOPILOT_DEFAULT_MAX_STEPS,
+  AUTOPILOT_DEFAULT_SPEND_CAP_USD,
+  type ApprovalLevel,
+} from "../core/trust/approvalLevels";
 import { cliHooks } from "./cliHooks";
 import type { CliOptions } from "./runOptions";
 import type { PreparedTask } from "./runPlace";
@@ -19,6 +24,8 @@ interface AgentParts {
   makeModel: (id: string) => Model;
   sandbox: CommandSandbox | null | undefined;
   policy: ApprovalPolicy;
+  /** The permission level, read at each tool call (an ACP client may switch it mid-session). */
+  level: () => ApprovalLevel;
   gate: ApprovalGate;
   questions: QuestionAsker;
   promptIo?: Parameters<typeof cliHooks>[1];
@@ -26,7 +33,7 @@ interface AgentParts {
 
 /** The agent's options for the run, built when the run starts (the hook files are read then). */
 export function cliAgentOptions(parts: AgentParts): () => Promise<HeadlessAgentOptions> {
-  const { opts, taskId, task, model, makeModel, sandbox, policy, gate, questions, promptIo } = parts;
+  const { opts, taskId, task, model, makeModel, sandbox, policy, level, gate, questions, promptIo } = parts;
   const { root, backend, team, checkpoints } = task;
   return async () => {
     // The repository's hook files are read where the person works; hooks run in the task's folder.
@@ -47,6 +54,16 @@ export function cliAgentOptions(parts: AgentParts): () => Promise<HeadlessAgentO
       memory: { folders: memoryFolders(opts.cwd), allowWrites: opts.allowMemoryWrites },
       ...(hooks.length ? { hooks: { hooks, cwd: root, sessionId: taskId, ...(sandbox ? { sandbox } : {}) } } : {}),
       approvalPolicy: policy,
+      approvalLevel: level,
+      // Autopilot's budget: the person's --max-steps and --spend-cap, else 50 calls and $2.
+      extraLimits: () =>
+        level() === "autopilot"
+          ? {
+              maxSteps: opts.maxSteps ?? AUTOPILOT_DEFAULT_MAX_STEPS,
+              spendCapUsd: opts.spendCapUsd ?? AUTOPILOT_DEFAULT_SPEND_CAP_USD,
+              name: "Autopilot",
+            }
+          : undefined,
       // Without the sandbox they asked for, every command reaches the person, --yes or not.
       ...(sandbox === null
         ? {

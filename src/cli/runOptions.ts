@@ -9,6 +9,7 @@ import { REPLAY_BASE_URL, loadReplay } from "./replayOptions";
 import { MODEL_OPTIONS, modelOverrideOf } from "./modelOptions";
 import { PROVIDERS } from "./commandArgs";
 import { takeWorktreeFlag } from "./worktreeCommands";
+import { APPROVAL_LEVELS, isApprovalLevel, type ApprovalLevel } from "../core/trust/approvalLevels";
 
 /** `fathom run`'s flags, read and checked (every mistake a UsageError saying what to write). */
 
@@ -27,6 +28,8 @@ export interface CliOptions {
   override?: ModelOverride;
   maxSteps?: number;
   spendCapUsd?: number;
+  /** --approvals: the permission level (default ask), as fathom.approvals in VS Code. */
+  approvals: ApprovalLevel;
   yes: boolean;
   json: boolean;
   sandbox: boolean;
@@ -62,6 +65,7 @@ const RUN_OPTIONS = {
   ...MODEL_OPTIONS,
   "max-steps": { type: "string" },
   "spend-cap": { type: "string" },
+  approvals: { type: "string" },
   yes: { type: "boolean", short: "y" },
   "no-sandbox": { type: "boolean" },
   "allow-domain": { type: "string", multiple: true },
@@ -156,6 +160,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     model: replay?.header.model ?? values.model ?? "",
     baseUrl: replay ? REPLAY_BASE_URL[provider] : (values["base-url"] ?? ""),
     apiKey,
+    approvals: "ask",
     yes: values.yes === true,
     json: values.json === true,
     plan: values.plan === true,
@@ -196,6 +201,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (!Number.isFinite(n) || n <= 0)
       throw new UsageError(`--spend-cap must be a positive number of US dollars (got "${values["spend-cap"]}").`);
     options.spendCapUsd = n;
+  }
+  if (values.approvals !== undefined) {
+    if (!isApprovalLevel(values.approvals))
+      throw new UsageError(`--approvals must be one of ${APPROVAL_LEVELS.join(", ")} (got "${values.approvals}").`);
+    options.approvals = values.approvals;
   }
   for (const file of options.mcpConfigs) {
     if (!existsSync(file)) throw new UsageError(`--mcp-config ${file} does not exist.`);

@@ -1,6 +1,7 @@
 import { approveAll, type ApprovalGate, type ApprovalPolicy } from "../core/approval";
 import { SteeringInbox } from "../core/agent/steering";
 import { openSandbox } from "../core/headless/headlessRun";
+import { levelWhereSandbox, type ApprovalLevel } from "../core/trust/approvalLevels";
 import { noOneToAsk, type QuestionAsker } from "../core/question";
 import type { CliOptions } from "./runOptions";
 import { StdinSteering } from "./stdinSteering";
@@ -37,7 +38,8 @@ export function terminalPeople(opts: CliOptions, onInterrupt: () => void) {
 
 /**
  * The sandbox (--sandbox), or null (said once) when it cannot run here, and what runs unasked:
- * with --yes everything but commands the sandbox was asked for and cannot hold.
+ * with --yes everything but commands the sandbox was asked for and cannot hold; and the permission
+ * level (--approvals) where it can run.
  */
 export function runTrust(opts: CliOptions) {
   const sandbox = opts.sandbox
@@ -52,5 +54,10 @@ export function runTrust(opts: CliOptions) {
   const policy: ApprovalPolicy = opts.yes
     ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" }
     : {};
-  return { sandbox, policy };
+  // --approvals autopilot only where the sandbox holds the commands: else Edits auto, said once.
+  const where = levelWhereSandbox(opts.approvals, !opts.sandbox ? "off" : sandbox === null ? "unavailable" : "on");
+  if (where.refused)
+    process.stderr.write(`fathom: ${where.refused.replace("fathom.sandbox.enabled", "--no-sandbox")}\n`);
+  const level: ApprovalLevel = where.level;
+  return { sandbox, policy, level };
 }

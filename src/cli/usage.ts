@@ -49,6 +49,11 @@ Options:
                         event. The plan is saved with the task
   --act                 with --task ID: start that task's plan (its steps become the todos;
                         a prompt, if given, is added to it)
+  --approvals LEVEL     ask (default: every write and command asked), editsAuto (writes land
+                        at once, checkpointed; commands asked) or autopilot (writes and
+                        sandboxed commands run unasked; 50 model calls and $2 unless
+                        --max-steps / --spend-cap; where the sandbox cannot run, editsAuto).
+                        Deny patterns, secret files, memory and leaving the sandbox still ask
   --yes                 approve writes and commands without asking (and ask no questions: the
                         agent decides and says what it assumed)
   --no-sandbox          run commands with your full rights, not in the OS sandbox

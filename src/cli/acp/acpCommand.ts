@@ -57,7 +57,7 @@ export async function acpCommand(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const { makeModel } = cliModels(opts);
-  const { sandbox, policy } = runTrust(opts);
+  const { sandbox, policy, level } = runTrust(opts);
   // Runs start their commands from an empty folder of our own (the sandbox puts stand-ins in
   // the process's folder), made once here since sessions may run at once.
   const neutral = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-acp-")) : undefined;
@@ -67,7 +67,7 @@ export async function acpCommand(argv: readonly string[]): Promise<number> {
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
-  const connection = fathomAcpAgent({ opts, makeModel, sandbox, policy }, sessions).connect(stream);
+  const connection = fathomAcpAgent({ opts, makeModel, sandbox, policy, level }, sessions).connect(stream);
   await connection.closed.catch(() => undefined);
   // The client went away: every running turn is cancelled and waited for (its commands and MCP servers stopped).
   for (const session of sessions.values()) session.cancel();

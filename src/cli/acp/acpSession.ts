@@ -1,6 +1,7 @@
 import type { AgentContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import { FilesystemBackend } from "../../core/backends/filesystem";
 import type { ApprovalPolicy } from "../../core/approval";
+import type { ApprovalLevel } from "../../core/trust/approvalLevels";
 import type { CommandSandbox } from "../../core/executor/sandbox";
 import { runHeadless } from "../../core/headless/headlessRun";
 import { noOneToAsk } from "../../core/question";
@@ -22,6 +23,8 @@ export interface AcpSettings {
   sandbox: CommandSandbox | null | undefined;
   /** What runs unasked (the CLI's --yes); the rest, and whatever must reach the person, asks the client. */
   policy: ApprovalPolicy;
+  /** The permission level (--approvals) where it can run here. */
+  level: ApprovalLevel;
 }
 
 /**
@@ -39,6 +42,8 @@ export class AcpSession {
   private readonly createdAt = Date.now();
   private running: AbortController | undefined;
   private current: Promise<unknown> = Promise.resolve();
+  /** The session's permission level, read at each tool call. */
+  level: ApprovalLevel;
 
   constructor(
     readonly id: string,
@@ -50,6 +55,7 @@ export class AcpSession {
     this.dataDir = workspaceDataDir(root);
     this.checkpoints = checkpointStoreFor(this.dataDir);
     this.gate = new AcpApprovalGate(client, id, root);
+    this.level = settings.level;
   }
 
   get busy(): boolean {
@@ -112,6 +118,7 @@ export class AcpSession {
       makeModel,
       sandbox,
       policy,
+      level: () => this.level,
       gate: this.gate,
       questions: noOneToAsk,
     });

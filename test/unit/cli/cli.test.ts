@@ -73,6 +73,11 @@ test("exit 2 for usage errors, with a message saying what to do", async () => {
     [["run"], cleanEnv({ OPENAI_API_KEY: KEY }), /Missing the prompt/],
     [["run", "--provider", "bard", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--provider must be one of/],
     [["run", "--max-steps", "0", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /--max-steps must be/],
+    [
+      ["run", "--approvals", "yolo", "x"],
+      cleanEnv({ OPENAI_API_KEY: KEY }),
+      /--approvals must be one of ask, editsAuto, autopilot \(got "yolo"\)/,
+    ],
     [["run", "--cwd", "/nonexistent/dir", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /is not a directory/],
     [["run", "--bogus", "x"], cleanEnv({ OPENAI_API_KEY: KEY }), /Unknown option '--bogus'/],
     [["run", "x"], cleanEnv(), /Set OPENAI_API_KEY/],
@@ -207,6 +212,39 @@ test("no TTY and no --yes: writes and commands are rejected with a reason; nothi
     (m) => m.role === "tool",
   );
   assert.match(toolMessages[0]!.content, /rerun fathom with --yes/);
+});
+
+test("--approvals editsAuto writes unasked and still asks for commands; autopilot without the sandbox says so and is editsAuto", async () => {
+  for (const level of ["editsAuto", "autopilot"]) {
+    const dir = workspace();
+    const s = await server([
+      {
+        toolCalls: [
+          { name: "write_file", arguments: { file_path: "/b.txt", content: "B" } },
+          { name: "execute", arguments: { command: "touch c.txt" } },
+        ],
+      },
+      { text: "Wrote b." },
+    ]);
+    const run = await cli([
+      "run",
+      "--approvals",
+      level,
+      "--no-sandbox",
+      "--base-url",
+      s.baseUrlOpenAI,
+      "--cwd",
+      dir,
+      "b",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(path.join(dir, "b.txt"), "utf8"), "B", level);
+    assert.equal(existsSync(path.join(dir, "c.txt")), false, level);
+    assert.match(run.stderr, /rejected execute: No one is at a terminal/);
+    const fallback = run.stderr.split("\n").filter((line) => line.includes("Autopilot runs commands unasked only"));
+    assert.equal(fallback.length, level === "autopilot" ? 1 : 0, run.stderr);
+    if (level === "autopilot") assert.match(fallback[0]!, /turned off \(--no-sandbox\)/);
+  }
 });
 
 test("exit 1: a refused key ends with a readable error and never prints the key", async () => {
