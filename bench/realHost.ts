@@ -2,7 +2,8 @@
 // same harness as the end-to-end tests, with the scripted model server playing the model.
 //   node --import tsx bench/realHost.ts      (FATHOM_SKIP_PACKAGE=1 reuses the packaged vsix)
 // Figures: activation time; p50/p95 over 20+ samples of: the model's last chunk of an edit →
-// diff card / diff editor painted, Approve clicked → file on disk, Enter → the model's request;
+// diff card / diff editor painted, Approve clicked → file on disk, in Edits auto the last chunk
+// → file on disk (bench/editsAutoSamples.ts), Enter → the model's request;
 // the machine's load meanwhile and, from Fathom's debug log, where the time goes; the first
 // request for "hello" (characters, tokens), request bytes over the fix-the-test task,
 // extension-host memory around a 200-step task, vsix size.
@@ -18,6 +19,7 @@ import { startSession, type Session } from "../test/vscode/harness/workspace";
 import { LoadSampler, p50p95, stepGaps } from "./latencyStats";
 import { armInputStamps, armTextWatch, setFathomLogLevelDebug, textShownAt } from "./hostWatchers";
 import { EditSamples } from "./editSamples";
+import { editsAutoToDisk } from "./editsAutoSamples";
 import { Figures } from "./figures";
 import { markdownAnswer, streamedAnswer } from "./sseTurns";
 import { runningExtensionsActivationMs } from "./vscodeFigures";
@@ -318,6 +320,16 @@ export async function runRealHostBench(): Promise<Figures> {
     await pressEnter("Propose some edits to numbers.js, notes.txt and numbers.ts.");
     for (const { held, file, next, kind } of planned) await edits.measure(held, file, next, kind);
     await chat.getByText("Done proposing.").waitFor({ state: "visible", timeout: 60_000 });
+    // Edits auto: notes.txt's lines the Approve samples left alone, each edit landing unasked.
+    const editsAuto = await editsAutoToDisk({
+      chat,
+      server,
+      file: path.join(workspace, "notes.txt"),
+      virtualPath: "/notes.txt",
+      edit: (i) => ({ old: `note ${SAMPLES + i}\n`, next: `note ${SAMPLES + i}, done unasked\n` }),
+      samples: SAMPLES,
+      send: pressEnter,
+    });
 
     const machine = load.stop();
 
@@ -349,6 +361,10 @@ export async function runRealHostBench(): Promise<Figures> {
       edits.burst.map((l) => l.diff),
     );
     figures.samples("Approve → file on disk", edits.approveToDisk, { target: "≤ 100 ms", limit: 100 });
+    figures.samples("Edits auto: the last chunk of an edit → file on disk (no card)", editsAuto, {
+      target: "≤ 50 ms",
+      limit: 50,
+    });
     figures.samples("Approve → next request: a plain text file (no language server)", edits.approveToRequest.txt, {
       target: "≤ 250 ms",
       limit: 250,
