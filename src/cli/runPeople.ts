@@ -55,9 +55,10 @@ export function runTrust(opts: CliOptions) {
     ? { read: "auto", edit: "auto", execute: executeAuto ? "auto" : "ask", other: "auto" }
     : {};
   // --approvals autopilot only where the sandbox holds the commands: else Edits auto, said once.
-  const where = levelWhereSandbox(opts.approvals, !opts.sandbox ? "off" : sandbox === null ? "unavailable" : "on");
-  if (where.refused)
-    process.stderr.write(`fathom: ${where.refused.replace("fathom.sandbox.enabled", "--no-sandbox")}\n`);
+  const state = !opts.sandbox ? "off" : sandbox === null ? "unavailable" : "on";
+  const cli = (why: string | undefined) => why?.replace("fathom.sandbox.enabled", "--no-sandbox");
+  const where = levelWhereSandbox(opts.approvals, state);
+  if (where.refused) process.stderr.write(`fathom: ${cli(where.refused)}\n`);
   const level: ApprovalLevel = where.level;
-  return { sandbox, policy, level };
+  return { sandbox, policy, level, autopilotRefused: cli(levelWhereSandbox("autopilot", state).refused) };
 }

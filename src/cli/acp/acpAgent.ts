@@ -2,13 +2,15 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { PROTOCOL_VERSION, RequestError, agent, type AgentApp } from "@agentclientprotocol/sdk";
 import { AcpSession, type AcpSettings } from "./acpSession";
+import { acpModes, levelForMode } from "./acpModes";
 
 /** The agent's name and version as `initialize` gives them. */
 export const AGENT_INFO = { name: "fathom", title: "Fathom", version: "0.1.0" };
 
 /**
  * Fathom as an ACP agent: `initialize`, `session/new` (a session per client folder),
- * `session/prompt` (one headless run per turn), `session/cancel`. The SDK parses every request
+ * `session/prompt` (one headless run per turn), `session/cancel`, `session/set_mode` (the
+ * permission levels: Ask, Edits auto, Autopilot where the sandbox runs). The SDK parses every request
  * against ACP's schema and answers malformed ones, unknown methods and thrown errors as
  * JSON-RPC errors. `sessions` is every session this connection opened (to stop them on close).
  */
@@ -35,8 +37,17 @@ export function fathomAcpAgent(settings: AcpSettings, sessions: Map<string, AcpS
           `cwd must be the absolute path of an existing folder (got "${params.cwd}").`,
         );
       const id = `fathom-${process.pid}-${++next}`;
-      sessions.set(id, new AcpSession(id, root, client, settings));
-      return { sessionId: id };
+      const session = new AcpSession(id, root, client, settings);
+      sessions.set(id, session);
+      return { sessionId: id, modes: acpModes(session.level, settings.autopilotRefused) };
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
+      const level = levelForMode(params.modeId, settings.autopilotRefused);
+      if (typeof level !== "string") throw RequestError.invalidParams({ modeId: params.modeId }, level.error);
+      session.level = level;
+      return {};
     })
     .onRequest("session/prompt", async ({ params, signal }) => {
       const session = sessions.get(params.sessionId);

@@ -11,13 +11,15 @@ import { fathomAcpAgent } from "./acpAgent";
 import type { AcpSession } from "./acpSession";
 
 export const ACP_USAGE = `Usage: fathom acp [--provider NAME] [--model ID] [--base-url URL] [--yes] [--no-sandbox]
-                 [--allow-domain D]... [--mcp-config FILE]... [model options as for fathom run]
+                 [--approvals LEVEL] [--allow-domain D]... [--mcp-config FILE]...
+                 [model options as for fathom run]
 
 Runs Fathom as an Agent Client Protocol agent on stdin/stdout (JSON-RPC, one message a line),
 for editors that host agents over ACP (Zed, JetBrains IDEs, Neovim's CodeCompanion, …). The
 editor starts it; each session works in the folder the editor gives. Keys and providers are
 those of "fathom run" (OPENAI_API_KEY, ANTHROPIC_API_KEY, --provider, --base-url). Writes and
-commands are asked in the editor unless --yes; nothing but the protocol goes to stdout
+commands are asked in the editor unless --yes or the permission level (--approvals, or the
+editor's mode: session/set_mode) says otherwise; nothing but the protocol goes to stdout
 (messages for a person go to stderr). See docs/cli.md, "Fathom in other editors (ACP)".`;
 
 /** `fathom run` flags that mean nothing here: the editor gives the folder, the prompt and the files. */
@@ -57,7 +59,7 @@ export async function acpCommand(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const { makeModel } = cliModels(opts);
-  const { sandbox, policy, level } = runTrust(opts);
+  const { sandbox, policy, level, autopilotRefused } = runTrust(opts);
   // Runs start their commands from an empty folder of our own (the sandbox puts stand-ins in
   // the process's folder), made once here since sessions may run at once.
   const neutral = sandbox ? mkdtempSync(path.join(os.tmpdir(), "fathom-acp-")) : undefined;
@@ -67,7 +69,9 @@ export async function acpCommand(argv: readonly string[]): Promise<number> {
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
-  const connection = fathomAcpAgent({ opts, makeModel, sandbox, policy, level }, sessions).connect(stream);
+  const connection = fathomAcpAgent({ opts, makeModel, sandbox, policy, level, autopilotRefused }, sessions).connect(
+    stream,
+  );
   await connection.closed.catch(() => undefined);
   // The client went away: every running turn is cancelled and waited for (its commands and MCP servers stopped).
   for (const session of sessions.values()) session.cancel();

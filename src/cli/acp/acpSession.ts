@@ -25,6 +25,8 @@ export interface AcpSettings {
   policy: ApprovalPolicy;
   /** The permission level (--approvals) where it can run here. */
   level: ApprovalLevel;
+  /** Why Autopilot cannot run here (no OS sandbox), or undefined. */
+  autopilotRefused?: string | undefined;
 }
 
 /**

@@ -336,3 +336,31 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
     await sleep(20);
   }
 }
+
+test("session/set_mode: the permission levels; Edits auto writes without asking; Autopilot is not offered without the sandbox", async () => {
+  const s = await server(writeTurns());
+  const c = connect(s, () => "reject_once");
+  const dir = workspace();
+  await c.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId, modes } = await c.agent.request("session/new", { cwd: dir, mcpServers: [] });
+  assert.equal(modes?.currentModeId, "ask");
+  assert.deepEqual(
+    modes?.availableModes.map((m) => [m.id, m.name]),
+    [
+      ["ask", "Ask"],
+      ["editsAuto", "Edits auto, review after"],
+    ],
+  );
+  await assert.rejects(c.agent.request("session/set_mode", { sessionId, modeId: "autopilot" }), /--no-sandbox/);
+  await assert.rejects(c.agent.request("session/set_mode", { sessionId, modeId: "yolo" }), /Unknown mode "yolo"/);
+  await c.agent.request("session/set_mode", { sessionId, modeId: "editsAuto" });
+  const answer = await c.agent.request("session/prompt", {
+    sessionId,
+    prompt: [{ type: "text", text: "write notes" }],
+  });
+  assert.equal(answer.stopReason, "end_turn");
+  assert.equal(c.permissions.length, 0, "nothing was asked");
+  assert.equal(readFileSync(path.join(dir, "notes.txt"), "utf8"), "hi\n");
+  c.child.stdin.end();
+  await c.exited;
+});
