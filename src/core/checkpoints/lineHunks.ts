@@ -59,7 +59,10 @@ function hunkId(h: Omit<LineHunk, "id">): string {
 }
 
 /** Replaces, from the last block to the first, lines of `lines` (each block: start, count, what goes there). */
-export function spliceBlocks(lines: readonly string[], blocks: { start: number; count: number; put: string[] }[]): string {
+export function spliceBlocks(
+  lines: readonly string[],
+  blocks: { start: number; count: number; put: string[] }[],
+): string {
   const out = [...lines];
   for (const block of [...blocks].sort((x, y) => y.start - x.start)) out.splice(block.start, block.count, ...block.put);
   return out.join("");
@@ -98,11 +101,13 @@ export function placeHunks(agent: string, now: string, hunks: readonly LineHunk[
     const s = h.agentStart;
     const count = h.agentLines.length;
     if (count > 0) {
-      for (let k = 0; k < count; k++) if (toNow[s + k] === -1 || (k > 0 && insertedBefore[s + k])) return { conflict: EDITED };
+      for (let k = 0; k < count; k++)
+        if (toNow[s + k] === -1 || (k > 0 && insertedBefore[s + k])) return { conflict: EDITED };
       return { nowStart: toNow[s]!, nowCount: count };
     }
     // Fathom only removed lines: they go back between agent lines s-1 and s.
-    if (insertedBefore[s]) return { conflict: "you added lines where Fathom removed these: undo it by hand, or Keep it" };
+    if (insertedBefore[s])
+      return { conflict: "you added lines where Fathom removed these: undo it by hand, or Keep it" };
     if (s === 0) return { nowStart: 0, nowCount: 0 };
     if (toNow[s - 1] !== -1) return { nowStart: toNow[s - 1]! + 1, nowCount: 0 };
     if (s === agentLines.length) return { nowStart: nowLength, nowCount: 0 };

@@ -91,8 +91,7 @@ export class TaskChanges {
     const created = r.base === null;
     const blank = { path, created, added: 0, removed: 0, hunks: [], base: "", now: null };
     const tooLarge = [r.base, r.agent].find(isNotKept);
-    if (tooLarge)
-      return { ...blank, problem: `a text over the size checkpoints keep (${sizeText(tooLarge.notKept)})` };
+    if (tooLarge) return { ...blank, problem: `a text over the size checkpoints keep (${sizeText(tooLarge.notKept)})` };
     const base = (await this.text(r.base)) ?? "";
     const agent = (await this.text(r.agent)) ?? "";
     const hunks = lineHunks(base, agent);

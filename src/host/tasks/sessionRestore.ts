@@ -1,4 +1,6 @@
 import type { BackendProtocol, CheckpointStore } from "../../core";
+import type { HostToWebviewChat } from "../../protocol";
+import { ChangesActions } from "./changesActions";
 import { RestoreActions } from "./restoreActions";
 import type { TaskParts } from "./openTask";
 
@@ -38,5 +40,39 @@ export function restoreActionsFor(
       notice: (level, text) => viewModel.notice(level, text),
       fillComposer: (text) => viewModel.emit({ type: "composerText", text }),
     },
+  );
+}
+
+/** The Changes list of a chat session: Undo writes where the task worked; what was undone waits for the model's next turn. */
+export function changesActionsFor(
+  parts: TaskParts,
+  store: CheckpointStore,
+  backend: () => BackendProtocol,
+): ChangesActions {
+  const { env, task, viewModel } = parts;
+  return new ChangesActions(
+    {
+      store,
+      backend,
+      compare: (path, base, created) => env.compareChanges?.(path, base, created) ?? Promise.resolve(),
+      log: env.log,
+    },
+    {
+      get state() {
+        return viewModel.state;
+      },
+      setChanges: (changes) => viewModel.emit({ type: "changes", changes }),
+      notice: (level, text) => viewModel.notice(level, text),
+      tellModel: (note) => (task.reviewNotes ??= []).push(note),
+    },
+  );
+}
+
+/** Messages after which the Changes list is read again: a task shown or ended, an edit written. */
+export function changesMayDiffer(message: HostToWebviewChat): boolean {
+  return (
+    message.type === "state" ||
+    message.type === "status" ||
+    (message.type === "itemUpdated" && message.item.kind === "tool" && message.item.proposal !== undefined)
   );
 }

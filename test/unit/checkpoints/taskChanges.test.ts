@@ -151,7 +151,8 @@ describe("task changes", () => {
       // CRLF, a BOM, no final newline: the bytes must come back as they were.
       const text = `${i % 3 === 0 ? "\uFEFF" : ""}${Array.from({ length: 60 }, (_, k) => `line ${k} of ${i}`).join(i % 2 ? "\r\n" : "\n")}`;
       start[name] = text;
-      after[name] = text.replace("line 3 ", "LINE 3 ").replace(`line 40 of ${i}`, `changed 40\nand more`) + "\n// end\n";
+      after[name] =
+        text.replace("line 3 ", "LINE 3 ").replace(`line 40 of ${i}`, `changed 40\nand more`) + "\n// end\n";
     }
     mkdirSync(path.join(root, "src"), { recursive: true });
     for (const [p, text] of Object.entries(start)) writeFileSync(path.join(root, p), text);
