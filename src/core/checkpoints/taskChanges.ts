@@ -67,6 +67,30 @@ export class TaskChanges {
     return byPath;
   }
 
+  /**
+   * A write the person approved on its card (call `callId`) was reviewed then: unless the file
+   * still had changes nobody reviewed before it, it does not go into the list.
+   */
+  async accept(callId: string): Promise<string[]> {
+    const entries = await this.store.journal(this.taskId);
+    const state = new Map<string, Reviewed>();
+    const accepted = new Map<string, Content>();
+    let approved = false;
+    for (const e of entries) {
+      if (e.t === "cp") approved = (e.meta?.callId ?? e.meta?.toolCallId) === callId;
+      else if (e.t === "rv") state.set(e.path, { base: e.base, agent: e.agent });
+      else if (e.t === "w") {
+        const seen = state.get(e.path);
+        if (approved && e.by === undefined && (!seen || seen.base === seen.agent)) accepted.set(e.path, e.after);
+        if (seen) seen.agent = e.after;
+        else state.set(e.path, { base: e.before, agent: e.after });
+        approved = false;
+      }
+    }
+    for (const [path, base] of accepted) await this.store.recordReview(this.taskId, path, base, state.get(path)!.agent, []);
+    return [...accepted.keys()];
+  }
+
   private async text(c: Content): Promise<string | null> {
     return c === null || isNotKept(c) ? null : (await this.store.blobs.get(c)).toString("utf8");
   }

@@ -7,7 +7,7 @@ import {
   type ReviewOutcome,
   type ReviewTarget,
 } from "../../core";
-import type { ChangesView, ChatState } from "../../protocol";
+import type { ChangesView, ChatState, HostToWebviewChat } from "../../protocol";
 import type { Logger } from "../log";
 
 /** What the Changes list needs of the window. */
@@ -24,6 +24,8 @@ export interface ChangesEnv {
 export interface ChangesSession {
   readonly state: ChatState;
   setChanges(changes: ChangesView | null): void;
+  /** The core's call id of a transcript item. */
+  rawIdOf(itemId: string): string;
   notice(level: "info" | "warning", text: string): void;
   /** A note the model gets before its next request (what the person undid). */
   tellModel(note: string): void;
@@ -49,6 +51,8 @@ const list = (paths: readonly string[]) =>
 export class ChangesActions {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private files: FileChanges[] = [];
+  /** Approved edits already marked reviewed (an item is updated more than once). */
+  private readonly accepted = new Set<string>();
   private readonly listeners = new Set<() => void>();
   /** One review action at a time: two clicks never write from the same reading of a file. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -61,6 +65,25 @@ export class ChangesActions {
   private changes(): TaskChanges | undefined {
     const taskId = this.session.state.taskId;
     return taskId ? new TaskChanges(this.env.store, taskId, this.env.backend()) : undefined;
+  }
+
+  /**
+   * Follows the chat: a task shown or ended, or an edit written, reads the list again; an edit
+   * the person approved on its card counts as reviewed (the list is for what nobody looked at).
+   */
+  follow(message: HostToWebviewChat): void {
+    if (message.type === "itemUpdated" && message.item.kind === "tool" && message.item.proposal) {
+      const { outcome } = message.item.proposal;
+      // Once written (the tool is done): its write is then in the journal.
+      if (message.item.status === "done" && (outcome === "approved" || outcome === "approved_with_changes")) {
+        const callId = this.session.rawIdOf(message.item.id).split("/").pop()!;
+        if (!this.accepted.has(callId)) {
+          this.accepted.add(callId);
+          void this.serial(async () => this.changes()?.accept(callId));
+        }
+      }
+      this.refreshSoon();
+    } else if (message.type === "state" || message.type === "status") this.refreshSoon();
   }
 
   /** Reads the list again soon (several writes in a row read it once). */

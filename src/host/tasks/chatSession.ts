@@ -13,7 +13,7 @@ import type { SessionEnv } from "../wiring/sessionEnv";
 import { ChatViewModel } from "../viewModel/chatViewModel";
 import type { RestoreActions } from "./restoreActions";
 import type { ChangesActions } from "./changesActions";
-import { changesActionsFor, changesMayDiffer, restoreActionsFor } from "./sessionRestore";
+import { changesActionsFor, restoreActionsFor } from "./sessionRestore";
 import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
@@ -469,7 +469,7 @@ export class ChatSession {
 
   private post(message: HostToWebviewChat): void {
     if (this.disposed) return;
-    if (changesMayDiffer(message)) this.changes?.refreshSoon();
+    this.changes?.follow(message);
     for (const listener of this.listeners) listener(message);
   }
 }

@@ -1,5 +1,4 @@
 import type { BackendProtocol, CheckpointStore } from "../../core";
-import type { HostToWebviewChat } from "../../protocol";
 import { ChangesActions } from "./changesActions";
 import { RestoreActions } from "./restoreActions";
 import type { TaskParts } from "./openTask";
@@ -62,17 +61,10 @@ export function changesActionsFor(
         return viewModel.state;
       },
       setChanges: (changes) => viewModel.emit({ type: "changes", changes }),
+      rawIdOf: (itemId) => viewModel.rawIdOf(itemId),
       notice: (level, text) => viewModel.notice(level, text),
       tellModel: (note) => (task.reviewNotes ??= []).push(note),
     },
   );
 }
 
-/** Messages after which the Changes list is read again: a task shown or ended, an edit written. */
-export function changesMayDiffer(message: HostToWebviewChat): boolean {
-  return (
-    message.type === "state" ||
-    message.type === "status" ||
-    (message.type === "itemUpdated" && message.item.kind === "tool" && message.item.proposal !== undefined)
-  );
-}

@@ -69,4 +69,23 @@ describe("Changes list in the chat session", () => {
     assert.equal(again.session.state.changes, null);
     assert.equal(readFileSync(path.join(root, "b.txt"), "utf8"), lines("bee"));
   });
+
+  it("an edit the person approved on its card is reviewed: it is not listed", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "fathom-changes-card-"));
+    writeFileSync(path.join(root, "a.txt"), lines("one", "two"));
+    const kit = makeKit(
+      [
+        { toolCalls: [{ id: "w1", name: "write_file", arguments: { file_path: "/card.txt", content: lines("c") } }] },
+        { text: "Done." },
+      ],
+      { root, checkpoints: true },
+    );
+    await kit.session.send("Write card.txt");
+    await until(() => kit.gate.waiting.size > 0, 10_000);
+    kit.session.approve(kit.session.state.items.flatMap((i) => (i.kind === "tool" ? [i.id] : []))[0]!);
+    await kit.session.whenIdle();
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(kit.session.state.changes, null, "reviewed on its card");
+    assert.equal(readFileSync(path.join(root, "card.txt"), "utf8"), lines("c"));
+  });
 });
