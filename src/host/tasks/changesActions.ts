@@ -26,6 +26,8 @@ export interface ChangesSession {
   setChanges(changes: ChangesView | null): void;
   /** The core's call id of a transcript item. */
   rawIdOf(itemId: string): string;
+  /** The task works in its own worktree (the workspace's editors show other files). */
+  inWorktree(): boolean;
   notice(level: "info" | "warning", text: string): void;
   /** A note the model gets before its next request (what the person undid). */
   tellModel(note: string): void;
@@ -97,7 +99,7 @@ export class ChangesActions {
     return this.serial(async () => {
       const changes = this.changes();
       this.files = changes ? await changes.list() : [];
-      this.session.setChanges(
+      const view: ChangesView | null =
         this.files.length === 0
           ? null
           : {
@@ -110,8 +112,9 @@ export class ChangesActions {
                 conflicts: [...new Set(f.hunks.flatMap((h) => ("conflict" in h.place ? [h.place.conflict] : [])))],
                 ...(f.problem ? { problem: f.problem } : {}),
               })),
-            },
-      );
+            };
+      // Said only when it changed: every write and status reads the list again.
+      if (JSON.stringify(view) !== JSON.stringify(this.session.state.changes)) this.session.setChanges(view);
       for (const listener of this.listeners) listener();
     });
   }
@@ -124,6 +127,7 @@ export class ChangesActions {
 
   /** The hunks of a file as last read that can be undone, where they are in the file now (a conflict is in the list). */
   lensesOf(path: string): HunkLens[] {
+    if (this.session.inWorktree()) return [];
     const file = this.files.find((f) => f.path === path);
     return (file?.hunks ?? []).flatMap((h) =>
       "nowStart" in h.place ? [{ id: h.id, line: h.place.nowStart, lines: h.place.nowCount }] : [],

@@ -53,7 +53,7 @@ export function changesActionsFor(
     {
       store,
       backend,
-      compare: (path, base, created) => env.compareChanges?.(path, base, created) ?? Promise.resolve(),
+      compare: (path, base, created) => env.compareChanges?.(path, base, created, task.root) ?? Promise.resolve(),
       log: env.log,
     },
     {
@@ -62,9 +62,9 @@ export function changesActionsFor(
       },
       setChanges: (changes) => viewModel.emit({ type: "changes", changes }),
       rawIdOf: (itemId) => viewModel.rawIdOf(itemId),
+      inWorktree: () => task.root !== undefined,
       notice: (level, text) => viewModel.notice(level, text),
       tellModel: (note) => (task.reviewNotes ??= []).push(note),
     },
   );
 }
-

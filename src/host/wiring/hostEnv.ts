@@ -138,8 +138,8 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       // Beside the chat, not in its place, and without taking the focus from it.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
-    async compareChanges(virtualPath, base, created) {
-      const uri = workspaceFileUri(virtualPath);
+    async compareChanges(virtualPath, base, created, root) {
+      const uri = root ? worktreeUris(root)(virtualPath) : workspaceFileUri(virtualPath);
       if (!uri) return;
       // Left: the file at the task's start (read-only); right: the file itself, so Keep and Undo lenses show on it.
       const left = checkpointTexts.put(

@@ -98,6 +98,9 @@ export const tests: E2ETest[] = [
           30_000,
         );
         await row("/README.md").getByText("+1").waitFor({ timeout: 15_000 });
+        // The undone hunk's lenses go; the other hunk's stay.
+        const undoLenses = page.locator(".monaco-editor .codelens-decoration a", { hasText: "Undo" });
+        await until("one hunk's lenses left", async () => (await undoLenses.count()) === 1, 15_000);
         await ctx.screenshot("e2e-changes-2-hunk-undone");
 
         // Keep all: the list goes, and with it the badge.
@@ -108,6 +111,7 @@ export const tests: E2ETest[] = [
           async () => (await badge.count()) === 0 || ((await badge.textContent().catch(() => "")) ?? "").trim() === "",
           15_000,
         );
+        await until("no lenses left", async () => (await undoLenses.count()) === 0, 15_000);
         assert.equal(fs.readFileSync(path.join(ws, "README.md"), "utf8"), expected);
         assert.match(fs.readFileSync(path.join(ws, "src/slugify.js"), "utf8"), /\^-\|-\$/);
         assert.ok(fs.existsSync(path.join(ws, "src/toSlug.js")));
