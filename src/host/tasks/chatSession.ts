@@ -411,6 +411,8 @@ export class ChatSession {
       mcpServers: keep.mcpServers,
     });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
+    // What was undone in the Changes list is told to that task's model only.
+    if (state.taskId !== keep.taskId) this.task.reviewNotes = undefined;
     this.viewModel.reset(state);
     this.postState();
   }
