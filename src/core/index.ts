@@ -127,6 +127,15 @@ export {
   type RestoreResult,
 } from "./checkpoints/checkpointStore";
 export {
+  TaskChanges,
+  type ChangeHunk,
+  type FileChanges,
+  type ReviewOutcome,
+  type ReviewTarget,
+} from "./checkpoints/taskChanges";
+export { undoneNote } from "./checkpoints/reviewNote";
+export { reviewNotesMiddleware } from "./middleware/reviewNotes";
+export {
   readCassette,
   parseCassette,
   formatCassette,

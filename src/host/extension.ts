@@ -15,6 +15,7 @@ import { HostSandbox } from "./terminal/hostSandbox";
 import { TaskManager } from "./tasks/taskManager";
 import { parallelTasks } from "./tasks/parallelTasks";
 import { registerTaskCommands } from "./tasks/taskCommands";
+import { registerChangeLenses } from "./tasks/changeLenses";
 import { HostMcp } from "./mcp/hostMcp";
 import { registerMcpCommands } from "./mcp/mcpCommands";
 import { HostHooks } from "./hooks/hostHooks";
@@ -227,6 +228,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     registerGettingStarted({ context, view, vscodeModels, lm, log, demo }),
     registerChatView(view),
     registerTaskCommands(tasks),
+    registerChangeLenses(tasks),
     registerMcpCommands(mcp),
     registerSetupCommands({ context, keys, channel, log, tasks, lm, slots }),
   );

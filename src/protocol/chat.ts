@@ -3,6 +3,7 @@ import { SentAttachmentSchema } from "./attachments";
 import { ImageThumbnailSchema } from "./models";
 import { initialParallelView, ParallelViewSchema } from "./parallel";
 import { TaskStatusSchema } from "./taskStatus";
+import { ChangesViewSchema } from "./changes";
 
 /**
  * The chat's view model, as the host sends it to the webview. The host owns the truth (the
@@ -279,6 +280,8 @@ export const ChatStateSchema = z.object({
   agent: z.string().max(64).nullable().default(null),
   /** Rules files in force for the task ("Rules (N)"), as they started to apply. */
   rules: z.array(z.string()).default([]),
+  /** The task's Changes list: its changes the person has not reviewed (null: none, or not read yet). */
+  changes: ChangesViewSchema.nullable().default(null),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -310,5 +313,6 @@ export function initialChatState(): ChatState {
     mode: "act",
     agent: null,
     rules: [],
+    changes: null,
   };
 }

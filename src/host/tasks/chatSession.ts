@@ -12,7 +12,8 @@ import { modelView } from "../wiring/agentOptions";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import { ChatViewModel } from "../viewModel/chatViewModel";
 import type { RestoreActions } from "./restoreActions";
-import { restoreActionsFor } from "./sessionRestore";
+import type { ChangesActions } from "./changesActions";
+import { changesActionsFor, restoreActionsFor } from "./sessionRestore";
 import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
@@ -47,6 +48,8 @@ export class ChatSession {
 
   /** Restore and Edit and resend (absent without a checkpoint store). */
   readonly restoring: RestoreActions | undefined;
+  /** The Changes list: Keep and Undo of the task's changes (absent without a checkpoint store). */
+  readonly changes: ChangesActions | undefined;
 
   /** `reopen`: load the task that was open when the window last closed (the window's first session). */
   constructor(
@@ -83,6 +86,10 @@ export class ChatSession {
             () => env.restoreBackend!(this.task.root),
             () => this.running?.done ?? Promise.resolve(),
           )
+        : undefined;
+    this.changes =
+      env.checkpoints && env.restoreBackend
+        ? changesActionsFor(this.parts, env.checkpoints, () => env.restoreBackend!(this.task.root))
         : undefined;
     this.ready = this.restore().catch((err: unknown) =>
       env.log.error(`Could not load saved tasks: ${(err as Error).message}`),
@@ -366,6 +373,7 @@ export class ChatSession {
     this.disposed = true;
     this.saves.cancel();
     this.running?.dispose();
+    this.changes?.dispose();
     this.listeners.clear();
   }
 
@@ -403,6 +411,8 @@ export class ChatSession {
       mcpServers: keep.mcpServers,
     });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
+    // What was undone in the Changes list is told to that task's model only.
+    if (state.taskId !== keep.taskId) this.task.reviewNotes = undefined;
     this.viewModel.reset(state);
     this.postState();
   }
@@ -461,6 +471,7 @@ export class ChatSession {
 
   private post(message: HostToWebviewChat): void {
     if (this.disposed) return;
+    this.changes?.follow(message);
     for (const listener of this.listeners) listener(message);
   }
 }

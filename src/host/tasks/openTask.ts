@@ -16,6 +16,8 @@ export interface OpenTask {
   wantWorktree: boolean | undefined;
   /** The inline edit the latest message asked for: its runs (a resume, a retry) are that edit's. */
   inlineEdit?: InlineEditRequest;
+  /** What the person undid in the Changes list, for the model's next request. */
+  reviewNotes?: string[];
 }
 
 /** What a person's message carries besides its text. */

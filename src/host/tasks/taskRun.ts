@@ -229,6 +229,7 @@ export class TaskRun {
         alwaysAllowed: () => state.alwaysAllowed,
         onLiveState: (live) => (this.live = live),
         onWrite: (id, proposal) => viewModel.recordProposal(id, proposal),
+        reviewNotes: () => task.reviewNotes?.splice(0) ?? [],
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,

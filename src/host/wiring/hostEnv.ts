@@ -141,6 +141,18 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       // Beside the chat, not in its place, and without taking the focus from it.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
+    async compareChanges(virtualPath, base, created, root) {
+      const uri = root ? worktreeUris(root)(virtualPath) : workspaceFileUri(virtualPath);
+      if (!uri) return;
+      // Left: the file at the task's start (read-only); right: the file itself, so Keep and Undo lenses show on it.
+      const left = checkpointTexts.put(
+        virtualPath,
+        base,
+        created ? "absent at the task's start" : "at the task's start",
+      );
+      const name = path.posix.basename(virtualPath);
+      await vscode.commands.executeCommand("vscode.diff", left, uri, `${name} (task start ↔ now)`, { preview: true });
+    },
     gate: o.gate,
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),

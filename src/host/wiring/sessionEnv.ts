@@ -72,6 +72,8 @@ export interface SessionEnv {
   taskRoot?(taskId: string): Promise<string | undefined>;
   /** A diff of a file now (null: absent) beside what restoring makes it (null: deleted). */
   compareCheckpoint?(path: string, now: string | null, restored: string | null): Promise<void>;
+  /** The Changes list's diff: the file at the task's start (or as last kept) beside the file now (in `root`: its worktree). */
+  compareChanges?(path: string, base: string, created: boolean, root?: string): Promise<void>;
   /**
    * "Always allow" on an MCP tool's card: remembered in the person's own MCP file when that
    * file defines the server (a workspace's file is never written); the task allows it either way.
