@@ -24,6 +24,7 @@ import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
 import { registerCommitMessage } from "./editor/commitMessage";
 import { registerEditSelection } from "./editor/editSelection";
+import { registerReview } from "./codeReview/registerReview";
 import { isDemoWindow } from "./demo/demoFolders";
 import { createDemoModelSetup } from "./demo/demoModelSetup";
 import { registerTryDemo } from "./demo/tryDemo";
@@ -171,8 +172,11 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   if (teamFiles) context.subscriptions.push(teamFiles);
   view.teamFiles = teamFiles;
 
+  // Findings as comments; Apply fix goes to the task that reviewed (the task window is made below).
+  const reviews = registerReview({ tasks: () => tasks(), showChat: () => view.reveal(), log });
   const window = taskWindow(
     {
+      review: reviews.review,
       context,
       keys,
       log,
@@ -217,6 +221,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     registerReviewCommands(gate),
     registerContextCommands({ view, tasks, log }),
     registerCommitMessage({ models, log }),
+    reviews.disposable,
     registerEditSelection({ start: (text, o) => tasks().startTask(text, o), showChat: () => view.reveal(), log }),
     registerTryDemo({ context, log, demo }),
     registerGettingStarted({ context, view, vscodeModels, lm, log, demo }),

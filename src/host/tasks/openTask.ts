@@ -1,5 +1,7 @@
 import type { Attachment, InlineEditRequest, RunState, TaskMode } from "../../core";
 import type { AttachedImage, ChatState } from "../../protocol";
+import type { FixCall } from "../codeReview/fixModel";
+import type { PanelReviewTarget } from "../codeReview/reviewArgs";
 import type { ChatViewModel } from "../viewModel/chatViewModel";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import type { SaveSchedule } from "./saveSchedule";
@@ -27,6 +29,10 @@ export interface MessageExtras {
   inlineEdit?: InlineEditRequest;
   /** Plan or Act (absent: the task's own mode). */
   mode?: TaskMode;
+  /** `/review`: the run reviews this diff (read-only) instead of answering a message (../codeReview/reviewRun.ts). */
+  review?: PanelReviewTarget;
+  /** "Apply fix" on a review's finding: the run's one call is this edit (../codeReview/fixModel.ts). */
+  fix?: FixCall;
 }
 
 /** What a run tells the session that started it: its only way back (the person's messages come in by `steer`). */
