@@ -7,7 +7,7 @@ export interface FixCall {
   args: FixEditArgs;
   /** The finding's title, for the turn that says what came of it. */
   title: string;
-  /** Told what came of the call once its result is in (applied: the file was written). */
+  /** Told what came of the call once its result is in (applied: the file was written); at most once. */
   settled?(applied: boolean): void;
 }
 
@@ -20,24 +20,32 @@ export interface FixCall {
  */
 export function fixApplyingModel(
   task: Pick<ChatModel, "provider" | "model" | "contextWindow">,
-  call: FixCall,
+  given: FixCall,
 ): ChatModel {
+  let told = false;
+  const call: FixCall = {
+    ...given,
+    settled: (applied) => {
+      if (!told) given.settled?.(applied);
+      told = true;
+    },
+  };
   return {
     provider: task.provider,
     model: task.model,
     contextWindow: task.contextWindow,
-    costOf: () => 0,
     stream: (request) => turn(request, call),
   };
 }
 
 async function* turn(request: ModelRequest, call: FixCall): AsyncIterable<ModelStreamEvent> {
   const usage = emptyUsage();
-  const last = request.messages.at(-1);
-  if (last?.role === "tool" && last.toolCallId === call.id) {
-    call.settled?.(last.isError !== true);
-    const text = last.isError
-      ? `The fix for "${call.title}" was not applied: ${last.content}`
+  // Its result anywhere in the conversation (a middleware may send the answer back once): never called twice.
+  const result = request.messages.findLast((m) => m.role === "tool" && m.toolCallId === call.id);
+  if (result?.role === "tool") {
+    call.settled?.(result.isError !== true);
+    const text = result.isError
+      ? `The fix for "${call.title}" was not applied: ${result.content}`
       : `Applied the fix for "${call.title}" to ${call.args.file_path.replace(/^\//, "")}.`;
     yield { type: "text_delta", text };
     yield { type: "done", message: { role: "assistant", content: text }, usage, stopReason: "end_turn" };

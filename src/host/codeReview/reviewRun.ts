@@ -52,8 +52,9 @@ export function partNotice(part: ReviewPart): string {
 }
 
 /**
- * The review's closing message: how many findings of which kind, each with its place (`listed`:
- * in the text, for the conversation; the chat lists them as links under it), and the model's words.
+ * The review's closing message: how many findings of which kind, and why it stopped early if it
+ * did. `listed` (the conversation's copy, which the model reads later) adds each finding's place
+ * and the parts' closing words; the chat shows those already (the answers, the links under it).
  */
 export function reviewSummary(
   label: string,
@@ -71,12 +72,11 @@ export function reviewSummary(
     (f, i) =>
       `${i + 1}. **${severityLabel(f.severity)}** \`${findingPlace(f)}\`: ${f.title}${f.fix !== undefined ? " (fix suggested)" : ""}`,
   );
+  const stopped = result.status === "incomplete" || result.status === "cancelled" ? (result.message ?? "") : "";
+  if (!listed) return [head, stopped].filter(Boolean).join("\n\n");
   const after =
     n > 0 ? "Each finding is a comment on its lines in the editor, with Apply fix where a fix is suggested." : "";
-  const stopped = result.status === "incomplete" || result.status === "cancelled" ? (result.message ?? "") : "";
-  return [head, listed ? list.join("\n") : "", result.summaries.join("\n\n"), stopped, after]
-    .filter(Boolean)
-    .join("\n\n");
+  return [head, list.join("\n"), result.summaries.join("\n\n"), stopped, after].filter(Boolean).join("\n\n");
 }
 
 /**

@@ -154,9 +154,9 @@ describe("the review's summary and parts", () => {
     assert.match(text, /1\. \*\*Bug\*\* `src\/total\.js:3`: Off by one: reads past the end \(fix suggested\)/);
     assert.match(text, /2\. \*\*Nit\*\* `src\/total\.js:1-2`: Name\n/);
     assert.match(text, /Mostly fine\.\n\nPart 2 of 2 stopped early: limit/);
-    assert.doesNotMatch(
-      reviewSummary("x", { findings: [finding], summaries: [], status: "reviewed" }, false),
-      /src\/total/,
+    assert.equal(
+      reviewSummary("x", { findings: [finding], summaries: ["Said already."], status: "reviewed" }, false),
+      "**Review of x: 1 finding (1 bug).**",
     );
     assert.match(reviewSummary("x", { findings: [], summaries: [], status: "reviewed" }, false), /x: no findings/);
   });
@@ -215,6 +215,21 @@ describe("Apply fix's stand-in model", () => {
       }),
     );
     assert.deepEqual(no[0], { type: "text_delta", text: 'The fix for "T" was not applied: Rejected.' });
-    assert.deepEqual(settled, [true, false]);
+    assert.deepEqual(settled, [true], "told once");
+    // Sent back once more by a middleware after its answer: it answers again, never calls twice.
+    const again = await collect(
+      model.stream({
+        system: "",
+        messages: [
+          { role: "assistant", content: "", toolCalls: [{ id: "fix_1", name: "edit_file", arguments: "{}" }] },
+          { role: "tool", toolCallId: "fix_1", toolName: "edit_file", content: "Edited." },
+          { role: "assistant", content: "Applied." },
+          { role: "user", content: "Run the tests first." },
+        ],
+        tools: [],
+      }),
+    );
+    assert.equal(again.at(-1)?.type === "done" && again.at(-1)?.type, "done");
+    assert.ok(again.every((e) => e.type !== "tool_call_start"));
   });
 });
