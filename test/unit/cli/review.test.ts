@@ -154,7 +154,7 @@ test("--pr N fetches refs/pull/N/head from a bare remote and reviews it against 
     (request) => {
       const text = JSON.stringify(request.body.messages);
       assert.match(text, /Review pull request #7/);
-      assert.match(text, /3 \+  for \(let i = 1/);
+      assert.match(text, /3 \+ {2}for \(let i = 1/);
       return { toolCalls: [{ name: "report_finding", arguments: FINDING }] };
     },
     { text: "One bug." },
