@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { REVIEW_SEVERITIES, type ReviewFinding, type ReviewSeverity } from "../core/review/finding";
+import { withCommitFiles } from "../core/review/reviewCheckout";
 import { readReviewDiff, type ReviewTarget } from "../core/review/reviewSource";
 import { runReview, type ReviewPart, type ReviewResult } from "../core/review/runReview";
 import { commandModel, HELP_OPTION, MODEL_OPTIONS, parseCommandArgs, SERVER_OPTIONS } from "./commandArgs";
@@ -139,15 +140,21 @@ export async function reviewCommand(argv: readonly string[], io: Io): Promise<nu
     else io.err.write(`fathom: ${none}\n`);
     return EXIT.done;
   }
-  const result = await runReview({
-    model,
-    root: diff.root,
-    files: diff.files,
-    label: diff.label,
-    ...(maxSteps ? { maxSteps } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-    onPart: (part) => void io.err.write(`fathom: ${partLine(diff.label, part)}\n`),
-  });
+  const review = (root: string) =>
+    runReview({
+      model,
+      root,
+      files: diff.files,
+      label: diff.label,
+      ...(maxSteps ? { maxSteps } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      onPart: (part) => void io.err.write(`fathom: ${partLine(diff.label, part)}\n`),
+    });
+  // A pull request's files are not the work tree's: the model reads them from a checkout of its head.
+  const result =
+    what.kind === "pr" && diff.headSha
+      ? await withCommitFiles(diff.root, diff.headSha, review, (why) => io.err.write(`fathom: ${hide(why)}\n`))
+      : await review(diff.root);
   if (values.json)
     io.out.write(
       `${JSON.stringify({ ...result, ...(result.message ? { message: hide(result.message) } : {}), label: diff.label, ...(diff.headSha ? { headSha: diff.headSha } : {}) })}\n`,

@@ -150,18 +150,31 @@ test("--pr N fetches refs/pull/N/head from a bare remote and reviews it against 
   const clone = mkdtempSync(path.join(tmpdir(), "fathom-cli-review-clone-"));
   git(clone, "clone", "-q", origin, ".");
 
+  let readBack = "";
   const s = await server([
     (request) => {
       const text = JSON.stringify(request.body.messages);
       assert.match(text, /Review pull request #7/);
       assert.match(text, /3 \+ {2}for \(let i = 1/);
-      return { toolCalls: [{ name: "report_finding", arguments: FINDING }] };
+      return {
+        toolCalls: [
+          { name: "read_file", arguments: { file_path: "/total.js" } },
+          { name: "report_finding", arguments: FINDING },
+        ],
+      };
     },
-    { text: "One bug." },
+    (request) => {
+      readBack = JSON.stringify(request.body.messages.slice(2));
+      return { text: "One bug." };
+    },
   ]);
   const run = await cli(s, ["--pr", "7", "--cwd", clone]);
   assert.equal(run.code, 3, run.stderr);
   assert.match(run.stdout, /^total\.js:3 {2}bug {2}The first element is never added$/m);
+  // The model read the pull request's file, not the clone's work tree (which is main's).
+  assert.match(readBack, /for \(let i = 1; i < xs\.length/);
+  assert.equal(readFileSync(path.join(clone, "total.js"), "utf8"), GOOD);
+  assert.equal(git(clone, "worktree", "list", "--porcelain").match(/^worktree /gm)?.length, 1, "the checkout is gone");
 
   const missing = await cli(s, ["--pr", "99", "--cwd", clone]);
   assert.equal(missing.code, 1);
