@@ -169,6 +169,47 @@ test(
   },
 );
 
+test(
+  "when GitHub refuses the line comments, the findings go in the one review's body",
+  { timeout: 120_000 },
+  async () => {
+    const { c, head } = checkoutWithPullRequest(9);
+    const payload = pullRequestPayload(9, head);
+    const repository = payload.repository.full_name as string;
+    await api?.close();
+    api = await startGitHubApiStandIn({ repository });
+    api.faults.push({
+      route: "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      status: 422,
+      body: { message: "Unprocessable Entity", errors: ["Line could not be resolved"] },
+    });
+    model.push(
+      {
+        toolCalls: [
+          {
+            name: "report_finding",
+            arguments: { file: "total.js", line: 3, severity: "risk", title: "Index 0 skipped", why: "Starts at 1." },
+          },
+        ],
+      },
+      { text: "Done." },
+    );
+    const run = await runActionAsRunner(c, {
+      event: "pull_request",
+      payload,
+      repository,
+      apiUrl: api.url,
+      inputs: inputs(),
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    for (const r of api.requests) assert.deepEqual(r.problems, [], `${r.method} ${r.path}`);
+    assert.equal(api.reviews.length, 1);
+    assert.deepEqual(api.reviews[0]!.comments, []);
+    assert.match(api.reviews[0]!.body, /GitHub did not take the findings as line comments/);
+    assert.match(api.reviews[0]!.body, /- `total\.js:3` \*\*risk: Index 0 skipped\*\*/);
+  },
+);
+
 test("a pull request missing on origin is a clear error, and nothing is posted", { timeout: 60_000 }, async () => {
   const { c, head } = checkoutWithPullRequest(6);
   const payload = pullRequestPayload(8, head);
