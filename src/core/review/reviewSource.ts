@@ -15,8 +15,11 @@ export type ReviewTarget =
   | { kind: "uncommitted" }
   | { kind: "staged" }
   | { kind: "base"; ref: string }
-  /** `base`: what the pull request is compared with (default: the remote's default branch). */
-  | { kind: "pr"; number: number; remote?: string; base?: string };
+  /**
+   * What the pull request is compared with: `base`, a commit here; else `baseBranch`, a branch of
+   * the remote, fetched; else the remote's default branch.
+   */
+  | { kind: "pr"; number: number; remote?: string; base?: string; baseBranch?: string };
 
 export interface ReviewDiff {
   /** The repository's top folder: the review reads files only under it. */
@@ -36,7 +39,8 @@ export const MAX_DIFF_BYTES = 16 * 1024 * 1024;
 export async function readReviewDiff(
   dir: string,
   target: ReviewTarget,
-  o: { maxBytes?: number } = {},
+  /** `remoteEnv`: variables for git's talks with the remote only (the Action's token as a header). */
+  o: { maxBytes?: number; remoteEnv?: Record<string, string> } = {},
 ): Promise<ReviewDiff | { error: string }> {
   const top = await runGit(["rev-parse", "--show-toplevel"], { cwd: dir });
   if (top.code === 127) return { error: top.stderr };
@@ -71,7 +75,7 @@ export async function readReviewDiff(
       return { error: "HEAD is not a commit yet (a repository with no commits): commit first, or review --staged." };
     [base, head, label] = [baseSha.sha, headSha.sha, `HEAD against ${target.ref}`];
   } else {
-    const fetched = await fetchPullRequest(root, target);
+    const fetched = await fetchPullRequest(root, target, o.remoteEnv);
     if ("error" in fetched) return fetched;
     [base, head, label] = [fetched.base, fetched.head, `pull request #${target.number}`];
   }
@@ -89,6 +93,10 @@ async function diffFiles(
     if (/maxBuffer/i.test(diff.stderr))
       return {
         error: `The diff is larger than ${Math.round(maxBytes / (1024 * 1024))} MB, too large to review. Review a narrower range (a closer --base, or stage part of the change).`,
+      };
+    if (/no merge base/i.test(diff.stderr))
+      return {
+        error: `The change and its base share no history in this clone (a shallow one?), so what it adds cannot be told. Fetch the whole history (actions/checkout: fetch-depth: 0; else git fetch --unshallow).`,
       };
     return { error: `git diff failed: ${diff.stderr.trim()}` };
   }
@@ -111,6 +119,7 @@ export async function commitOf(root: string, ref: string): Promise<{ sha: string
 async function fetchPullRequest(
   root: string,
   target: Extract<ReviewTarget, { kind: "pr" }>,
+  env?: Record<string, string>,
 ): Promise<{ head: string; base: string } | { error: string }> {
   const remote = target.remote ?? "origin";
   if (!Number.isInteger(target.number) || target.number < 1)
@@ -119,6 +128,7 @@ async function fetchPullRequest(
     const r = await runGit(["fetch", "--no-tags", "--quiet", "--end-of-options", remote, ref], {
       cwd: root,
       timeoutMs: 120_000,
+      ...(env ? { env } : {}),
     });
     if (r.code !== 0) return { error: r.stderr.trim() || `exit ${r.code}` };
     const sha = await runGit(["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"], { cwd: root });
@@ -135,11 +145,15 @@ async function fetchPullRequest(
     const base = await commitOf(root, target.base);
     return "error" in base ? base : { head: head.sha, base: base.sha };
   }
-  const symref = await runGit(["ls-remote", "--symref", "--end-of-options", remote, "HEAD"], {
-    cwd: root,
-    timeoutMs: 60_000,
-  });
-  const branch = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
+  let branch = target.baseBranch ? `refs/heads/${target.baseBranch}` : undefined;
+  if (!branch) {
+    const symref = await runGit(["ls-remote", "--symref", "--end-of-options", remote, "HEAD"], {
+      cwd: root,
+      timeoutMs: 60_000,
+      ...(env ? { env } : {}),
+    });
+    branch = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(symref.stdout)?.[1];
+  }
   if (!branch)
     return {
       error: `Could not tell ${remote}'s default branch to compare pull request #${target.number} with: pass --base REF.`,

@@ -175,6 +175,7 @@ describe("runReview", () => {
       {
         toolCalls: [
           { name: "read_file", arguments: { file_path: "/src/calc.ts" } },
+          { name: "read_file", arguments: { file_path: "/../outside.txt" } },
           {
             name: "report_finding",
             arguments: { file: "src/calc.ts", line: 30, severity: "bug", title: "Off the diff", why: "w" },
@@ -234,6 +235,7 @@ describe("runReview", () => {
     assert.match(input, /^\s+3 \+\s+for \(let i = 1/m);
     const results = JSON.stringify(model.requests[1]!.messages);
     assert.match(results, /Line 30 of src\/calc\.ts is not in the diff/);
+    assert.match(results, /Path '\/\.\.\/outside\.txt' contains '\.\.', which is not allowed/);
     const last = JSON.stringify(model.requests[2]!.messages);
     assert.match(last, /no tool named \\"write_file\\"/);
     assert.equal(readFileSync(path.join(dir, "src/calc.ts"), "utf8"), AFTER);
