@@ -1,4 +1,4 @@
-import type { ReviewFinding } from "../../core";
+import { findingPlace, type ReviewFinding } from "../../core";
 
 /** How a finding shows as a comment thread in the editor (no `vscode` here: the host turns it into one). */
 export interface FindingThreadView {
@@ -35,11 +35,6 @@ export function fixAsDiff(reviewed: string | undefined, fix: string): string {
 
 export function severityLabel(severity: ReviewFinding["severity"]): string {
   return SEVERITY_LABEL[severity];
-}
-
-/** Where a finding is, as people read it: `src/a.ts:12` or `src/a.ts:12-14`. */
-export function findingPlace(finding: Pick<ReviewFinding, "file" | "startLine" | "endLine">): string {
-  return `${finding.file}:${finding.startLine}${finding.endLine > finding.startLine ? `-${finding.endLine}` : ""}`;
 }
 
 /**

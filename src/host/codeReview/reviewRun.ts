@@ -1,5 +1,6 @@
 import {
   DiffIndex,
+  findingPlace,
   newRunState,
   readReviewDiff,
   runReview,
@@ -12,7 +13,7 @@ import {
   type RunState,
 } from "../../core";
 import type { ReviewFindingView } from "../../protocol";
-import { findingPlace, severityLabel } from "./findingThread";
+import { severityLabel } from "./findingThread";
 import { reviewTargetLabel, type PanelReviewTarget } from "./reviewArgs";
 
 export interface PanelReviewOptions {
