@@ -244,5 +244,6 @@ export {
 } from "./review/finding";
 export { readReviewDiff, MAX_DIFF_BYTES, type ReviewDiff, type ReviewTarget } from "./review/reviewSource";
 export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
+export { withCommitFiles } from "./review/reviewCheckout";
 export { REPORT_FINDING } from "./review/reviewMiddleware";
 export { type SkippedFile } from "./review/reviewChunks";

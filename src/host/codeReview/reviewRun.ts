@@ -4,6 +4,7 @@ import {
   newRunState,
   readReviewDiff,
   runReview,
+  withCommitFiles,
   type AgentEvent,
   type ChatModel,
   type DoneEvent,
@@ -95,18 +96,24 @@ export async function reviewInPanel(o: PanelReviewOptions): Promise<PanelReviewO
     state.messages.push({ role: "user", content: o.request }, { role: "assistant", content: text });
     return { type: "done", reason, finalText: text, ...(message ? { message } : {}), state };
   };
-  const result = await runReview({
-    model: o.model,
-    root: diff.root,
-    files: diff.files,
-    label: diff.label,
-    secretFiles: o.secretFiles,
-    signal: o.signal,
-    onPart: (part) => o.notice("info", partNotice(part)),
-    onEvent: (event) => {
-      if (event.type !== "done") o.onEvent(event);
-    },
-  });
+  const review = (root: string) =>
+    runReview({
+      model: o.model,
+      root,
+      files: diff.files,
+      label: diff.label,
+      secretFiles: o.secretFiles,
+      signal: o.signal,
+      onPart: (part) => o.notice("info", partNotice(part)),
+      onEvent: (event) => {
+        if (event.type !== "done") o.onEvent(event);
+      },
+    });
+  // A pull request's files are not the work tree's: the model reads them from a checkout of its head (as the CLI's).
+  const result =
+    o.target.kind === "pr" && diff.headSha
+      ? await withCommitFiles(diff.root, diff.headSha, review, (why) => o.notice("warning", `Review: ${why}.`))
+      : await review(diff.root);
   state.costUsd += result.costUsd;
   if (result.skipped.length > 0)
     o.notice(
