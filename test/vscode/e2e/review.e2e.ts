@@ -2,7 +2,8 @@
 // bug planted in an uncommitted change; `/review` in the chat runs the review as a task (the
 // scripted model reports one finding with a fix), the finding becomes a "Fathom Review" comment
 // on the right line of the editor, its "Apply fix" proposes the fix as an edit with an Approve
-// card (and the diff), and Approve writes exactly the fix to disk.
+// card (and the diff), and Approve writes exactly the fix to disk; a finding without a fix offers
+// only Dismiss.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -57,6 +58,17 @@ export const tests: E2ETest[] = [
                   fix: FIXED,
                 },
               },
+              {
+                id: "f2",
+                name: "report_finding",
+                arguments: {
+                  file: "src/slugify.js",
+                  line: line - 1,
+                  severity: "nit",
+                  title: "Name the pattern",
+                  why: "A named constant would say what the pattern keeps.",
+                },
+              },
             ],
           },
           { text: "One bug in slugify: the trailing dash.", chunkDelayMs: 10 },
@@ -67,7 +79,7 @@ export const tests: E2ETest[] = [
         await chat.getByText(/^Reviewing 1 file, 2 changed lines\. The diff takes about/).waitFor({ timeout: 60_000 });
         await chat.getByText("One bug in slugify: the trailing dash.").waitFor({ timeout: 60_000 });
         await chat
-          .getByText(/^Review of the uncommitted changes: 1 finding \(1 bug\)\./)
+          .getByText(/^Review of the uncommitted changes: 2 findings \(1 bug, 1 nit\)\./)
           .waitFor({ state: "visible", timeout: 30_000 });
         const findings = chat.getByRole("list", { name: "Findings" });
         const link = findings.getByRole("button", { name: `src/slugify.js:${line}` });
@@ -119,6 +131,14 @@ export const tests: E2ETest[] = [
         await thread.waitFor({ state: "detached", timeout: 15_000 });
         assert.equal(server.requests.length, 2);
         await ctx.screenshot("e2e-review-4-applied");
+
+        // A finding without a fix offers only Dismiss, which takes its thread away.
+        const nit = page.locator(".review-widget").filter({ hasText: "Name the pattern" });
+        await nit.hover();
+        await nit.getByRole("button", { name: "Dismiss" }).waitFor({ state: "visible", timeout: 10_000 });
+        assert.equal(await nit.getByRole("button", { name: "Apply fix" }).count(), 0);
+        await nit.getByRole("button", { name: "Dismiss" }).click();
+        await nit.waitFor({ state: "detached", timeout: 15_000 });
       });
     },
   },
