@@ -1,3 +1,4 @@
+import type { ReviewTarget } from "../../core";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { Logger } from "../log";
@@ -5,7 +6,7 @@ import type { TaskManager } from "../tasks/taskManager";
 import type { SessionReview } from "../wiring/sessionEnv";
 import { virtualPathOf } from "../workspaceUris";
 import { FindingComments } from "./findingComments";
-import { reviewTargetOf, type PanelReviewTarget } from "./reviewArgs";
+import { reviewTargetOf } from "./reviewArgs";
 
 export const REVIEW_CHANGES_COMMAND = "fathom.reviewChanges";
 
@@ -46,7 +47,7 @@ export function registerReview(o: {
     virtualPath: (root, file) => virtualPathOf(vscode.Uri.file(path.join(root, ...file.split("/")))),
     show: (findings) => comments.show(findings),
   };
-  const command = vscode.commands.registerCommand(REVIEW_CHANGES_COMMAND, async (target?: PanelReviewTarget) => {
+  const command = vscode.commands.registerCommand(REVIEW_CHANGES_COMMAND, async (target?: ReviewTarget) => {
     const chosen = target ?? (await pickTarget());
     if (!chosen) return;
     await o.showChat();
@@ -64,8 +65,8 @@ export function registerReview(o: {
 }
 
 /** What to review, asked in a quick pick (a branch in an input box). */
-async function pickTarget(): Promise<PanelReviewTarget | undefined> {
-  const items: (vscode.QuickPickItem & { target?: PanelReviewTarget })[] = [
+async function pickTarget(): Promise<ReviewTarget | undefined> {
+  const items: (vscode.QuickPickItem & { target?: ReviewTarget })[] = [
     { label: "Uncommitted changes", description: "/review", target: { kind: "uncommitted" } },
     { label: "Staged changes", description: "/review staged", target: { kind: "staged" } },
     { label: "Against a branch…", description: "/review BRANCH: what HEAD adds since it" },

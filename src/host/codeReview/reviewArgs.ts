@@ -1,8 +1,5 @@
 import type { ReviewTarget } from "../../core";
 
-/** What `/review` reviews: the CLI's targets, plus the working tree's uncommitted changes (no argument). */
-export type PanelReviewTarget = ReviewTarget;
-
 export const REVIEW_USAGE =
   "Use /review (the uncommitted changes), /review staged (the staged changes), /review BRANCH (what HEAD adds since BRANCH, as --base does), or /review --pr N.";
 
@@ -11,7 +8,7 @@ export const REVIEW_USAGE =
  * with the flags' dashes optional: nothing is the uncommitted changes, `staged` the staged ones,
  * one other word a base ref (`--base staged` for a branch named so).
  */
-export function reviewTargetOf(args: string): PanelReviewTarget | { error: string } {
+export function reviewTargetOf(args: string): ReviewTarget | { error: string } {
   const words = args.trim().split(/\s+/).filter(Boolean);
   const [first, second, ...rest] = words;
   if (first === undefined) return { kind: "uncommitted" };
@@ -30,7 +27,7 @@ export function reviewTargetOf(args: string): PanelReviewTarget | { error: strin
 }
 
 /** The target in words, for the task's first message and title. */
-export function reviewTargetLabel(target: PanelReviewTarget): string {
+export function reviewTargetLabel(target: ReviewTarget): string {
   switch (target.kind) {
     case "uncommitted":
       return "the uncommitted changes";

@@ -12,13 +12,14 @@ import {
   type ReviewPart,
   type ReviewResult,
   type RunState,
+  type ReviewTarget,
 } from "../../core";
 import type { ReviewFindingView } from "../../protocol";
 import { severityLabel } from "./findingThread";
-import { reviewTargetLabel, type PanelReviewTarget } from "./reviewArgs";
+import { reviewTargetLabel } from "./reviewArgs";
 
 export interface PanelReviewOptions {
-  target: PanelReviewTarget;
+  target: ReviewTarget;
   /** The folder whose repository is reviewed (the workspace's). */
   dir: string;
   model: ChatModel;

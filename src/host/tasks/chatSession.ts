@@ -1,4 +1,4 @@
-import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, TaskMode, ReviewTarget } from "../../core";
 import {
   findToolItem,
   initialChatState,
@@ -18,7 +18,6 @@ import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
 import type { MessageExtras, OpenTask, TaskParts } from "./openTask";
 import type { FixCall } from "../codeReview/fixModel";
-import type { PanelReviewTarget } from "../codeReview/reviewArgs";
 import { TaskRun } from "./taskRun";
 
 export type { SessionEnv } from "../wiring/sessionEnv";
@@ -133,7 +132,7 @@ export class ChatSession {
       inlineEdit?: InlineEditRequest;
       mode?: TaskMode;
       queue?: boolean;
-      review?: PanelReviewTarget;
+      review?: ReviewTarget;
     } = {},
   ): Promise<void> {
     const extras: MessageExtras = {

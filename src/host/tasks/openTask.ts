@@ -1,7 +1,6 @@
-import type { Attachment, InlineEditRequest, RunState, TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, RunState, TaskMode, ReviewTarget } from "../../core";
 import type { AttachedImage, ChatState } from "../../protocol";
 import type { FixCall } from "../codeReview/fixModel";
-import type { PanelReviewTarget } from "../codeReview/reviewArgs";
 import type { ChatViewModel } from "../viewModel/chatViewModel";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import type { SaveSchedule } from "./saveSchedule";
@@ -30,7 +29,7 @@ export interface MessageExtras {
   /** Plan or Act (absent: the task's own mode). */
   mode?: TaskMode;
   /** `/review`: the run reviews this diff (read-only) instead of answering a message (../codeReview/reviewRun.ts). */
-  review?: PanelReviewTarget;
+  review?: ReviewTarget;
   /** "Apply fix" on a review's finding: the run's one call is this edit (../codeReview/fixModel.ts). */
   fix?: FixCall;
 }

@@ -1,4 +1,4 @@
-import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport } from "../../core";
+import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport, ReviewTarget } from "../../core";
 import {
   noRemoteBranches,
   type ChatState,
@@ -9,7 +9,6 @@ import {
 } from "../../protocol";
 import type { Logger } from "../log";
 import type { ChatSession } from "./chatSession";
-import type { PanelReviewTarget } from "../codeReview/reviewArgs";
 
 /** What the manager needs of the window's task worktrees (`HostWorktrees` in VS Code). */
 export interface WorktreeActions {
@@ -119,7 +118,7 @@ export class TaskManager {
       attachments?: Attachment[];
       where: "new" | "current";
       inlineEdit?: InlineEditRequest;
-      review?: PanelReviewTarget;
+      review?: ReviewTarget;
     },
   ): Promise<ChatSession> {
     if (options.where === "new" && this.shown.state.taskId !== null) await this.newTask();

@@ -8,6 +8,7 @@ import {
   type ChatModel,
   type ImagePart,
   type RunState,
+  type ReviewTarget,
 } from "../../core";
 import type { AssistantItem, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
@@ -24,7 +25,6 @@ import type { SessionEnv } from "../wiring/sessionEnv";
 import { taskTitle } from "./taskRecord";
 import { planTeamRun } from "./teamRun";
 import { fixApplyingModel } from "../codeReview/fixModel";
-import type { PanelReviewTarget } from "../codeReview/reviewArgs";
 import { reviewInPanel, reviewRefused } from "../codeReview/reviewRun";
 
 type Setup = Awaited<ReturnType<SessionEnv["readSetup"]>>;
@@ -339,7 +339,7 @@ export class TaskRun {
    * `/review`: the diff reviewed part by part (read-only), each part's events shown as the task's,
    * then the summary with its findings' links, and the findings as comments in the editor.
    */
-  private async review(input: string, target: PanelReviewTarget, setup: Setup, model: ChatModel): Promise<void> {
+  private async review(input: string, target: ReviewTarget, setup: Setup, model: ChatModel): Promise<void> {
     const { env, task, viewModel } = this.parts;
     const dir = env.review?.dir();
     const handle = this.eventHandler(undefined, new Map());
