@@ -132,6 +132,19 @@ export const UserItemSchema = z.object({
   /** Sent while the task ran ("Send now"): shown where the model read it. */
   steered: z.boolean().optional(),
 });
+/** A review's finding as the chat lists it: a link to its place in the editor (`path` absent outside the workspace). */
+export const ReviewFindingViewSchema = z.object({
+  path: z.string().optional(),
+  /** As people read it: `src/a.ts:12-14`. */
+  place: z.string(),
+  line: z.number().int().min(1),
+  severity: z.enum(["bug", "risk", "nit"]),
+  title: z.string(),
+  /** A fix is suggested (Apply fix on its comment in the editor). */
+  fix: z.boolean(),
+});
+export type ReviewFindingView = z.infer<typeof ReviewFindingViewSchema>;
+
 export const AssistantItemSchema = z.object({
   ...baseItem,
   kind: z.literal("assistant"),
@@ -141,6 +154,8 @@ export const AssistantItemSchema = z.object({
   reasoning: z.string().optional(),
   /** This answer is the task's plan (plan mode). */
   plan: PlanViewSchema.optional(),
+  /** This answer sums up a review (`/review`): its findings, each a link to its lines. */
+  review: z.object({ findings: z.array(ReviewFindingViewSchema) }).optional(),
 });
 export const NoticeItemSchema = z.object({
   ...baseItem,

@@ -1,4 +1,4 @@
-import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, TaskMode, ReviewTarget } from "../../core";
 import {
   findToolItem,
   initialChatState,
@@ -18,6 +18,7 @@ import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
 import type { MessageExtras, OpenTask, TaskParts } from "./openTask";
+import type { FixCall } from "../codeReview/fixModel";
 import { TaskRun } from "./taskRun";
 
 export type { SessionEnv } from "../wiring/sessionEnv";
@@ -138,17 +139,19 @@ export class ChatSession {
       inlineEdit?: InlineEditRequest;
       mode?: TaskMode;
       queue?: boolean;
+      review?: ReviewTarget;
     } = {},
   ): Promise<void> {
     const extras: MessageExtras = {
+      ...(options.review ? { review: options.review } : {}),
       ...(images?.length ? { images } : {}),
       ...(options.attachments?.length ? { attachments: options.attachments } : {}),
       ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}),
       ...(options.mode ? { mode: options.mode } : {}),
     };
     await this.ready;
-    // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run.
-    if (this.running && !options.queue && !extras.images && !extras.attachments && text.trim())
+    // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run, as does a review.
+    if (this.running && !options.queue && !extras.images && !extras.attachments && !extras.review && text.trim())
       return this.running.steer(text);
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
@@ -234,6 +237,18 @@ export class ChatSession {
     await this.ready;
     const input = startPlanOf(this.parts, this.isRunning, itemId, text);
     if (input !== undefined) this.start(input, false, { mode: "act" });
+  }
+
+  /**
+   * "Apply fix" on one of this task's review findings: a turn whose one call is the fix's edit,
+   * asked, shown and written as any agent edit (../codeReview/fixModel.ts). Refused while the task
+   * runs (the answer says so), since the call would wait behind whatever runs.
+   */
+  async applyFix(fix: FixCall): Promise<string | undefined> {
+    await this.ready;
+    if (this.running) return "The review's task is running. Apply the fix once it has stopped.";
+    this.start(`Apply the fix: ${fix.title}`, true, { fix, mode: "act" });
+    return undefined;
   }
 
   /** `/compact`: the conversation summarized now (./compactTask.ts). */

@@ -65,6 +65,8 @@ export interface HostEnvOptions {
   teamFiles?: SessionTeamFiles;
   /** The person's hooks, and a workspace's once approved. */
   hooks?: HostHooks;
+  /** `/review`'s window side (../codeReview/registerReview.ts). */
+  review?: SessionEnv["review"];
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -163,6 +165,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
     ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
+    ...(o.review ? { review: o.review } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
     ...(o.worktrees
       ? {

@@ -1,3 +1,4 @@
+import type { ReviewedFindings } from "../codeReview/findingComments";
 import type { SessionTeamFiles } from "../tasks/teamRun";
 import type {
   Agent,
@@ -97,8 +98,20 @@ export interface SessionEnv {
   taskEnded?(taskId: string, reason: DoneReason): void;
   /** The window's tasks at once: a run waits here for a free slot (`onWait` says it waits). */
   slots?: { acquire(signal: AbortSignal, onWait: (running: number) => void): Promise<() => void> };
+  /** `/review` (absent: the chat cannot review, and says so). */
+  review?: SessionReview;
   store: TaskStore;
   gate: SessionGate;
   log: Logger;
   now?(): number;
+}
+
+/** What a task's `/review` needs of the window (../codeReview/). */
+export interface SessionReview {
+  /** The folder whose repository is reviewed (undefined: no folder is open). */
+  dir(): string | undefined;
+  /** A repository's file as the chat names it (`/src/a.ts`), or undefined outside the workspace. */
+  virtualPath(root: string, file: string): string | undefined;
+  /** The findings as comments in the editor, in place of the last review's. */
+  show(review: ReviewedFindings): void;
 }
