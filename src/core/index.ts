@@ -114,6 +114,8 @@ export { patchToolCalls } from "./middleware/danglingToolCalls";
 export { compactDiff } from "./middleware/approvals";
 export { LARGE_RESULTS_DIR } from "./middleware/eviction";
 export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText";
+export { terminalAttachment, terminalCaptureText, type TerminalCapture } from "./terminalCapture";
+export type { PersonTerminals } from "./middleware/terminalOutput";
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
 export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";
 export { WrappingBackend } from "./backends/wrappingBackend";
@@ -124,6 +126,15 @@ export {
   type RestorePlan,
   type RestoreResult,
 } from "./checkpoints/checkpointStore";
+export {
+  TaskChanges,
+  type ChangeHunk,
+  type FileChanges,
+  type ReviewOutcome,
+  type ReviewTarget,
+} from "./checkpoints/taskChanges";
+export { undoneNote } from "./checkpoints/reviewNote";
+export { reviewNotesMiddleware } from "./middleware/reviewNotes";
 export {
   readCassette,
   parseCassette,
@@ -236,3 +247,16 @@ export { ASK_USER, MAX_QUESTIONS_IN_A_ROW } from "./middleware/askUser";
 export { MAX_PLAN_CHARS, changesNothing, planTodos, startPlan } from "./middleware/planMode";
 export { SteeringInbox } from "./agent/steering";
 export { compactConversation } from "./agent/compact";
+export { runReview, type ReviewOptions, type ReviewPart, type ReviewResult } from "./review/runReview";
+export {
+  findingPlace,
+  ReviewFindingSchema,
+  REVIEW_SEVERITIES,
+  type ReviewFinding,
+  type ReviewSeverity,
+} from "./review/finding";
+export { readReviewDiff, MAX_DIFF_BYTES, type ReviewDiff, type ReviewTarget } from "./review/reviewSource";
+export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
+export { withCommitFiles } from "./review/reviewCheckout";
+export { REPORT_FINDING } from "./review/reviewMiddleware";
+export { type SkippedFile } from "./review/reviewChunks";

@@ -9,6 +9,7 @@ import {
   type BackendProtocol,
   type DoneReason,
   type Executor,
+  type PersonTerminals,
   type Middleware,
   memoryFolders,
 } from "../../core";
@@ -53,6 +54,8 @@ export interface HostEnvOptions {
   worktreeByDefault?: () => boolean;
   /** One terminal per task ("Fathom: <title>"); without it, every task uses `executor`. */
   terminals?: TaskTerminals;
+  /** The person's own terminals, for the `terminal_output` tool. */
+  personTerminals?: PersonTerminals;
   /** The window's limit of tasks at once. */
   slots?: SessionEnv["slots"];
   /** The window's settings, key and model choice (one for all its tasks and one-shot requests). */
@@ -65,6 +68,8 @@ export interface HostEnvOptions {
   hooks?: HostHooks;
   /** The window's permission level (`fathom.approvals`), read at each tool call. */
   approvals?: HostApprovals;
+  /** `/review`'s window side (../codeReview/registerReview.ts). */
+  review?: SessionEnv["review"];
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -141,6 +146,18 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       // Beside the chat, not in its place, and without taking the focus from it.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
+    async compareChanges(virtualPath, base, created, root) {
+      const uri = root ? worktreeUris(root)(virtualPath) : workspaceFileUri(virtualPath);
+      if (!uri) return;
+      // Left: the file at the task's start (read-only); right: the file itself, so Keep and Undo lenses show on it.
+      const left = checkpointTexts.put(
+        virtualPath,
+        base,
+        created ? "absent at the task's start" : "at the task's start",
+      );
+      const name = path.posix.basename(virtualPath);
+      await vscode.commands.executeCommand("vscode.diff", left, uri, `${name} (task start ↔ now)`, { preview: true });
+    },
     gate: o.gate,
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
@@ -152,6 +169,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
     ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
+    ...(o.review ? { review: o.review } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
     ...(o.worktrees
       ? {
@@ -221,6 +239,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
         webFetch,
         // VS Code's language servers see the workspace's files, not a worktree's copies.
         ...(inWorktree ? {} : { codeIntelligence: vscodeCodeIntelligence() }),
+        ...(o.personTerminals ? { personTerminals: o.personTerminals } : {}),
         ...(hooks.length
           ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } }
           : {}),
