@@ -130,8 +130,8 @@ export {
   TaskChanges,
   type ChangeHunk,
   type FileChanges,
-  type ReviewOutcome,
-  type ReviewTarget,
+  type ChangesOutcome,
+  type ChangeSelection,
 } from "./checkpoints/taskChanges";
 export { undoneNote } from "./checkpoints/reviewNote";
 export { reviewNotesMiddleware } from "./middleware/reviewNotes";

@@ -1,4 +1,4 @@
-import type { ReviewOutcome } from "./taskChanges";
+import type { ChangesOutcome } from "./taskChanges";
 
 const MAX_NOTE_CHARS = 4_000;
 const MAX_HUNK_LINES = 8;
@@ -7,7 +7,7 @@ const MAX_HUNK_LINES = 8;
  * What the model is told at its next turn after the person undid some of its changes in the
  * Changes list: which files and lines went back, so it does not redo them blindly.
  */
-export function undoneNote(done: ReviewOutcome["done"]): string {
+export function undoneNote(done: ChangesOutcome["done"]): string {
   const parts: string[] = [];
   for (const file of done) {
     if (file.created && file.hunks.length === file.of) {

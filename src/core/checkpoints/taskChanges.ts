@@ -31,7 +31,7 @@ interface Reviewed {
   agent: Content;
 }
 
-export interface ReviewOutcome {
+export interface ChangesOutcome {
   /** Hunks undone (or kept) per file. */
   done: { path: string; hunks: LineHunk[]; of: number; created: boolean }[];
   conflicts: { path: string; reason: string }[];
@@ -39,7 +39,7 @@ export interface ReviewOutcome {
 }
 
 /** Which hunks to act on: a file's (all when `hunks` is absent), or every file's. */
-export interface ReviewTarget {
+export interface ChangeSelection {
   path?: string;
   hunks?: readonly string[];
 }
@@ -148,8 +148,8 @@ export class TaskChanges {
   }
 
   /** Keep: the hunks become the file's accepted text; nothing on disk changes. */
-  async keep(target: ReviewTarget = {}): Promise<ReviewOutcome> {
-    const outcome: ReviewOutcome = { done: [], conflicts: [], failed: [] };
+  async keep(target: ChangeSelection = {}): Promise<ChangesOutcome> {
+    const outcome: ChangesOutcome = { done: [], conflicts: [], failed: [] };
     const reviewed = await this.reviewed();
     for (const file of await this.targets(target)) {
       const r = reviewed.get(file.path)!;
@@ -175,10 +175,10 @@ export class TaskChanges {
    * Undo: the hunks go back to their text before the task, in the file as it is now. Files are
    * written a few at a time (each write waits on the disk; a 40-file task stays well under a second).
    */
-  async undo(target: ReviewTarget = {}): Promise<ReviewOutcome> {
+  async undo(target: ChangeSelection = {}): Promise<ChangesOutcome> {
     const reviewed = await this.reviewed();
     const files = await this.targets(target);
-    const results = new Array<ReviewOutcome>(files.length);
+    const results = new Array<ChangesOutcome>(files.length);
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < files.length; i = next++)
@@ -192,8 +192,8 @@ export class TaskChanges {
     };
   }
 
-  private async undoFile(file: FileChanges, r: Reviewed, target: ReviewTarget): Promise<ReviewOutcome> {
-    const outcome: ReviewOutcome = { done: [], conflicts: [], failed: [] };
+  private async undoFile(file: FileChanges, r: Reviewed, target: ChangeSelection): Promise<ChangesOutcome> {
+    const outcome: ChangesOutcome = { done: [], conflicts: [], failed: [] };
     if (file.problem) {
       outcome.failed.push({ path: file.path, reason: file.problem });
       return outcome;
@@ -243,14 +243,14 @@ export class TaskChanges {
     return outcome;
   }
 
-  private async targets(target: ReviewTarget): Promise<FileChanges[]> {
+  private async targets(target: ChangeSelection): Promise<FileChanges[]> {
     if (target.path === undefined) return this.list();
     const file = await this.file(target.path);
     return file ? [file] : [];
   }
 }
 
-function pick(file: FileChanges, target: ReviewTarget): ChangeHunk[] {
+function pick(file: FileChanges, target: ChangeSelection): ChangeHunk[] {
   if (target.hunks === undefined) return file.hunks;
   const ids = new Set(target.hunks);
   return file.hunks.filter((h) => ids.has(h.id));

@@ -4,8 +4,8 @@ import {
   type BackendProtocol,
   type CheckpointStore,
   type FileChanges,
-  type ReviewOutcome,
-  type ReviewTarget,
+  type ChangesOutcome,
+  type ChangeSelection,
 } from "../../core";
 import type { ChangesView, ChatState, HostToWebviewChat } from "../../protocol";
 import type { Logger } from "../log";
@@ -140,15 +140,15 @@ export class ChangesActions {
     await this.env.compare(path, file.base, file.created);
   }
 
-  keep(target: ReviewTarget = {}): Promise<void> {
+  keep(target: ChangeSelection = {}): Promise<void> {
     return this.act("keep", target);
   }
 
-  undo(target: ReviewTarget = {}): Promise<void> {
+  undo(target: ChangeSelection = {}): Promise<void> {
     return this.act("undo", target);
   }
 
-  private async act(action: "keep" | "undo", target: ReviewTarget): Promise<void> {
+  private async act(action: "keep" | "undo", target: ChangeSelection): Promise<void> {
     await this.serial(async () => {
       const changes = this.changes();
       if (!changes) return;
@@ -162,7 +162,7 @@ export class ChangesActions {
     await this.refresh();
   }
 
-  private say(action: "keep" | "undo", outcome: ReviewOutcome): void {
+  private say(action: "keep" | "undo", outcome: ChangesOutcome): void {
     const said: string[] = [];
     if (action === "undo" && outcome.done.length > 0)
       said.push(
