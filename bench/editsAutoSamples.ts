@@ -25,8 +25,8 @@ export async function editsAutoToDisk(o: {
   await until("Edits auto in force", async () => (await levels.inputValue()) === "editsAuto", 15_000, 20);
   server.push({ toolCalls: [{ name: "read_file", arguments: { file_path: o.virtualPath } }] });
   const held = Array.from({ length: o.samples }, (_, i) => {
-    const h = { gate: gate(), request: undefined as RecordedRequest | undefined };
     const { old, next } = o.edit(i);
+    const h = { gate: gate(), request: undefined as RecordedRequest | undefined, next };
     server.push(async (r) => {
       h.request = r;
       await h.gate.promise;
@@ -35,7 +35,7 @@ export async function editsAutoToDisk(o: {
         chunkDelayMs: 15,
       };
     });
-    return { ...h, next };
+    return h;
   });
   server.push({ text: "Done editing unasked." });
   await o.send(`Edit ${o.virtualPath} line by line.`);
