@@ -30,7 +30,7 @@ const MEMORY_WRITE =
   "It writes to Fathom's memory, which every later task reads: approve only what you want remembered.";
 
 const SECRET_WRITE = (pattern: string) =>
-  `It writes a file that may hold secrets (matches ${pattern}): edits to such files are always asked.`;
+  `It writes a file that may hold secrets (matches ${pattern}): such edits are asked at every permission level.`;
 
 const LEAVES_SANDBOX = "It asks to run outside the OS sandbox, with your full rights (files, keys, network).";
 
@@ -76,6 +76,8 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
       if (memoryWrite) mode = options.memory?.allowWrites ? "auto" : "ask";
       const secretWrite =
         tool.kind === "edit" && filePath !== undefined && !memoryWrite ? options.isSecret?.(filePath) : undefined;
+      // Asked like a secret read, whatever the level (--yes and a hook's allow still answer it).
+      if (secretWrite) mode = "ask";
       // A hook's ask always reaches the person; the person's own hook's allow skips the question.
       const hookAsks =
         call.hookDecision?.decision === "ask"
@@ -90,9 +92,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
             : options.commands?.alwaysAsk
           : memoryWrite && !options.memory?.allowWrites
             ? MEMORY_WRITE
-            : secretWrite
-              ? SECRET_WRITE(secretWrite)
-              : tool.askWhy?.(call.args, ctx.state);
+            : tool.askWhy?.(call.args, ctx.state);
       if (mustAskWhy) mode = "ask";
 
       let proposal: FileChangeProposal | undefined;
@@ -114,6 +114,7 @@ export function approvalsMiddleware(options: ApprovalsOptions): Middleware {
         ...(proposal ? { proposal } : {}),
         ...(command !== undefined ? { command } : {}),
         ...(secret ? { reason: `It reads a file that may hold secrets (matches ${secret}).` } : {}),
+        ...(secretWrite ? { reason: SECRET_WRITE(secretWrite) } : {}),
         ...(hookAsks ? { reason: hookAsks } : {}),
         ...(memoryWrite ? { memory: true } : {}),
         ...(mustAskWhy ? { reason: mustAskWhy, mustAsk: true } : {}),
