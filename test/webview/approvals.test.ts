@@ -47,10 +47,10 @@ describe("webview approvals", { timeout: 120_000 }, () => {
       type: "approvals",
       approvals: { level: "editsAuto", chosen: "editsAuto", autopilotUnavailable: AUTOPILOT_NEEDS_SANDBOX },
     });
-    const autopilot = box.locator('option[value="autopilot"]');
-    assert.equal(await autopilot.textContent(), "Autopilot (needs the OS sandbox)");
+    const autopilot = box.locator('option[value="autopilot"]', { hasText: "Autopilot (needs the OS sandbox)" });
+    await autopilot.waitFor({ state: "attached" });
     assert.equal(await autopilot.isDisabled(), true);
-    assert.equal(await view.page.locator("#approvals-note").count(), 0);
+    await view.page.locator("#approvals-note").waitFor({ state: "detached" });
     await view.page.context().close();
   });
 });
