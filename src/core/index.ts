@@ -238,5 +238,7 @@ export { runReview, type ReviewOptions, type ReviewPart, type ReviewResult } fro
 export { ReviewFindingSchema, REVIEW_SEVERITIES, type ReviewFinding, type ReviewSeverity } from "./review/finding";
 export { readReviewDiff, MAX_DIFF_BYTES, type ReviewDiff, type ReviewTarget } from "./review/reviewSource";
 export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
+export { withCommitFiles } from "./review/reviewCheckout";
 export { REPORT_FINDING } from "./review/reviewMiddleware";
 export { type SkippedFile } from "./review/reviewChunks";
+export { applyFindingFix } from "./review/applyFix";

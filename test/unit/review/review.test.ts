@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { parseGitDiff } from "../../../src/core/commitMessage/fileDiffs";
+import { applyFindingFix } from "../../../src/core/review/applyFix";
 import { DiffIndex } from "../../../src/core/review/diffLines";
 import { findingFromArgs, ReviewFindingSchema } from "../../../src/core/review/finding";
 import { reviewChunks } from "../../../src/core/review/reviewChunks";
@@ -272,5 +273,20 @@ describe("readReviewDiff", () => {
     const big = await readReviewDiff(dir, { kind: "base", ref: "HEAD~1" }, { maxBytes: 100 });
     assert.ok("error" in big);
     assert.match(big.error, /too large to review/);
+  });
+});
+
+describe("applyFindingFix", () => {
+  const finding = { file: "a.ts", startLine: 2, endLine: 3, fix: "b2\nc2\nc3" };
+  it("replaces the finding's lines with the fix, keeping CRLF and the final newline", () => {
+    assert.deepEqual(applyFindingFix("a\r\nb\r\nc\r\nd\r\n", finding), { text: "a\r\nb2\r\nc2\r\nc3\r\nd\r\n" });
+    assert.deepEqual(applyFindingFix("a\nb\nc", finding), { text: "a\nb2\nc2\nc3" });
+  });
+  it("refuses when the lines changed since the review, or the file is shorter now", () => {
+    const changed = applyFindingFix("a\nB\nc\n", finding, "b\nc");
+    assert.ok("error" in changed);
+    assert.match(changed.error, /changed since the review/);
+    assert.ok("error" in applyFindingFix("a\n", finding));
+    assert.deepEqual(applyFindingFix("a\nb\nc\n", finding, "b\nc"), { text: "a\nb2\nc2\nc3\n" });
   });
 });
