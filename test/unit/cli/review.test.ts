@@ -180,3 +180,16 @@ test("--pr N fetches refs/pull/N/head from a bare remote and reviews it against 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Pull request #99 was not found on origin \(it has no refs\/pull\/99\/head\)/);
 });
+
+test("a diff over 16 MB is refused with the reason, exit 1, no model asked and nothing written", async () => {
+  const dir = repository();
+  const line = "const filler = 'x'.repeat(60); // a generated-looking but ordinary line of text\n";
+  writeFileSync(path.join(dir, "huge.js"), line.repeat(Math.ceil((17 * 1024 * 1024) / line.length)));
+  git(dir, "add", "huge.js");
+  const s = await server([]);
+  const run = await cli(s, ["--staged", "--cwd", dir]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /The diff is larger than 16 MB, too large to review\. Review a narrower range/);
+  assert.equal(s.requests.length, 0);
+  assert.equal(git(dir, "status", "--porcelain"), "A  huge.js\n");
+});
