@@ -17,6 +17,8 @@ export const SMALL_PROFILE_TOOLS: readonly string[] = [
   "edit_file",
   "execute",
   "find_tools",
+  // Only a review's run has it (core/review/): without it a small model could review but not report.
+  "report_finding",
 ];
 
 const SHORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -26,6 +28,7 @@ const SHORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   edit_file: "Replace old_string with new_string in a file.",
   execute: "Run a shell command in the workspace.",
   find_tools: "Find and load more tools (from MCP servers) by words or server name.",
+  report_finding: "Record one problem in the diff under review, on a line the diff numbers.",
 };
 
 /** Whether the tool is offered in the small-model profile (MCP tools load through find_tools). */

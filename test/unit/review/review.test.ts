@@ -242,6 +242,19 @@ describe("runReview", () => {
     assert.equal(readFileSync(path.join(dir, "src/calc.ts"), "utf8"), AFTER);
   });
 
+  it("offers report_finding to a small model too (the small profile's few tools)", async () => {
+    const dir = repoWithStagedChange(BEFORE, AFTER);
+    const diff = await readReviewDiff(dir, { kind: "staged" });
+    assert.ok(!("error" in diff));
+    const model = Object.assign(new FakeModel([{ text: "Nothing wrong." }], "fake-small", 8_192), {
+      fit: () => Promise.resolve({ toolCallMode: "native" as const, profile: "small" as const, reason: "a test's" }),
+    });
+    const result = await runReview({ model, root: diff.root, files: diff.files });
+    assert.equal(result.status, "reviewed");
+    assert.deepEqual([...model.requests[0]!.toolNames].sort(), ["ls", "read_file", "report_finding"]);
+    assert.match(model.requests[0]!.system, /# Review/);
+  });
+
   it("says there is nothing to review when every file is skipped", async () => {
     const files = parseGitDiff("diff --git a/x.bin b/x.bin\nBinary files a/x.bin and b/x.bin differ\n");
     const result = await runReview({ model: new FakeModel([]), root: os.tmpdir(), files });
