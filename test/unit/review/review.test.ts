@@ -151,6 +151,13 @@ describe("parts of a large diff", () => {
     assert.match(plan.chunks.at(-1)!.text, /^\s+2000 \+const value1999/m);
     assert.deepEqual(plan.skipped, [{ path: "logo.png", reason: "binary: no lines to review" }]);
   });
+
+  it("skips a file with a conflict, saying so", () => {
+    const conflict = parseGitDiff("diff --cc a.ts\nindex 1,2..3\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< ours\n + x\n");
+    assert.deepEqual(reviewChunks(conflict, { chunkChars: 10_000 }).skipped, [
+      { path: "a.ts", reason: "unmerged (a conflict): resolve it, then review" },
+    ]);
+  });
 });
 
 describe("the repository's review notes", () => {
