@@ -262,6 +262,40 @@ describe("runReview", () => {
     assert.match(model.requests[0]!.system, /# Review/);
   });
 
+  it("sends a diff larger than a part in parts, each run on its own, and gathers the findings of all", async () => {
+    const added = (name: string, n: number) =>
+      [`diff --git a/${name} b/${name}`, "new file mode 100644", "--- /dev/null", `+++ b/${name}`, `@@ -0,0 +1,${n} @@`]
+        .concat(Array.from({ length: n }, (_, i) => `+line ${i + 1} of ${name}, long enough to fill a part quickly`))
+        .join("\n");
+    const files = parseGitDiff(`${added("a.ts", 60)}\n${added("b.ts", 60)}`);
+    const finding = (file: string) => ({
+      toolCalls: [
+        { name: "report_finding", arguments: { file, line: 5, severity: "risk", title: `In ${file}`, why: "w" } },
+      ],
+    });
+    const model = new FakeModel([finding("a.ts"), { text: "a done" }, finding("b.ts"), { text: "b done" }]);
+    const parts: string[] = [];
+    const result = await runReview({
+      model,
+      root: os.tmpdir(),
+      files,
+      chunkChars: 5_000,
+      onPart: (p) => void parts.push(`${p.index + 1}/${p.total}: ${p.files.join(",")}`),
+    });
+    assert.equal(result.status, "reviewed");
+    assert.deepEqual(parts, ["1/2: a.ts", "2/2: b.ts"]);
+    assert.deepEqual(
+      result.findings.map((f) => f.title),
+      ["In a.ts", "In b.ts"],
+    );
+    const first = model.requests[0]!.messages[0]!.content;
+    assert.match(first, /part 1 of 2/);
+    assert.match(first, /Files changed in the other parts: b\.ts/);
+    assert.doesNotMatch(first, /line 1 of b\.ts/);
+    assert.match(model.requests[2]!.messages[0]!.content, /part 2 of 2[\s\S]*line 60 of b\.ts/);
+    assert.deepEqual(result.summaries, ["a done", "b done"]);
+  });
+
   it("says there is nothing to review when every file is skipped", async () => {
     const files = parseGitDiff("diff --git a/x.bin b/x.bin\nBinary files a/x.bin and b/x.bin differ\n");
     const result = await runReview({ model: new FakeModel([]), root: os.tmpdir(), files });
