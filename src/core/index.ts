@@ -114,6 +114,8 @@ export { patchToolCalls } from "./middleware/danglingToolCalls";
 export { compactDiff } from "./middleware/approvals";
 export { LARGE_RESULTS_DIR } from "./middleware/eviction";
 export { TerminalTextCleaner, cleanTerminalText } from "./executor/terminalText";
+export { terminalAttachment, terminalCaptureText, type TerminalCapture } from "./terminalCapture";
+export type { PersonTerminals } from "./middleware/terminalOutput";
 export { createBackgroundCommandTools } from "./tools/backgroundCommandTools";
 export { editByPreparing, writeByPreparing } from "./backends/preparedChanges";
 export { WrappingBackend } from "./backends/wrappingBackend";

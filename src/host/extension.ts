@@ -22,6 +22,7 @@ import { lmApiFromVscode } from "./models/lmApi";
 import { VscodeModels } from "./models/vscodeModels";
 import { createModelSetup } from "./models/modelSetup";
 import { registerContextCommands } from "./context/contextCommands";
+import { TerminalHistory } from "./context/terminalHistory";
 import { registerCommitMessage } from "./editor/commitMessage";
 import { registerEditSelection } from "./editor/editSelection";
 import { isDemoWindow } from "./demo/demoFolders";
@@ -171,6 +172,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
   if (teamFiles) context.subscriptions.push(teamFiles);
   view.teamFiles = teamFiles;
 
+  // The person's terminals: their last commands, for chips and the `terminal_output` tool.
+  const personTerminals = new TerminalHistory();
   const window = taskWindow(
     {
       context,
@@ -188,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
       worktrees,
       worktreeByDefault,
       terminals,
+      personTerminals,
       slots,
       ...(teamFiles ? { teamFiles } : {}),
     },
@@ -215,7 +219,8 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     terminals,
     { dispose: () => tasks().dispose() },
     registerReviewCommands(gate),
-    registerContextCommands({ view, tasks, log }),
+    personTerminals,
+    registerContextCommands({ view, tasks, log, terminals: personTerminals }),
     registerCommitMessage({ models, log }),
     registerEditSelection({ start: (text, o) => tasks().startTask(text, o), showChat: () => view.reveal(), log }),
     registerTryDemo({ context, log, demo }),

@@ -5,7 +5,7 @@ import type { CommandSandbox } from "../../core/executor/sandbox";
 import { runHeadless } from "../../core/headless/headlessRun";
 import { noOneToAsk } from "../../core/question";
 import type { RunState } from "../../core/run/runState";
-import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir } from "../cliTasks";
+import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir, type CliTask } from "../cliTasks";
 import { cliAgentOptions } from "../runAgent";
 import type { cliModels } from "../runModel";
 import type { CliOptions } from "../runOptions";
@@ -26,30 +26,41 @@ export interface AcpSettings {
 
 /**
  * One ACP session: a Fathom task in the client's folder, saved as `fathom run`'s tasks are (so
- * `fathom tasks` lists it), each prompt one headless run continuing the last one's state.
+ * `fathom tasks` lists it, and `session/load` opens it again: the session id is the task's id),
+ * each prompt one headless run continuing the last one's state.
  */
 export class AcpSession {
-  readonly taskId = newTaskId();
+  readonly id: string;
   private readonly backend: FilesystemBackend;
   private readonly dataDir: string;
   private readonly checkpoints;
   private readonly gate: AcpApprovalGate;
   private state: RunState | undefined;
   private title: string | undefined;
-  private readonly createdAt = Date.now();
+  private readonly createdAt: number;
   private running: AbortController | undefined;
   private current: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly id: string,
     readonly root: string,
     private readonly client: AgentContext,
     private readonly settings: AcpSettings,
+    /** A task saved earlier (`session/load`): its conversation goes on. */
+    saved?: CliTask,
   ) {
+    this.id = saved?.id ?? newTaskId();
+    this.state = saved?.state;
+    this.title = saved?.title;
+    this.createdAt = saved?.createdAt ?? Date.now();
     this.backend = new FilesystemBackend({ rootDir: root });
     this.dataDir = workspaceDataDir(root);
     this.checkpoints = checkpointStoreFor(this.dataDir);
-    this.gate = new AcpApprovalGate(client, id, root);
+    this.gate = new AcpApprovalGate(client, this.id, root);
+  }
+
+  /** The conversation so far (a loaded task's). */
+  get messages(): RunState["messages"] {
+    return this.state?.messages ?? [];
   }
 
   get busy(): boolean {
@@ -98,7 +109,7 @@ export class AcpSession {
     });
     if ("error" in team) throw new Error(team.error);
     this.title ??= input.slice(0, 200);
-    await this.checkpoints.checkpoint(this.taskId, {
+    await this.checkpoints.checkpoint(this.id, {
       kind: "message",
       label: input.slice(0, 200),
       conversationLength: this.state?.messages.length ?? 0,
@@ -106,7 +117,7 @@ export class AcpSession {
     const model = makeModel(team.model ?? opts.model);
     const agent = cliAgentOptions({
       opts: { ...opts, cwd: this.root },
-      taskId: this.taskId,
+      taskId: this.id,
       task: { root: this.root, backend: this.backend, team, checkpoints: this.checkpoints },
       model,
       makeModel,
@@ -153,7 +164,7 @@ export class AcpSession {
     const now = Date.now();
     saveTask(this.dataDir, {
       version: 1,
-      id: this.taskId,
+      id: this.id,
       title: this.title,
       createdAt: this.createdAt,
       updatedAt: now,

@@ -9,6 +9,7 @@ import { danglingToolCallsMiddleware } from "../middleware/danglingToolCalls";
 import { evictionMiddleware } from "../middleware/eviction";
 import { filesystemMiddleware } from "../middleware/filesystem";
 import { codeIntelligenceMiddleware } from "../middleware/codeIntelligence";
+import { terminalOutputMiddleware, type PersonTerminals } from "../middleware/terminalOutput";
 import type { CodeIntelligence } from "../codeIntel/codeIntelligence";
 import { uniqueAttachments, type Attachment } from "../attachments";
 import { mentionsMiddleware, type McpResourceReader } from "../middleware/mentions";
@@ -132,6 +133,8 @@ export interface AgentOptions {
   memory?: { folders: MemoryFolders; allowWrites?: boolean };
   /** A language server to ask (VS Code's providers in the host): the code intelligence tools, only with a backend. */
   codeIntelligence?: CodeIntelligence;
+  /** The person's own terminals (VS Code's integrated ones): the `terminal_output` tool. */
+  personTerminals?: PersonTerminals;
 }
 
 export interface RunOptions {
@@ -308,6 +311,7 @@ function buildAgent(given: AgentOptions, internal: Internal): Agent {
     ...(options.codeIntelligence && options.backend
       ? [codeIntelligenceMiddleware({ intel: options.codeIntelligence, backend: options.backend, isSecret })]
       : []),
+    ...(options.personTerminals ? [terminalOutputMiddleware(options.personTerminals)] : []),
     testsBeforeAnswerMiddleware(() => toolMap),
     subagentsMiddleware({ subagents: allows("task", "other") ? subagentSpecs : [], runSubagent }),
     ...(options.teamFiles?.skills.length && options.backend && allows("load_skill", "read")

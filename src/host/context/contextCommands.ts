@@ -8,7 +8,7 @@ import { problemsAttachment, problemLine, type ProblemEntry } from "./contextTex
 import { fileAttachment, selectionAttachment, type AttachResult } from "./editorAttachments";
 import { ADD_SELECTION_COMMAND, EXPLAIN_COMMAND, FathomCodeActions, FIX_COMMAND } from "./fathomCodeActions";
 import { problemEntry, workspaceProblems } from "./problems";
-import { TerminalHistory } from "./terminalHistory";
+import type { TerminalHistory } from "./terminalHistory";
 import { virtualPathOf } from "../workspaceUris";
 import { notInWorkspace } from "./workspacePaths";
 
@@ -22,6 +22,8 @@ interface ContextDeps {
     startTask(text: string, options: { attachments: Attachment[]; where: "new" | "current" }): Promise<unknown>;
   };
   log: Logger;
+  /** The person's terminals' last commands (shared with the `terminal_output` tool). */
+  terminals: TerminalHistory;
 }
 
 /**
@@ -30,8 +32,7 @@ interface ContextDeps {
  * lightbulb. Every entry point ends in the same chat, task, approvals and sandbox as a typed
  * message.
  */
-export function registerContextCommands({ view, tasks, log }: ContextDeps): vscode.Disposable {
-  const terminals = new TerminalHistory();
+export function registerContextCommands({ view, tasks, log, terminals }: ContextDeps): vscode.Disposable {
   const secretFiles = () => readSettings(vscode.workspace.getConfiguration("fathom")).secretFiles;
   const showChat = () => vscode.commands.executeCommand("fathom.chat.focus");
   /** The chips go to the view first (one message when it is open), then the chat is shown and focused. */
@@ -53,7 +54,6 @@ export function registerContextCommands({ view, tasks, log }: ContextDeps): vsco
       : "new";
 
   return vscode.Disposable.from(
-    terminals,
     vscode.languages.registerCodeActionsProvider({ scheme: "file" }, codeActions, {
       providedCodeActionKinds: codeActions.kinds,
     }),

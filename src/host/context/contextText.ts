@@ -1,6 +1,4 @@
 import {
-  capTail,
-  cleanTerminalText,
   MAX_ATTACHMENT_CHARS,
   problemCounts,
   problemLine,
@@ -52,44 +50,4 @@ function capHead(text: string): { text: string; cut: boolean } {
   };
 }
 
-export interface TerminalCapture {
-  /** The command line as the shell reported it ("" when unknown). */
-  command: string;
-  /** The exit code; undefined when not known (Fathom was not running when it ended, or no shell integration). */
-  exitCode?: number | undefined;
-  /** Raw output (escape sequences are removed here). */
-  output: string;
-  /** The output's start was already dropped while recording. */
-  cut?: boolean;
-  /** Selected terminal text rather than a command's output. */
-  selection?: boolean;
-  /** The command had not ended when the chip was made. */
-  running?: boolean;
-  terminalName: string;
-}
-
-/** A terminal's last command (or its selection) as a chip: ANSI removed, the end kept within the cap. */
-export function terminalAttachment(c: TerminalCapture): Extract<Attachment, { kind: "terminal" }> {
-  const clean = cleanTerminalText(c.output).replace(/\s+$/, "");
-  const capped = capTail(clean);
-  const command = c.command.trim();
-  const short = command.length > 60 ? `${command.slice(0, 57)}…` : command;
-  const label = c.selection
-    ? `Terminal selection (${c.terminalName})`
-    : `Terminal: ${short || c.terminalName}${c.running ? " (still running)" : c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ""}`;
-  const head = c.selection
-    ? [`Text selected in the terminal "${c.terminalName}":`]
-    : [
-        `$ ${command || "(command line not reported by the shell)"}`,
-        c.running
-          ? "exit code: none yet (the command was still running)"
-          : c.exitCode !== undefined
-            ? `exit code: ${c.exitCode}`
-            : "exit code: unknown (Fathom was not running when the command ended)",
-      ];
-  const cut =
-    capped.cut || c.cut
-      ? [`(output cut: only its last ${MAX_ATTACHMENT_CHARS.toLocaleString("en")} characters are attached)`]
-      : [];
-  return { kind: "terminal", label, text: [...head, ...cut, capped.text || "(no output)"].join("\n") };
-}
+export { terminalAttachment, type TerminalCapture } from "../../core";

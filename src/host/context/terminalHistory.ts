@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
-import type { Attachment } from "../../core";
-import { MAX_ATTACHMENT_CHARS } from "../../core";
-import { terminalAttachment, type TerminalCapture } from "./contextText";
+import type { Attachment, PersonTerminals } from "../../core";
+import { MAX_ATTACHMENT_CHARS, cleanTerminalText, terminalAttachment, type TerminalCapture } from "../../core";
 
 /** Raw output kept per command while recording (escape sequences included, so more than the chip's cap). */
 const KEEP_RAW_CHARS = MAX_ATTACHMENT_CHARS * 3;
@@ -20,7 +19,7 @@ interface Recorded {
  * (`TerminalShellExecution.read`), so recording begins when the command does; commands that
  * ran before Fathom started are found through VS Code's own "copy last command output".
  */
-export class TerminalHistory implements vscode.Disposable {
+export class TerminalHistory implements vscode.Disposable, PersonTerminals {
   private readonly last = new WeakMap<vscode.Terminal, Recorded>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -75,19 +74,8 @@ export class TerminalHistory implements vscode.Disposable {
           terminalName: terminal.name,
         }),
       };
-    const record = this.last.get(terminal);
-    if (record) {
-      // Still running: the chip says so, with the output so far.
-      const capture: TerminalCapture = {
-        command: record.command,
-        exitCode: record.exitCode,
-        output: record.output,
-        cut: record.cut,
-        running: !record.ended,
-        terminalName: terminal.name,
-      };
-      return { attachment: terminalAttachment(capture) };
-    }
+    const recorded = await this.recorded(terminal, true);
+    if (recorded) return { attachment: terminalAttachment(recorded) };
     if (!terminal.shellIntegration) {
       return {
         refused: `The terminal "${terminal.name}" has no shell integration, so Fathom cannot tell where its last command's output starts. Select the output in the terminal and run "Add Terminal Output to Chat" again (or enable terminal.integrated.shellIntegration.enabled and open a new terminal).`,
@@ -103,6 +91,48 @@ export class TerminalHistory implements vscode.Disposable {
     };
   }
 
+  /**
+   * The command Fathom saw last in `terminal`, with its output so far. A command that prints at
+   * once (`echo …`) can end before `read()` is first called, so its stream is empty; the
+   * terminal's buffer still has it, copied through VS Code when `mayCopy` (it shows the terminal).
+   */
+  private async recorded(terminal: vscode.Terminal, mayCopy: boolean): Promise<TerminalCapture | undefined> {
+    const record = this.last.get(terminal);
+    if (!record) return undefined;
+    const missed = record.ended && cleanTerminalText(record.output).trim() === "" && terminal.shellIntegration;
+    const copied = missed && mayCopy ? await copiedLastOutput(terminal) : undefined;
+    return {
+      command: record.command,
+      exitCode: record.exitCode,
+      output: copied?.output ?? record.output,
+      cut: record.cut,
+      running: !record.ended,
+      terminalName: terminal.name,
+      ...(missed && !copied
+        ? {
+            unreadable: mayCopy
+              ? "its output could not be copied from the terminal (in a browser, allow this page to read the clipboard); select the output and add the selection"
+              : "its output was printed before Fathom could read it; the person can select it in the terminal and add it to the chat",
+          }
+        : {}),
+    };
+  }
+
+  /** The person's terminals' last commands (the `terminal_output` tool); Fathom's own task terminals are left out. */
+  async lastCommands(): Promise<TerminalCapture[]> {
+    const out: TerminalCapture[] = [];
+    for (const terminal of personTerminals()) {
+      // Copying goes through the active terminal; another one would be brought to the front.
+      const capture = await this.recorded(terminal, terminal === vscode.window.activeTerminal);
+      if (capture) out.push(capture);
+    }
+    return out;
+  }
+
+  names(): string[] {
+    return personTerminals().map((t) => t.name);
+  }
+
   dispose(): void {
     for (const s of this.subscriptions.splice(0)) s.dispose();
   }
@@ -115,7 +145,12 @@ export class TerminalHistory implements vscode.Disposable {
  */
 async function copiedLastOutput(terminal: vscode.Terminal): Promise<{ command: string; output: string } | undefined> {
   const clipboard = vscode.env.clipboard;
-  const before = await clipboard.readText();
+  // Unreadable (a browser that did not allow it): the person's clipboard could not be put back, so it is left alone.
+  const before = await clipboard.readText().then(
+    (text) => text,
+    () => undefined,
+  );
+  if (before === undefined) return undefined;
   const marker = `fathom-no-output-${Date.now()}`;
   try {
     terminal.show(true);
@@ -133,4 +168,9 @@ async function copiedLastOutput(terminal: vscode.Terminal): Promise<{ command: s
   } finally {
     await clipboard.writeText(before);
   }
+}
+
+/** Open terminals that are the person's: not the ones Fathom opens for its tasks ("Fathom: …"). */
+function personTerminals(): vscode.Terminal[] {
+  return vscode.window.terminals.filter((t) => !t.name.startsWith("Fathom"));
 }

@@ -9,6 +9,7 @@ import {
   type BackendProtocol,
   type DoneReason,
   type Executor,
+  type PersonTerminals,
   type Middleware,
   memoryFolders,
 } from "../../core";
@@ -52,6 +53,8 @@ export interface HostEnvOptions {
   worktreeByDefault?: () => boolean;
   /** One terminal per task ("Fathom: <title>"); without it, every task uses `executor`. */
   terminals?: TaskTerminals;
+  /** The person's own terminals, for the `terminal_output` tool. */
+  personTerminals?: PersonTerminals;
   /** The window's limit of tasks at once. */
   slots?: SessionEnv["slots"];
   /** The window's settings, key and model choice (one for all its tasks and one-shot requests). */
@@ -217,6 +220,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
         webFetch,
         // VS Code's language servers see the workspace's files, not a worktree's copies.
         ...(inWorktree ? {} : { codeIntelligence: vscodeCodeIntelligence() }),
+        ...(o.personTerminals ? { personTerminals: o.personTerminals } : {}),
         ...(hooks.length
           ? { hooks: { hooks, cwd: root, sessionId: options.taskId, ...(hookSandbox ? { sandbox: hookSandbox } : {}) } }
           : {}),

@@ -119,14 +119,19 @@ export const tests: E2ETest[] = [
     },
   },
   {
-    name: "editor context: a failed command in the terminal → its context menu → a chip with the output and exit code",
+    name: "editor context: failed commands in the terminal (one printing at once) → its context menu → chips with the output and exit code",
     timeoutMs: 240_000,
     // The DOM renderer, so the test can read what the terminal shows.
     settings: { "terminal.integrated.gpuAcceleration": "off" },
     async run(ctx) {
       const { page } = ctx;
       await withModel(ctx, async (server) => {
-        server.push({ text: "The script exits with code 3 on purpose.", chunkDelayMs: 5 });
+        server.push(
+          { toolCalls: [{ id: "ls1", name: "ls", arguments: { path: "/" } }] },
+          // The same commands through the tool: what the agent reads of the person's terminals.
+          { toolCalls: [{ id: "term1", name: "terminal_output", arguments: {} }] },
+          { text: "The script exits with code 3 on purpose.", chunkDelayMs: 5 },
+        );
         // Fathom is running (its view is open) when the command runs, so it sees the command end.
         const chat = await openChat(page);
         await runCommand(page, "Terminal: Create New Terminal");
@@ -150,6 +155,21 @@ export const tests: E2ETest[] = [
         await pickMenuItem(page, "Add Terminal Output to Fathom Chat");
         const chip = chipList(chat).getByText(/^Terminal: node -e .* \(exit 3\)$/);
         await chip.waitFor({ state: "visible", timeout: 15_000 });
+        // A builtin that prints at once can end before Fathom's read of its output begins; its
+        // output then comes from the terminal through the clipboard, which the person allowed.
+        await page
+          .context()
+          .grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+        await terminal.click();
+        await page.keyboard.type("echo fathom-term-$((6*7)); false");
+        await page.keyboard.press("Enter");
+        await until("the echo's output", async () => (await terminalText()).includes("fathom-term-42"), 30_000);
+        await page.waitForTimeout(500);
+        await terminal.click({ button: "right" });
+        await pickMenuItem(page, "Add Terminal Output to Fathom Chat");
+        await chipList(chat)
+          .getByText(/^Terminal: echo fathom-term-.* \(exit 1\)$/)
+          .waitFor({ state: "visible", timeout: 15_000 });
         await ctx.screenshot("e2e-chips-terminal");
         const box = chat.getByRole("textbox", { name: "Message" });
         await box.fill("Why did that fail?");
@@ -159,7 +179,15 @@ export const tests: E2ETest[] = [
         assert.match(sent, /<terminal_output label=\\"Terminal: node -e/);
         assert.match(sent, /exit code: 3/);
         assert.match(sent, /boom from node/);
+        assert.match(sent, /exit code: 1\\nfathom-term-42/, 'the echo\'s output is attached, not "(no output)"');
         assert.doesNotMatch(sent, /\\u001b\[|633;/, "escape sequences are removed");
+        await until("the tool's result", () => server.requests[2], 30_000);
+        const read = server.requests[2]!.rawBody;
+        assert.match(
+          read,
+          /Terminal \\"bash\\":\\n\$ echo fathom-term-\$\(\(6\*7\)\); false\\nexit code: 1\\nfathom-term-42/,
+        );
+        assert.doesNotMatch(read, /Terminal \\"Fathom/, "Fathom's own task terminals are not the person's");
       });
     },
   },
