@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { REVIEW_SEVERITIES, type ReviewFinding, type ReviewSeverity } from "../core/review/finding";
+import { findingPlace, REVIEW_SEVERITIES, type ReviewSeverity } from "../core/review/finding";
 import { withCommitFiles } from "../core/review/reviewCheckout";
 import { readReviewDiff, type ReviewTarget } from "../core/review/reviewSource";
 import { runReview, type ReviewPart, type ReviewResult } from "../core/review/runReview";
@@ -178,11 +178,6 @@ function partLine(label: string, part: ReviewPart): string {
   const share = Math.max(1, Math.round(part.contextShare * 100));
   const which = part.total > 1 ? `, part ${part.index + 1} of ${part.total}` : "";
   return `reviewing ${label}${which}: ${part.files.length} file${part.files.length === 1 ? "" : "s"}, ${part.changedLines} changed lines, about ${part.diffTokens.toLocaleString("en-US")} tokens of diff (${share}% of the model's ${part.contextWindow.toLocaleString("en-US")})`;
-}
-
-/** A finding's place: `file:line` or `file:start-end`. */
-export function findingPlace(f: ReviewFinding): string {
-  return `${f.file}:${f.endLine > f.startLine ? `${f.startLine}-${f.endLine}` : f.startLine}`;
 }
 
 /** The review as people read it in a terminal. */

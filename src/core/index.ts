@@ -127,6 +127,15 @@ export {
   type RestoreResult,
 } from "./checkpoints/checkpointStore";
 export {
+  TaskChanges,
+  type ChangeHunk,
+  type FileChanges,
+  type ChangesOutcome,
+  type ChangeSelection,
+} from "./checkpoints/taskChanges";
+export { undoneNote } from "./checkpoints/reviewNote";
+export { reviewNotesMiddleware } from "./middleware/reviewNotes";
+export {
   readCassette,
   parseCassette,
   formatCassette,
@@ -237,7 +246,13 @@ export { MAX_PLAN_CHARS, changesNothing, planTodos, startPlan } from "./middlewa
 export { SteeringInbox } from "./agent/steering";
 export { compactConversation } from "./agent/compact";
 export { runReview, type ReviewOptions, type ReviewPart, type ReviewResult } from "./review/runReview";
-export { ReviewFindingSchema, REVIEW_SEVERITIES, type ReviewFinding, type ReviewSeverity } from "./review/finding";
+export {
+  findingPlace,
+  ReviewFindingSchema,
+  REVIEW_SEVERITIES,
+  type ReviewFinding,
+  type ReviewSeverity,
+} from "./review/finding";
 export { readReviewDiff, MAX_DIFF_BYTES, type ReviewDiff, type ReviewTarget } from "./review/reviewSource";
 export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
 export { withCommitFiles } from "./review/reviewCheckout";

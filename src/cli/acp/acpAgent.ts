@@ -31,7 +31,7 @@ export function fathomAcpAgent(settings: AcpSettings, sessions: Map<string, AcpS
     }))
     .onRequest("authenticate", () => ({}))
     .onRequest("session/new", ({ params, client }) => {
-      const session = new AcpSession(folderOf(params.cwd), client, settings);
+      const session = new AcpSession(folderOf(params.cwd), client, settings, { mcpServers: params.mcpServers });
       sessions.set(session.id, session);
       return { sessionId: session.id };
     })
@@ -43,7 +43,12 @@ export function fathomAcpAgent(settings: AcpSettings, sessions: Map<string, AcpS
           { sessionId: params.sessionId },
           "This session is working on a prompt: wait for it, or send session/cancel first.",
         );
-      const session = open ?? new AcpSession(root, client, settings, savedTask(root, params.sessionId));
+      const session =
+        open ??
+        new AcpSession(root, client, settings, {
+          saved: savedTask(root, params.sessionId),
+          mcpServers: params.mcpServers,
+        });
       sessions.set(session.id, session);
       // The conversation replays as updates before the answer, as the protocol asks.
       for (const update of acpHistory(session.root, session.messages))

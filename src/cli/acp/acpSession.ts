@@ -1,4 +1,4 @@
-import type { AgentContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, ContentBlock, McpServer, StopReason } from "@agentclientprotocol/sdk";
 import { FilesystemBackend } from "../../core/backends/filesystem";
 import type { ApprovalPolicy } from "../../core/approval";
 import type { CommandSandbox } from "../../core/executor/sandbox";
@@ -9,9 +9,11 @@ import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir, type CliTask
 import { cliAgentOptions } from "../runAgent";
 import type { cliModels } from "../runModel";
 import type { CliOptions } from "../runOptions";
+import type { McpServerConfig } from "../../core/mcp/config";
 import { cliTeamRun } from "../teamFilesCli";
 import { startMcp } from "../workspaceMcp";
 import { AcpApprovalGate } from "./acpApprovalGate";
+import { editorMcpServers } from "./acpMcp";
 import { acpPromptInput } from "./acpPrompt";
 import { acpStopReason, acpUpdates } from "./acpUpdates";
 
@@ -39,15 +41,24 @@ export class AcpSession {
   private title: string | undefined;
   private readonly createdAt: number;
   private running: AbortController | undefined;
+  private readonly editorMcp: McpServerConfig[];
   private current: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly root: string,
     private readonly client: AgentContext,
     private readonly settings: AcpSettings,
-    /** A task saved earlier (`session/load`): its conversation goes on. */
-    saved?: CliTask,
+    o: {
+      /** A task saved earlier (`session/load`): its conversation goes on. */
+      saved?: CliTask;
+      /** The MCP servers the editor passed for the session. */
+      mcpServers?: readonly McpServer[];
+    } = {},
   ) {
+    const { saved } = o;
+    const editorMcp = editorMcpServers(o.mcpServers ?? []);
+    for (const problem of editorMcp.problems) process.stderr.write(`fathom: ${problem}\n`);
+    this.editorMcp = editorMcp.servers;
     this.id = saved?.id ?? newTaskId();
     this.state = saved?.state;
     this.title = saved?.title;
@@ -144,6 +155,7 @@ export class AcpSession {
           { cwd: this.root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp },
           sandbox ?? undefined,
           undefined,
+          { servers: this.editorMcp, from: "the editor" },
         ),
       onEvent: async (event) => {
         for (const update of updates(event)) await this.client.notify("session/update", { sessionId: this.id, update });

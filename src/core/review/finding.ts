@@ -34,6 +34,11 @@ export const ReviewFindingSchema = z
 
 export type ReviewFinding = z.infer<typeof ReviewFindingSchema>;
 
+/** Where a finding is, as people read it (terminal, chat, editor): `src/a.ts:12` or `src/a.ts:12-14`. */
+export function findingPlace(f: Pick<ReviewFinding, "file" | "startLine" | "endLine">): string {
+  return `${f.file}:${f.endLine > f.startLine ? `${f.startLine}-${f.endLine}` : f.startLine}`;
+}
+
 /** `report_finding`'s arguments, as the model sees them (a line, an optional last line). */
 export const ReportFindingArgsSchema = z.object({
   file: z.string().min(1).describe("The changed file's path from the repository root, as the diff names it."),

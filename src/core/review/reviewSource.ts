@@ -11,6 +11,8 @@ import { parseGitDiff, type FileDiff } from "../commitMessage/fileDiffs";
 import { runGit } from "../worktrees/git";
 
 export type ReviewTarget =
+  /** The work tree's changes to tracked files against HEAD, staged or not (VS Code's `/review`). */
+  | { kind: "uncommitted" }
   | { kind: "staged" }
   | { kind: "base"; ref: string }
   /**
@@ -53,6 +55,14 @@ export async function readReviewDiff(
   if (target.kind === "staged") {
     const files = await diffFiles(root, ["--cached"], maxBytes);
     return "error" in files ? files : { root, files, label: "the staged changes" };
+  }
+  if (target.kind === "uncommitted") {
+    if ("error" in (await commitOf(root, "HEAD")))
+      return {
+        error: "HEAD is not a commit yet (a repository with no commits): commit first, or review the staged changes.",
+      };
+    const files = await diffFiles(root, ["HEAD"], maxBytes);
+    return "error" in files ? files : { root, files, label: "the uncommitted changes" };
   }
   let base: string;
   let head: string;

@@ -34,7 +34,15 @@ export async function server(turns: ScriptedTurn[]) {
 
 export const workspace = () => mkdtempSync(path.join(tmpdir(), "fathom-acp-"));
 
-export function startAgent(s: ScriptedModelServer, dataHome = mkdtempSync(path.join(tmpdir(), "fathom-acp-data-"))) {
+export interface AgentOptions {
+  /** Fathom's data folder (XDG_DATA_HOME): shared by two processes to see each other's tasks. */
+  dataHome?: string;
+  /** Run with the OS sandbox (default: --no-sandbox). */
+  sandbox?: boolean;
+}
+
+export function startAgent(s: ScriptedModelServer, o: AgentOptions = {}) {
+  const dataHome = o.dataHome ?? mkdtempSync(path.join(tmpdir(), "fathom-acp-data-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     FATHOM_RETRY_BASE_DELAY_MS: "1",
@@ -50,7 +58,7 @@ export function startAgent(s: ScriptedModelServer, dataHome = mkdtempSync(path.j
     s.baseUrlOpenAI,
     "--model",
     "m",
-    "--no-sandbox",
+    ...(o.sandbox ? [] : ["--no-sandbox"]),
   ];
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env });
   children.push(child);
@@ -63,8 +71,8 @@ export function startAgent(s: ScriptedModelServer, dataHome = mkdtempSync(path.j
 export type Decide = (request: RequestPermissionRequest) => string;
 
 /** The SDK's client connected to a `fathom acp` child: its updates and permission requests kept. */
-export function connect(s: ScriptedModelServer, decide: Decide = () => "allow_once", dataHome?: string) {
-  const agentProcess = startAgent(s, dataHome);
+export function connect(s: ScriptedModelServer, decide: Decide = () => "allow_once", o: AgentOptions = {}) {
+  const agentProcess = startAgent(s, o);
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const app = client({ name: "fathom-test" })

@@ -13,7 +13,7 @@ test("a session saved by one process is listed and loaded by the next: its conve
     { toolCalls: [{ name: "write_file", arguments: { file_path: "/notes.txt", content: "hi\n" } }] },
     { text: "Wrote notes.txt." },
   ]);
-  const a = connect(first, () => "allow_once", dataHome);
+  const a = connect(first, () => "allow_once", { dataHome });
   const { init, sessionId } = await a.open(dir);
   assert.equal(init.agentCapabilities?.loadSession, true);
   assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.list, {});
@@ -23,7 +23,7 @@ test("a session saved by one process is listed and loaded by the next: its conve
   assert.equal(readFileSync(path.join(dir, "notes.txt"), "utf8"), "hi\n");
 
   const second = await server([{ text: "It says hi." }]);
-  const b = connect(second, () => "allow_once", dataHome);
+  const b = connect(second, () => "allow_once", { dataHome });
   await b.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
   const listed = await b.agent.request("session/list", { cwd: dir });
   assert.deepEqual(
