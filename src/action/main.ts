@@ -89,12 +89,20 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
       log.error(`Fathom could not review #${trigger.pull.number}: ${noKey}`);
       return 1;
     }
+    const reviewRoot = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
+    const unreadable = await dropCheckoutToken(reviewRoot, (line) => log.info(line));
+    if (unreadable) {
+      log.error(
+        `Fathom could not review #${trigger.pull.number}: the repository's git config could not be read: ${unreadable}`,
+      );
+      return 1;
+    }
     return reviewPullRequest({
       env,
       inputs,
       trigger,
       api,
-      root: path.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+      root: reviewRoot,
       auth: { serverUrl, token: inputs.githubToken },
       secrets,
       ...(runUrl ? { runUrl } : {}),
@@ -137,15 +145,8 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
   if (noKey) return fail("no model key", noKey);
   const root = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
   const auth: RemoteAuth = { serverUrl, token: inputs.githubToken };
-  try {
-    const removed = await removeStoredCredentials(root);
-    if (removed.length)
-      log.info(
-        `fathom: removed the token actions/checkout kept in .git/config (${removed.join(", ")}) so no command of the task can read it; set persist-credentials: false to skip this.`,
-      );
-  } catch (error) {
-    return fail("the repository's git config could not be read", (error as Error).message);
-  }
+  const unreadable = await dropCheckoutToken(root, (line) => log.info(line));
+  if (unreadable) return fail("the repository's git config could not be read", unreadable);
   return runOnBranch({
     env,
     inputs,
@@ -159,6 +160,23 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
     log: (l) => log.info(l),
     fail,
   });
+}
+
+/**
+ * Removes the token actions/checkout keeps in `.git/config` (unless `persist-credentials: false`),
+ * where a command or a read of the task could reach it; returns why the config could not be read.
+ */
+async function dropCheckoutToken(root: string, info: (line: string) => void): Promise<string | undefined> {
+  try {
+    const removed = await removeStoredCredentials(root);
+    if (removed.length)
+      info(
+        `fathom: removed the token actions/checkout kept in .git/config (${removed.join(", ")}) so no command or read of the run can reach it; set persist-credentials: false to skip this.`,
+      );
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** Why the model cannot be asked without a key, or undefined when it has one (or needs none). */

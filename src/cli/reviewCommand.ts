@@ -36,9 +36,10 @@ Options:
   --max-steps N         most model calls per part of the diff (default 30)
   --provider, --model, --base-url, --context-window   as for fathom run
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY.
-Exit codes: 0 reviewed, no findings at --fail-on or above; 3 reviewed, with such findings;
-1 the review could not be made or finished (a base that is no commit, a missing pull request,
-a diff too large, the model failed; the reason is on stderr); 2 usage error; 130 cancelled.`;
+Exit codes: 0 reviewed, no findings at --fail-on or above (or nothing to review); 3 reviewed,
+with such findings; 1 the review could not be made or finished (a base that is no commit, a
+missing pull request, a diff too large, the model failed; the reason is on stderr); 2 usage
+error; 130 cancelled.`;
 
 export class ReviewUsageError extends Error {}
 

@@ -260,3 +260,4 @@ export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
 export { withCommitFiles } from "./review/reviewCheckout";
 export { REPORT_FINDING } from "./review/reviewMiddleware";
 export { type SkippedFile } from "./review/reviewChunks";
+export { applyFindingFix } from "./review/applyFix";

@@ -1,8 +1,9 @@
 /**
  * The small-model profile: what a model with few parameters or a small context window can use.
  * A short system prompt, only the core tools (`ls`, `read_file`, `write_file`, `edit_file`,
- * `execute`, and `find_tools` when MCP tools are on hand, which are then loaded only through it),
- * each described in a few words with only its required arguments. The first request of a "hello"
+ * `execute`, `find_tools` when MCP tools are on hand, which are then loaded only through it, and
+ * in a review `report_finding`), each described in a few words with only its required arguments.
+ * The first request of a "hello"
  * is a few hundred tokens instead of about two thousand, which on a CPU-bound local server is most
  * of the wait, and the prompt is the same from request to request (no per-request parts), so the
  * server's prompt cache holds. Chosen by model/fit/modelFit.ts, overridden by `profile` in
@@ -17,6 +18,8 @@ export const SMALL_PROFILE_TOOLS: readonly string[] = [
   "edit_file",
   "execute",
   "find_tools",
+  // Only a review's run has it (core/review/): without it a small model could review but not report.
+  "report_finding",
 ];
 
 const SHORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -26,6 +29,7 @@ const SHORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   edit_file: "Replace old_string with new_string in a file.",
   execute: "Run a shell command in the workspace.",
   find_tools: "Find and load more tools (from MCP servers) by words or server name.",
+  report_finding: "Record one problem in the diff under review, on a line the diff numbers.",
 };
 
 /** Whether the tool is offered in the small-model profile (MCP tools load through find_tools). */

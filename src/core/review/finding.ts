@@ -66,7 +66,7 @@ export type ReportFindingArgs = z.infer<typeof ReportFindingArgsSchema>;
 /** The finding the arguments describe, or what is wrong with them (for the model). */
 export function findingFromArgs(args: ReportFindingArgs): { finding: ReviewFinding } | { error: string } {
   const parsed = ReviewFindingSchema.safeParse({
-    file: args.file.replace(/^\/+/, ""),
+    file: args.file.replace(/^(\.?\/)+/, ""),
     startLine: args.line,
     endLine: args.end_line ?? args.line,
     severity: args.severity,

@@ -50,6 +50,7 @@ export function reviewChunkChars(contextWindow: number): number {
 /** Why a file of the diff is not reviewed, or undefined when it is. */
 export function skipReason(file: FileDiff, secret?: (path: string) => string | undefined): string | undefined {
   if (file.status === "deleted") return "deleted: no new lines to comment on";
+  if (file.status === "unmerged") return "unmerged (a conflict): resolve it, then review";
   const leftOut = contentLeftOut(file, secret);
   if (leftOut) return leftOut === "binary" ? "binary: no lines to review" : leftOut;
   if (file.hunks.length === 0) return `${file.status} with no change to its lines`;
@@ -124,7 +125,8 @@ export function reviewChunks(
       continue;
     }
     const header = fileHeader(file, false);
-    const pieces = filePieces(file, o.chunkChars - header.length - 40);
+    // Room for the file's line in the part; a path longer than a part still leaves its lines room.
+    const pieces = filePieces(file, Math.max(MIN_CHUNK_CHARS / 2, o.chunkChars - header.length - 40));
     let headerInChunk = false;
     for (const piece of pieces) {
       if (current && current.size + piece.text.length + header.length + 2 > o.chunkChars) {

@@ -3,7 +3,7 @@
 // stand-in for GitHub's REST API, which checks every request against GitHub's OpenAPI description.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer } from "../../support/scriptedModelServer";
@@ -139,6 +139,8 @@ test(
       },
     ]);
     assert.equal(run.outputs["findings"], "1");
+    // The token actions/checkout kept in .git/config is gone before the model could read it.
+    assert.doesNotMatch(readFileSync(path.join(c.workspace, ".git/config"), "utf8"), /extraheader/);
     assert.equal(run.outputs["reviewed-sha"], head);
     assert.equal(model.requests.length - asked, 2);
     // The runner takes `::add-mask::` lines as commands (never shown); no other line may hold a secret.

@@ -36,10 +36,18 @@ test("elsewhere the line says to use a Linux runner", () => {
   assert.ok(!line.includes("apt-get"));
 });
 
-test("every example workflow that runs Fathom has the sandbox step's commands", () => {
+test("every example workflow that runs Fathom's tasks has the sandbox step's commands", () => {
   const dir = path.join(ROOT, "examples/github");
-  const workflows = readdirSync(dir).filter((f) => /^fathom-.*\.ya?ml$/.test(f));
+  // A review runs no command (read-only tools), so its workflow needs no sandbox and says so.
+  const reviewOnly = new Set(["fathom-review.yml"]);
+  const workflows = readdirSync(dir).filter((f) => /^fathom-.*\.ya?ml$/.test(f) && !reviewOnly.has(f));
   assert.ok(workflows.length >= 3);
+  for (const file of reviewOnly)
+    assert.match(
+      readFileSync(path.join(dir, file), "utf8"),
+      /no command runs/,
+      `${file} says why it has no sandbox step`,
+    );
   for (const file of workflows) {
     const text = readFileSync(path.join(dir, file), "utf8");
     for (const command of commands) assert.ok(text.includes(command), `${file} lacks "${command}"`);

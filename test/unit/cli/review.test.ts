@@ -180,3 +180,56 @@ test("--pr N fetches refs/pull/N/head from a bare remote and reviews it against 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Pull request #99 was not found on origin \(it has no refs\/pull\/99\/head\)/);
 });
+
+test("a diff over 16 MB is refused with the reason, exit 1, no model asked and nothing written", async () => {
+  const dir = repository();
+  const line = "const filler = 'x'.repeat(60); // a generated-looking but ordinary line of text\n";
+  writeFileSync(path.join(dir, "huge.js"), line.repeat(Math.ceil((17 * 1024 * 1024) / line.length)));
+  git(dir, "add", "huge.js");
+  const s = await server([]);
+  const run = await cli(s, ["--staged", "--cwd", dir]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /The diff is larger than 16 MB, too large to review\. Review a narrower range/);
+  assert.equal(s.requests.length, 0);
+  assert.equal(git(dir, "status", "--porcelain"), "A  huge.js\n");
+});
+
+test("a small model (constrained replies, the small profile) reviews too: report_finding is in its reply schema", async () => {
+  const dir = repository();
+  writeFileSync(path.join(dir, "total.js"), PLANTED);
+  git(dir, "add", "-A");
+  const s = await server([
+    {
+      text: JSON.stringify({
+        tool: "report_finding",
+        arguments: {
+          file: "total.js",
+          line: 3,
+          severity: "bug",
+          title: "Skips the first element",
+          why: "Starts at 1.",
+        },
+      }),
+    },
+    { text: '{"tool": "answer", "arguments": {"text": "One bug."}}' },
+  ]);
+  const run = await runCli(
+    [
+      "review",
+      "--provider",
+      "openai-compatible",
+      "--base-url",
+      s.baseUrlOpenAI,
+      "--model",
+      "qwen2.5:0.5b",
+      "--cwd",
+      dir,
+    ],
+    cliEnv({}),
+  );
+  assert.equal(run.code, 3, run.stderr);
+  assert.match(run.stdout, /^total\.js:3 {2}bug {2}Skips the first element$/m);
+  const schema = JSON.stringify(s.requests[0]!.body.response_format.json_schema.schema);
+  assert.match(schema, /report_finding/);
+  assert.doesNotMatch(schema, /write_file|edit_file|execute/);
+});

@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { parseGitDiff } from "../../../src/core/commitMessage/fileDiffs";
+import { applyFindingFix } from "../../../src/core/review/applyFix";
 import { DiffIndex } from "../../../src/core/review/diffLines";
 import { findingFromArgs, ReviewFindingSchema } from "../../../src/core/review/finding";
 import { reviewChunks } from "../../../src/core/review/reviewChunks";
@@ -150,6 +151,13 @@ describe("parts of a large diff", () => {
     assert.match(plan.chunks.at(-1)!.text, /^\s+2000 \+const value1999/m);
     assert.deepEqual(plan.skipped, [{ path: "logo.png", reason: "binary: no lines to review" }]);
   });
+
+  it("skips a file with a conflict, saying so", () => {
+    const conflict = parseGitDiff("diff --cc a.ts\nindex 1,2..3\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< ours\n + x\n");
+    assert.deepEqual(reviewChunks(conflict, { chunkChars: 10_000 }).skipped, [
+      { path: "a.ts", reason: "unmerged (a conflict): resolve it, then review" },
+    ]);
+  });
 });
 
 describe("the repository's review notes", () => {
@@ -241,6 +249,53 @@ describe("runReview", () => {
     assert.equal(readFileSync(path.join(dir, "src/calc.ts"), "utf8"), AFTER);
   });
 
+  it("offers report_finding to a small model too (the small profile's few tools)", async () => {
+    const dir = repoWithStagedChange(BEFORE, AFTER);
+    const diff = await readReviewDiff(dir, { kind: "staged" });
+    assert.ok(!("error" in diff));
+    const model = Object.assign(new FakeModel([{ text: "Nothing wrong." }], "fake-small", 8_192), {
+      fit: () => Promise.resolve({ toolCallMode: "native" as const, profile: "small" as const, reason: "a test's" }),
+    });
+    const result = await runReview({ model, root: diff.root, files: diff.files });
+    assert.equal(result.status, "reviewed");
+    assert.deepEqual([...model.requests[0]!.toolNames].sort(), ["ls", "read_file", "report_finding"]);
+    assert.match(model.requests[0]!.system, /# Review/);
+  });
+
+  it("sends a diff larger than a part in parts, each run on its own, and gathers the findings of all", async () => {
+    const added = (name: string, n: number) =>
+      [`diff --git a/${name} b/${name}`, "new file mode 100644", "--- /dev/null", `+++ b/${name}`, `@@ -0,0 +1,${n} @@`]
+        .concat(Array.from({ length: n }, (_, i) => `+line ${i + 1} of ${name}, long enough to fill a part quickly`))
+        .join("\n");
+    const files = parseGitDiff(`${added("a.ts", 60)}\n${added("b.ts", 60)}`);
+    const finding = (file: string) => ({
+      toolCalls: [
+        { name: "report_finding", arguments: { file, line: 5, severity: "risk", title: `In ${file}`, why: "w" } },
+      ],
+    });
+    const model = new FakeModel([finding("a.ts"), { text: "a done" }, finding("b.ts"), { text: "b done" }]);
+    const parts: string[] = [];
+    const result = await runReview({
+      model,
+      root: os.tmpdir(),
+      files,
+      chunkChars: 5_000,
+      onPart: (p) => void parts.push(`${p.index + 1}/${p.total}: ${p.files.join(",")}`),
+    });
+    assert.equal(result.status, "reviewed");
+    assert.deepEqual(parts, ["1/2: a.ts", "2/2: b.ts"]);
+    assert.deepEqual(
+      result.findings.map((f) => f.title),
+      ["In a.ts", "In b.ts"],
+    );
+    const first = model.requests[0]!.messages[0]!.content;
+    assert.match(first, /part 1 of 2/);
+    assert.match(first, /Files changed in the other parts: b\.ts/);
+    assert.doesNotMatch(first, /line 1 of b\.ts/);
+    assert.match(model.requests[2]!.messages[0]!.content, /part 2 of 2[\s\S]*line 60 of b\.ts/);
+    assert.deepEqual(result.summaries, ["a done", "b done"]);
+  });
+
   it("says there is nothing to review when every file is skipped", async () => {
     const files = parseGitDiff("diff --git a/x.bin b/x.bin\nBinary files a/x.bin and b/x.bin differ\n");
     const result = await runReview({ model: new FakeModel([]), root: os.tmpdir(), files });
@@ -272,5 +327,20 @@ describe("readReviewDiff", () => {
     const big = await readReviewDiff(dir, { kind: "base", ref: "HEAD~1" }, { maxBytes: 100 });
     assert.ok("error" in big);
     assert.match(big.error, /too large to review/);
+  });
+});
+
+describe("applyFindingFix", () => {
+  const finding = { file: "a.ts", startLine: 2, endLine: 3, fix: "b2\nc2\nc3" };
+  it("replaces the finding's lines with the fix, keeping CRLF and the final newline", () => {
+    assert.deepEqual(applyFindingFix("a\r\nb\r\nc\r\nd\r\n", finding), { text: "a\r\nb2\r\nc2\r\nc3\r\nd\r\n" });
+    assert.deepEqual(applyFindingFix("a\nb\nc", finding), { text: "a\nb2\nc2\nc3" });
+  });
+  it("refuses when the lines changed since the review, or the file is shorter now", () => {
+    const changed = applyFindingFix("a\nB\nc\n", finding, "b\nc");
+    assert.ok("error" in changed);
+    assert.match(changed.error, /changed since the review/);
+    assert.ok("error" in applyFindingFix("a\n", finding));
+    assert.deepEqual(applyFindingFix("a\nb\nc\n", finding, "b\nc"), { text: "a\nb2\nc2\nc3\n" });
   });
 });
