@@ -34,6 +34,8 @@ export interface LanguageServerSpec {
   /** LSP's languageId per extension. */
   languageIds: Readonly<Record<string, string>>;
   initializationOptions?: Record<string, unknown>;
+  /** A log message the server sends once it knows the workspace's files; its answers wait for it. */
+  readyMessage?: RegExp;
 }
 
 export interface LanguageServerChoice {
@@ -60,7 +62,7 @@ interface LanguageKind {
   markers: readonly string[];
   ids: Readonly<Record<string, string>>;
   /** Servers in order of preference: program name and arguments. */
-  programs: readonly { name: string; args: string[] }[];
+  programs: readonly { name: string; args: string[]; readyMessage?: RegExp }[];
   install: string;
 }
 
@@ -79,7 +81,8 @@ const LANGUAGES: readonly LanguageKind[] = [
     markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "pyrightconfig.json"],
     ids: PY_IDS,
     programs: [
-      { name: "pyright-langserver", args: ["--stdio"] },
+      // Pyright answers at once, from the files it has found so far; "Found 3 source files" ends the search.
+      { name: "pyright-langserver", args: ["--stdio"], readyMessage: /^Found \d+ source files?/ },
       { name: "pylsp", args: [] },
     ],
     install: "npm install -g pyright (or pip install python-lsp-server)",
@@ -195,6 +198,7 @@ export function chooseLanguageServers(root: string, o: { sandboxed: boolean; pat
           extensions: Object.keys(kind.ids),
           languageIds: kind.ids,
           ...(initializationOptions ? { initializationOptions } : {}),
+          ...(program.readyMessage ? { readyMessage: program.readyMessage } : {}),
         };
         break;
       }

@@ -92,6 +92,15 @@ export class LspServer {
     connection.onRequest("workspace/workspaceFolders", () => [{ uri: rootUri(root), name: "workspace" }]);
     for (const method of ["client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create"])
       connection.onRequest(method, () => null);
+    // A server that answers before it has found the workspace's files (pyright) says when it has.
+    const ready = spec.readyMessage;
+    const found = ready
+      ? new Promise<void>((resolve) =>
+          connection.onNotification("window/logMessage", (p: lsp.LogMessageParams) => {
+            if (ready.test(p.message)) resolve();
+          }),
+        )
+      : undefined;
     connection.onError(([error]) => o.log?.(`${spec.name}: ${error.message}`));
     connection.listen();
     const init = await server.request<lsp.InitializeResult>("initialize", initializeParams(o), { timeoutMs });
@@ -99,7 +108,12 @@ export class LspServer {
       await server.stop();
       throw new Error(`${spec.name} did not start: ${init.error}`);
     }
-    connection.sendNotification("initialized", {});
+    await connection.sendNotification("initialized", {});
+    if (found) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([found, server.exited, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+      clearTimeout(timer);
+    }
     server.tree = processTree(child.pid!);
     o.log?.(`${spec.name} started (pid ${child.pid}${sandbox ? ", in the OS sandbox" : ""})`);
     return server;
