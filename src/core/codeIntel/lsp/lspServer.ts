@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import type { ProtocolConnection } from "vscode-languageserver-protocol";
+import type { MessageConnection } from "vscode-jsonrpc";
 import type * as lsp from "vscode-languageserver-protocol";
 import type { CommandSandbox } from "../../executor/sandbox";
 import { killSandboxLeftovers } from "../../executor/sandboxLeftovers";
@@ -29,7 +29,7 @@ export interface LspServerOptions {
 
 /**
  * One language server process and its LSP connection over stdio (vscode-languageserver-protocol
- * frames the messages). Started inside the OS sandbox when there is one; stopped politely
+ * types them, vscode-jsonrpc frames them). Started inside the OS sandbox when there is one; stopped politely
  * (shutdown, exit) and then, whatever is left of its process tree, signalled and killed, with
  * the sandbox's leftovers found by their tag. Every request has a time limit.
  */
@@ -43,7 +43,7 @@ export class LspServer {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly connection: ProtocolConnection,
+    private readonly connection: MessageConnection,
     private readonly o: LspServerOptions,
     private readonly tag: string | undefined,
   ) {
@@ -79,7 +79,7 @@ export class LspServer {
     });
     if (spawned) throw new Error(`${spec.name} could not start: ${spawned.message}`);
     const lib = lspLib();
-    const connection = lib.createProtocolConnection(
+    const connection = lib.createMessageConnection(
       new lib.StreamMessageReader(child.stdout!),
       new lib.StreamMessageWriter(child.stdin!),
     );
