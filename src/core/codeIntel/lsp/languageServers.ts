@@ -185,9 +185,13 @@ export function chooseLanguageServers(root: string, o: { sandboxed: boolean; pat
             refused.push(`${found.file} (no TypeScript installed beside it)`);
             continue;
           }
-          // No syntax-only server: while the project loads it would answer from one file alone
-          // (references in that file only), where waiting gives the whole project's answer.
-          initializationOptions = { tsserver: { useSyntaxServer: "never", ...(tsserver ? { path: tsserver } : {}) } };
+          initializationOptions = {
+            // No syntax-only server: while the project loads it would answer from one file alone
+            // (references in that file only), where waiting gives the whole project's answer.
+            tsserver: { useSyntaxServer: "never", ...(tsserver ? { path: tsserver } : {}) },
+            // No typings fetched with npm from the network into a cache: the server reads, never installs.
+            disableAutomaticTypingAcquisition: true,
+          };
         }
         chosen = {
           language: kind.language,
