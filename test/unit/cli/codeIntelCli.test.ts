@@ -4,7 +4,7 @@
 // --no-code-intel the tools are not offered.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { cliEnv, runCli } from "../../support/cliProcess";
@@ -34,6 +34,21 @@ function env(): NodeJS.ProcessEnv {
     XDG_CONFIG_HOME: path.join(scratch, "config"),
     XDG_DATA_HOME: path.join(scratch, "data"),
   });
+}
+
+/** Pids of processes working in `dir` (the language server did: its working directory is the workspace). */
+function processesIn(dir: string): number[] {
+  const real = realpathSync(dir);
+  return readdirSync("/proc")
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readlinkSync(`/proc/${e}/cwd`) === real;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const toolNames = (s: ScriptedModelServer, i: number): string[] =>
@@ -71,6 +86,7 @@ test("find_references then rename_symbol with --yes renames the files on disk", 
     assert.match(text, /loadConfig/, file);
   }
   assert.match(run.stderr, /typescript-language-server started/);
+  if (process.platform === "linux") assert.deepEqual(processesIn(dir), [], "no language server outlives the run");
   rmSync(dir, { recursive: true, force: true });
 });
 
