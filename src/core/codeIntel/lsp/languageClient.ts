@@ -85,6 +85,8 @@ export class LanguageClient {
       this.diagnostics.clear();
       this.answered = false;
     }
+    // A progress line: the first call waits for the server to start and read the project.
+    if (!this.starting) this.o.log?.(`starting ${this.o.spec.name} for ${this.o.places.root}…`);
     this.starting ??= LspServer.start(
       {
         spec: this.o.spec,
