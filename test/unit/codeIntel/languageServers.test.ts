@@ -78,3 +78,30 @@ test("chosen by what the workspace holds: Python files two folders down; nothing
   const notes = makeWorkspace({ "notes.md": "# hi\n" });
   assert.deepEqual(chooseLanguageServers(notes, { sandboxed: true, pathVar: REPO_BIN }), { servers: [], missing: [] });
 });
+
+test("a server that cannot start: a tool error with its last words, tried twice, then not again", async () => {
+  const { lspCodeIntelligence } = await import("../../../src/core/codeIntel/lsp/lspCodeIntelligence");
+  const { FilesystemBackend } = await import("../../../src/core/backends/filesystem");
+  const root = makeWorkspace({ "tsconfig.json": "{}", "a.ts": "export const a = 1;\n" });
+  const [spec] = chooseLanguageServers(root, { sandboxed: true, pathVar: REPO_BIN }).servers;
+  const intel = lspCodeIntelligence({
+    root,
+    // What typescript-language-server does without a TypeScript: says so and exits.
+    servers: [
+      { ...spec!, command: "/bin/sh", args: ["-c", "echo Could not find a valid TypeScript installation >&2; exit 1"] },
+    ],
+    backend: new FilesystemBackend({ rootDir: root }),
+  });
+  const first = await intel.documentSymbols("/a.ts");
+  assert.ok("error" in first);
+  assert.match(
+    first.error,
+    /typescript-language-server did not start: .*Could not find a valid TypeScript installation/,
+  );
+  await intel.documentSymbols("/a.ts");
+  const third = await intel.documentSymbols("/a.ts");
+  assert.ok("error" in third);
+  assert.match(third.error, /tried twice; not tried again in this task\)\. Use grep and read_file instead/);
+  assert.deepEqual(intel.processes(), []);
+  await intel.stop();
+});

@@ -42,6 +42,9 @@ export class LanguageClient {
   private server: LspServer | undefined;
   private starting: Promise<LspServer | { error: string }> | undefined;
   private restarts = 0;
+  /** Starts that failed, and why the last one did. */
+  private failedStarts = 0;
+  private startError = "";
   private answered = false;
   private stopped = false;
   private readonly documents = new Map<string, OpenDocument>();
@@ -70,6 +73,10 @@ export class LanguageClient {
   /** The running server, started (or restarted once after a crash) if needed. */
   private async ready(): Promise<LspServer | { error: string }> {
     if (this.stopped) return { error: "the task has ended" };
+    if (this.failedStarts >= 2)
+      return {
+        error: `${this.startError} (tried twice; not tried again in this task). Use grep and read_file instead.`,
+      };
     if (this.server?.running) return this.server;
     if (this.server && !this.starting) {
       const reason = this.server.exitReason;
@@ -110,7 +117,9 @@ export class LanguageClient {
       },
       (error: unknown) => {
         this.starting = undefined;
-        return { error: (error as Error).message };
+        this.failedStarts++;
+        this.startError = (error as Error).message;
+        return { error: this.startError };
       },
     );
     return this.starting;

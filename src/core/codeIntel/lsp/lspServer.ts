@@ -78,6 +78,8 @@ export class LspServer {
       child.once("error", resolve);
     });
     if (spawned) throw new Error(`${spec.name} could not start: ${spawned.message}`);
+    // A server that dies mid-write must not take the run down with an unhandled EPIPE.
+    child.stdin?.on("error", () => undefined);
     const lib = lspLib();
     const connection = lib.createMessageConnection(
       new lib.StreamMessageReader(child.stdout!),
@@ -105,8 +107,12 @@ export class LspServer {
     connection.listen();
     const init = await server.request<lsp.InitializeResult>("initialize", initializeParams(o), { timeoutMs });
     if ("error" in init) {
+      // A server that exits at once fails the write first (EPIPE): its exit and last words say more.
+      await Promise.race([server.exited, new Promise((r) => setTimeout(r, 1_000).unref())]);
+      await new Promise((r) => setTimeout(r, 100));
+      const why = server.running ? init.error : server.exitReason;
       await server.stop();
-      throw new Error(`${spec.name} did not start: ${init.error}`);
+      throw new Error(`${spec.name} did not start: ${why}`);
     }
     await connection.sendNotification("initialized", {});
     if (found) {
