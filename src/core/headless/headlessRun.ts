@@ -6,7 +6,8 @@
  * servers and where the events go. What is the same is here, in this order: the commands'
  * executor (inside the OS sandbox when there is one), the working directory, the MCP servers,
  * the agent (with language servers for code intelligence, when asked for), its events drained
- * one at a time, and at the end, however it ends, the language servers and the MCP servers stopped, the executor and (unless shared) the sandbox disposed, the directory restored.
+ * one at a time, and at the end, however it ends, the language servers and the MCP servers
+ * stopped, the executor and (unless shared) the sandbox disposed, the directory restored.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
