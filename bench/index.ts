@@ -1,5 +1,5 @@
 // `npm run bench`: every speed and size figure the issues ask for, printed. Record a run's
-// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints agent web team worktrees models vscode vscode-parallel local-model` runs only the named parts
+// figures in docs/benchmarks.md. `npm run bench -- size fs webview editor mcp sandbox hooks checkpoints changes agent web team worktrees acp models vscode vscode-parallel local-model` runs only the named parts
 // (local-model, which installs and runs a small model, only when named; `vscode --fresh` adds a fresh
 // window per sample, see bench/freshWindow.ts). `npm run bench -- tasks [options]`
 // runs coding agents on Exercism exercises with a local model (bench/tasks.ts: its options follow "tasks").
@@ -62,6 +62,10 @@ async function main(): Promise<void> {
     const { runCheckpointBench } = await import("./checkpoints");
     await runCheckpointBench();
   }
+  if (runs("changes")) {
+    const { runChangesBench } = await import("./changes");
+    await runChangesBench();
+  }
   if (runs("agent")) {
     const { runAgentBench } = await import("./agent");
     await runAgentBench();
@@ -77,6 +81,10 @@ async function main(): Promise<void> {
   if (runs("worktrees")) {
     const { runWorktreeBench } = await import("./worktrees");
     await runWorktreeBench();
+  }
+  if (runs("acp")) {
+    const { runAcpBench } = await import("./acp");
+    await runAcpBench();
   }
   if (runs("models")) {
     const { runModelsBench } = await import("./models");

@@ -15,7 +15,7 @@ const TOKENS_PER_SECOND = 500;
 const STREAM_SECONDS = 6;
 
 /** The webview bundle exactly as `npm run package` makes it, in a temp dir (dist/ is left alone). */
-async function buildProductionWebview(outdir: string): Promise<void> {
+export async function buildProductionWebview(outdir: string): Promise<void> {
   execFileSync(process.execPath, ["scripts/build.mjs", "--production", "--only", "webview", "--outdir", outdir], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],

@@ -73,8 +73,11 @@ const builds = [
     outdir: dist,
   },
   { ...nodeTarget, entryPoints: { core: "src/core/index.ts" }, outdir: dist },
+  // The CLI (and `fathom acp`, which an editor keeps running) loads the libraries from dist/vendor
+  // on first use too: a process that idles in an editor should not hold every SDK.
   {
     ...nodeTarget,
+    plugins: [...common.plugins, lazyLibraries],
     entryPoints: { cli: "src/cli/main.ts" },
     outdir: dist,
     banner: { js: `#!/usr/bin/env node\n${importMetaShim}` },
@@ -98,7 +101,7 @@ const builds = [
     (options) =>
       !only ||
       only in options.entryPoints ||
-      (only === "extension" && Object.keys(options.entryPoints)[0]?.startsWith("vendor/")),
+      ((only === "extension" || only === "cli") && Object.keys(options.entryPoints)[0]?.startsWith("vendor/")),
   )
   .filter((options) => Object.values(options.entryPoints).every((entry) => existsSync(path.join(root, entry))));
 

@@ -19,9 +19,9 @@ export const zodEnglishOnly = {
   },
 };
 
-// Libraries the extension loads on first use (src/core/vendor/libraries.ts): each is a bundle of
-// its own in dist/vendor/, and the extension's bundle requires that file instead of holding it, so
-// activation loads none of them. The core and CLI bundles hold them as usual.
+// Libraries the extension and the CLI load on first use (src/core/vendor/libraries.ts): each is a
+// bundle of its own in dist/vendor/, and those bundles require that file instead of holding it, so
+// activation (or `fathom acp` idling in an editor) loads none of them. The core bundle holds them as usual.
 export const LAZY_LIBRARIES = [
   "openaiLib",
   "anthropicLib",

@@ -1,6 +1,6 @@
 /**
- * The four REST calls the action makes (find, open and update its pull request; comment), on
- * `fetch`. GitHub's rules for trying again are followed: 5xx and 429 are retried with backoff,
+ * The REST calls the action makes (find, open and update its pull request; comment; list a pull
+ * request's reviews and post one), on `fetch`. GitHub's rules for trying again are followed: 5xx and 429 are retried with backoff,
  * a 403 only when it is a rate limit (`retry-after`, or `x-ratelimit-remaining: 0`), waiting as
  * long as the answer says (up to a minute); anything else fails at once with a message that says
  * what to change.
@@ -31,6 +31,22 @@ export class GitHubApiError extends Error {
 const PullRequest = z.object({ number: z.number(), html_url: z.string() });
 const Comment = z.object({ html_url: z.string() });
 const Repository = z.object({ default_branch: z.string() });
+const Review = z.object({ id: z.number(), body: z.string().nullish(), commit_id: z.string().nullish() });
+export type ReviewRef = z.infer<typeof Review>;
+
+/** A line comment of a review: on the new side (`RIGHT`), one line or `start_line`..`line`. */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  side: "RIGHT";
+  start_line?: number;
+  start_side?: "RIGHT";
+  body: string;
+}
+
+const REVIEWS_PER_PAGE = 100;
+/** A pull request with more reviews than this is read only this far (GitHub lists oldest first). */
+const MAX_REVIEW_PAGES = 10;
 export type PullRequestRef = z.infer<typeof PullRequest>;
 
 const MAX_WAIT_MS = 60_000;
@@ -74,6 +90,34 @@ export class GitHubRest {
   async comment(issue: number, body: string): Promise<string> {
     return Comment.parse(await this.call("POST", `/repos/${this.o.repository}/issues/${issue}/comments`, { body }))
       .html_url;
+  }
+
+  /** The pull request's reviews, oldest first. */
+  async listReviews(pull: number): Promise<ReviewRef[]> {
+    const all: ReviewRef[] = [];
+    for (let page = 1; page <= MAX_REVIEW_PAGES; page++) {
+      const batch = z
+        .array(Review)
+        .parse(
+          await this.call(
+            "GET",
+            `/repos/${this.o.repository}/pulls/${pull}/reviews?per_page=${REVIEWS_PER_PAGE}&page=${page}`,
+          ),
+        );
+      all.push(...batch);
+      if (batch.length < REVIEWS_PER_PAGE) break;
+    }
+    return all;
+  }
+
+  /** Posts one review (a comment, neither approving nor requesting changes) with its line comments. */
+  async createReview(
+    pull: number,
+    r: { commit_id: string; body: string; comments: ReviewComment[] },
+  ): Promise<{ id: number; html_url: string }> {
+    return z
+      .object({ id: z.number(), html_url: z.string() })
+      .parse(await this.call("POST", `/repos/${this.o.repository}/pulls/${pull}/reviews`, { ...r, event: "COMMENT" }));
   }
 
   private async call(method: string, route: string, body?: unknown): Promise<unknown> {

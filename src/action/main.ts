@@ -29,6 +29,7 @@ import {
   pullRequestTitle,
   type RunFacts,
 } from "./report";
+import { reviewPullRequest } from "./reviewPullRequest";
 import { runTask } from "./runTask";
 import { redactSecrets, runnerLog, scrubEnvironment, setOutput } from "./runnerIo";
 import { decideTrigger, type TaskTrigger } from "./trigger";
@@ -81,9 +82,29 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
     onRetry: (m) => log.info(`fathom: ${m}`),
   });
   const serverUrl = env.GITHUB_SERVER_URL || "https://github.com";
+  const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  if (trigger.kind === "review") {
+    const noKey = missingKey(inputs);
+    if (noKey) {
+      log.error(`Fathom could not review #${trigger.pull.number}: ${noKey}`);
+      return 1;
+    }
+    return reviewPullRequest({
+      env,
+      inputs,
+      trigger,
+      api,
+      root: path.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+      auth: { serverUrl, token: inputs.githubToken },
+      secrets,
+      ...(runUrl ? { runUrl } : {}),
+      info: (line) => log.info(line),
+      error: (line) => log.error(line),
+    });
+  }
   const facts: RunFacts = {
     taskId: `gh-${env.GITHUB_RUN_ID ?? "local"}-${randomBytes(3).toString("hex")}`,
-    ...(env.GITHUB_RUN_ID ? { runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` } : {}),
+    ...(runUrl ? { runUrl } : {}),
   };
   setOutput(env, "task-id", facts.taskId);
   setOutput(env, "branch", trigger.branch);
@@ -112,12 +133,8 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
     return 1;
   };
 
-  if (!inputs.model.apiKey && inputs.model.provider !== "openai-compatible") {
-    return fail(
-      "no model key",
-      `The input api-key is empty: store your ${inputs.model.provider} key as a repository secret and pass it, for example api-key: \${{ secrets.${inputs.model.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY }}.`,
-    );
-  }
+  const noKey = missingKey(inputs);
+  if (noKey) return fail("no model key", noKey);
   const root = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
   const auth: RemoteAuth = { serverUrl, token: inputs.githubToken };
   try {
@@ -142,6 +159,12 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (text: string) =>
     log: (l) => log.info(l),
     fail,
   });
+}
+
+/** Why the model cannot be asked without a key, or undefined when it has one (or needs none). */
+function missingKey(inputs: ActionInputs): string | undefined {
+  if (inputs.model.apiKey || inputs.model.provider === "openai-compatible") return undefined;
+  return `The input api-key is empty: store your ${inputs.model.provider} key as a repository secret and pass it, for example api-key: \${{ secrets.${inputs.model.provider === "anthropic" ? "ANTHROPIC" : "OPENAI"}_API_KEY }}.`;
 }
 
 interface BranchRun {

@@ -56,6 +56,19 @@ const LEAVE_SANDBOX_REFUSED =
   "Commands may not leave the OS sandbox in a GitHub Actions run (no one is there to approve it), so it was not run. Do it inside the sandbox, or say in your answer what is needed.";
 const TAIL_LINES = 20;
 
+/** The model the inputs name, as the task and the review ask it. */
+export function createActionModel(m: ModelSettings, o: { retryBaseDelayMs?: number; fetch?: typeof fetch }): ChatModel {
+  return createModel({
+    provider: m.provider,
+    model: m.model,
+    ...(m.baseUrl ? { baseUrl: m.baseUrl } : {}),
+    ...(m.apiKey ? { apiKey: m.apiKey } : {}),
+    ...(o.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: o.retryBaseDelayMs } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    surface: "cli",
+  });
+}
+
 export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
   mkdirSync(o.artifactDir, { recursive: true });
   const transcript = path.join(o.artifactDir, "transcript.jsonl");
@@ -71,14 +84,9 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
     workspaceRoot: o.root,
     secrets: o.secrets,
   });
-  const model = createModel({
-    provider: o.model.provider,
-    model: o.model.model,
-    ...(o.model.baseUrl ? { baseUrl: o.model.baseUrl } : {}),
-    ...(o.model.apiKey ? { apiKey: o.model.apiKey } : {}),
+  const model = createActionModel(o.model, {
     ...(o.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: o.retryBaseDelayMs } : {}),
     fetch: recorder.fetch,
-    surface: "cli",
   });
   const sandbox = openSandbox(o.allowDomains, (problem) => o.log(runnerSandboxUnavailableLine(problem)));
   const gate: ApprovalGate = {

@@ -39,7 +39,18 @@ export interface TaskTrigger {
   notes: string[];
 }
 
-export type TriggerDecision = TaskTrigger | { kind: "ignore"; reason: string };
+/** A pull request to review (`pull_request` opened, pushed to, reopened or marked ready). */
+export interface ReviewTrigger {
+  kind: "review";
+  event: "pull_request";
+  pull: { number: number; url: string; title: string; headSha: string; baseRef: string };
+  notes: string[];
+}
+
+export type TriggerDecision = TaskTrigger | ReviewTrigger | { kind: "ignore"; reason: string };
+
+/** The `pull_request` actions that put new code in front of a reviewer. */
+const REVIEWED_ACTIONS = ["opened", "synchronize", "reopened", "ready_for_review"];
 
 const Issue = z.object({
   number: z.number().int().positive(),
@@ -64,6 +75,19 @@ const ReviewCommentEvent = z.object({
     title: z.string(),
     body: z.string().nullish(),
     html_url: z.string(),
+  }),
+});
+const PullRequestEvent = z.object({
+  action: z.string(),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    title: z.string(),
+    html_url: z.string(),
+    draft: z.boolean().nullish(),
+    author_association: z.string(),
+    user: z.object({ login: z.string() }).nullish(),
+    head: z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/) }),
+    base: z.object({ ref: z.string().min(1) }),
   }),
 });
 const DispatchEvent = z.object({ inputs: z.record(z.string(), z.unknown()).nullish() });
@@ -95,6 +119,8 @@ export function decideTrigger(eventName: string, payload: unknown, settings: Tri
       return fromComment(payload, settings, "pull_request_review_comment");
     case "workflow_dispatch":
       return fromDispatch(payload, settings);
+    case "pull_request":
+      return fromPullRequest(payload, settings);
     case "pull_request_target":
       return {
         kind: "ignore",
@@ -104,7 +130,7 @@ export function decideTrigger(eventName: string, payload: unknown, settings: Tri
     default:
       return {
         kind: "ignore",
-        reason: `The event ${eventName || "(none)"} is not one Fathom handles (issues labeled, issue_comment, pull_request_review_comment, workflow_dispatch): nothing to do.`,
+        reason: `The event ${eventName || "(none)"} is not one Fathom handles (issues labeled, issue_comment, pull_request_review_comment, workflow_dispatch, pull_request): nothing to do.`,
       };
   }
 }
@@ -204,6 +230,38 @@ function fromDispatch(payload: unknown, s: TriggerSettings): TriggerDecision {
         "workflow_dispatch was started without a prompt: give the workflow a `prompt` input and pass it to the action's `prompt`.",
     };
   return task("workflow_dispatch", firstLine(prompt), prompt, undefined, []);
+}
+
+/**
+ * A pull request to review: only when new code arrived (not a label or an assignee), not while it
+ * is a draft, and only from an author the inputs allow, since each review is paid for.
+ */
+function fromPullRequest(payload: unknown, s: TriggerSettings): TriggerDecision {
+  const parsed = PullRequestEvent.safeParse(payload);
+  if (!parsed.success)
+    return { kind: "ignore", reason: "The pull_request event has no pull request in its payload: nothing to do." };
+  const { action, pull_request: pr } = parsed.data;
+  if (!REVIEWED_ACTIONS.includes(action))
+    return {
+      kind: "ignore",
+      reason: `Pull request #${pr.number} was ${action.replace(/_/g, " ")}: Fathom reviews when it is ${REVIEWED_ACTIONS.join(", ").replace(/_/g, " ")}; nothing to do.`,
+    };
+  if (pr.draft)
+    return {
+      kind: "ignore",
+      reason: `Pull request #${pr.number} is a draft: Fathom reviews it when it is marked ready for review.`,
+    };
+  if (!s.allowedAssociations.includes(pr.author_association.toUpperCase()))
+    return {
+      kind: "ignore",
+      reason: `Pull request #${pr.number} is by ${pr.user?.login ?? "someone"} (${pr.author_association}), but only ${s.allowedAssociations.join(", ")} get a review (input allowed-associations): nothing done.`,
+    };
+  return {
+    kind: "review",
+    event: "pull_request",
+    pull: { number: pr.number, url: pr.html_url, title: pr.title, headSha: pr.head.sha, baseRef: pr.base.ref },
+    notes: [],
+  };
 }
 
 function issueText(title: string, body: string): string {

@@ -3,7 +3,8 @@
  * command's own usage error), and the provider and base URL of the commands that ask a model.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Provider } from "../core/model/createModel";
+import { createModel, type Provider } from "../core/model/createModel";
+import type { ChatModel } from "../core/model/types";
 
 type UsageErrorClass = new (message: string) => Error;
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -54,4 +55,54 @@ export function providerAndBaseUrl(
     }
   }
   return { provider, baseUrl };
+}
+
+/** `--model` and `--context-window`, which the commands that ask a model once take beside the server's options. */
+export const MODEL_OPTIONS = { model: { type: "string" }, "context-window": { type: "string" } } as const;
+
+/**
+ * The model a one-shot command (`commit-message`, `review`) asks: the provider and base URL as
+ * `providerAndBaseUrl` reads them, `--model`, `--context-window` (checked), the provider's key
+ * from the environment (a missing one is a usage error saying what to set). `apiKey` is returned
+ * so the command can keep it out of what it prints.
+ */
+export function commandModel(
+  values: {
+    provider?: string | undefined;
+    "base-url"?: string | undefined;
+    model?: string | undefined;
+    "context-window"?: string | undefined;
+  },
+  env: NodeJS.ProcessEnv,
+  UsageError: UsageErrorClass,
+  vscodeMessage: string,
+): { model: ChatModel; apiKey: string } {
+  const { provider, baseUrl } = providerAndBaseUrl(values, env, UsageError, vscodeMessage);
+  let contextWindow: number | undefined;
+  if (values["context-window"] !== undefined) {
+    contextWindow = Number(values["context-window"]);
+    if (!Number.isInteger(contextWindow) || contextWindow < 1024)
+      throw new UsageError(
+        `--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`,
+      );
+  }
+  const apiKey = (provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY) ?? "";
+  if (!apiKey && provider !== "openai-compatible") {
+    throw new UsageError(
+      `Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`,
+    );
+  }
+  const retryBase = Number(env.FATHOM_RETRY_BASE_DELAY_MS);
+  const model = createModel({
+    provider,
+    model: values.model ?? "",
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+    ...(env.FATHOM_RETRY_BASE_DELAY_MS && Number.isFinite(retryBase) && retryBase >= 0
+      ? { retryBaseDelayMs: retryBase }
+      : {}),
+    surface: "cli",
+  });
+  return { model, apiKey };
 }

@@ -7,8 +7,7 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { readRepositoryChanges } from "../core/commitMessage/repositoryChanges";
 import { writeCommitMessage } from "../core/commitMessage/writeCommitMessage";
-import { createModel } from "../core/model/createModel";
-import { HELP_OPTION, parseCommandArgs, providerAndBaseUrl, SERVER_OPTIONS } from "./commandArgs";
+import { commandModel, HELP_OPTION, MODEL_OPTIONS, parseCommandArgs, SERVER_OPTIONS } from "./commandArgs";
 
 export const COMMIT_MESSAGE_USAGE = `Usage: fathom commit-message [--cwd DIR] [--all] [--provider NAME] [--model ID] [--base-url URL]
                              [--context-window N]
@@ -46,8 +45,7 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
       cwd: { type: "string" },
       all: { type: "boolean" },
       ...SERVER_OPTIONS,
-      model: { type: "string" },
-      "context-window": { type: "string" },
+      ...MODEL_OPTIONS,
       ...HELP_OPTION,
     },
     CommitMessageUsageError,
@@ -60,26 +58,12 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
   const dir = path.resolve(io.cwd, values.cwd ?? ".");
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
     throw new CommitMessageUsageError(`--cwd ${dir} is not a directory.`);
-  const { provider, baseUrl } = providerAndBaseUrl(
+  const { model, apiKey } = commandModel(
     values,
     io.env,
     CommitMessageUsageError,
     "VS Code's language models (provider vscode) can only be used inside VS Code: there, use Source Control's Generate Commit Message button. Here use --provider openai, anthropic or openai-compatible.",
   );
-  let contextWindow: number | undefined;
-  if (values["context-window"] !== undefined) {
-    contextWindow = Number(values["context-window"]);
-    if (!Number.isInteger(contextWindow) || contextWindow < 1024)
-      throw new CommitMessageUsageError(
-        `--context-window must be a whole number of tokens, at least 1024 (got "${values["context-window"]}").`,
-      );
-  }
-  const apiKey = (provider === "anthropic" ? io.env.ANTHROPIC_API_KEY : io.env.OPENAI_API_KEY) ?? "";
-  if (!apiKey && provider !== "openai-compatible") {
-    throw new CommitMessageUsageError(
-      `Set ${provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"} to your ${provider} API key (or use --provider openai-compatible --base-url URL for a local server).`,
-    );
-  }
 
   const changes = await readRepositoryChanges(dir, { all: values.all === true });
   if ("error" in changes) {
@@ -94,18 +78,6 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
     );
     return 1;
   }
-  const retryBase = Number(io.env.FATHOM_RETRY_BASE_DELAY_MS);
-  const model = createModel({
-    provider,
-    model: values.model ?? "",
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiKey ? { apiKey } : {}),
-    ...(contextWindow ? { contextWindow } : {}),
-    ...(io.env.FATHOM_RETRY_BASE_DELAY_MS && Number.isFinite(retryBase) && retryBase >= 0
-      ? { retryBaseDelayMs: retryBase }
-      : {}),
-    surface: "cli",
-  });
   const result = await writeCommitMessage({
     model,
     files: changes.files,

@@ -1,5 +1,6 @@
 import { evalCommand } from "./eval/evalCommand";
 import { commitMessageMain } from "./commitMessageCommand";
+import { reviewMain } from "./reviewCommand";
 import { EXIT } from "./exitCodes";
 import { MEMORIES_USAGE, MemoriesUsageError, memoriesCommand } from "./memoriesCommand";
 import { MODELS_USAGE, ModelsUsageError, modelsCommand } from "./modelsCommand";
@@ -30,6 +31,8 @@ export async function subcommand(argv: readonly string[]): Promise<number | unde
       return evalCommand(rest, { cwd: process.cwd(), env: process.env, out: process.stdout, err: process.stderr });
     case "commit-message":
       return commitMessageMain(rest);
+    case "review":
+      return reviewMain(rest);
     case "models":
       return guarded(() => modelsCommand(rest, process.env, io), ModelsUsageError, MODELS_USAGE);
     case "worktrees":

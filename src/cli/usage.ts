@@ -8,6 +8,7 @@ export const RUN_USAGE = `Usage: fathom run [options] "<prompt>" | fathom run [o
        fathom worktrees [--cwd DIR] [--json] | fathom apply TASK_ID | fathom discard TASK_ID
        fathom memories [--json] | fathom memories rm PATH | fathom memories clear [--yes]
        fathom commit-message [--cwd DIR] [--all]   (a message for the staged changes; --help)
+       fathom review [--staged | --base REF | --pr N] [--json]   (findings in a change; --help)
        fathom acp [options]   (an Agent Client Protocol agent on stdio, for Zed, JetBrains, Neovim; --help)
 
 Runs the Fathom agent on a workspace from the terminal. Each run is saved as a task, with a

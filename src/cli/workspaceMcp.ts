@@ -32,6 +32,8 @@ export async function startMcp(
   opts: { cwd: string; mcpConfigs: string[]; allowWorkspaceMcp: boolean },
   sandbox: CommandSandbox | undefined,
   prompt: PromptStreams | undefined,
+  /** Servers someone else passed (an ACP editor's): started only inside the OS sandbox. */
+  passed: { servers: McpServerConfig[]; from: string } = { servers: [], from: "" },
 ): Promise<McpHub | undefined> {
   const files = [userMcpConfigPath(), ...opts.mcpConfigs];
   const workspaceFiles = workspaceMcpConfigPaths(opts.cwd);
@@ -57,6 +59,18 @@ export async function startMcp(
   });
   for (const p of problems)
     process.stderr.write(`fathom: ${p.file}${p.line ? `:${p.line}:${p.column}` : ""}: ${p.message}\n`);
+  if (passed.servers.length > 0 && !sandbox)
+    process.stderr.write(
+      `fathom: not starting the MCP servers ${passed.from} passed (${passed.servers.map((s) => s.name).join(", ")}): Fathom starts them only inside the OS sandbox, which is off here. Run without --no-sandbox on a machine where it runs, or add the servers to your own MCP file.\n`,
+    );
+  else
+    for (const s of passed.servers) {
+      if (servers.some((own) => own.name === s.name))
+        process.stderr.write(
+          `fathom: not starting the MCP server "${s.name}" ${passed.from} passed: your own MCP configuration has a server of that name.\n`,
+        );
+      else servers.push(s);
+    }
   if (servers.length === 0) return undefined;
   const hub = new McpHub(servers, { workspaceRoot: opts.cwd, ...(sandbox ? { sandbox } : {}) });
   for (const failure of await hub.start()) process.stderr.write(`fathom: ${failure}\n`);

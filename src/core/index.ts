@@ -127,6 +127,15 @@ export {
   type RestoreResult,
 } from "./checkpoints/checkpointStore";
 export {
+  TaskChanges,
+  type ChangeHunk,
+  type FileChanges,
+  type ChangesOutcome,
+  type ChangeSelection,
+} from "./checkpoints/taskChanges";
+export { undoneNote } from "./checkpoints/reviewNote";
+export { reviewNotesMiddleware } from "./middleware/reviewNotes";
+export {
   readCassette,
   parseCassette,
   formatCassette,
@@ -236,3 +245,16 @@ export { ASK_USER, MAX_QUESTIONS_IN_A_ROW } from "./middleware/askUser";
 export { MAX_PLAN_CHARS, changesNothing, planTodos, startPlan } from "./middleware/planMode";
 export { SteeringInbox } from "./agent/steering";
 export { compactConversation } from "./agent/compact";
+export { runReview, type ReviewOptions, type ReviewPart, type ReviewResult } from "./review/runReview";
+export {
+  findingPlace,
+  ReviewFindingSchema,
+  REVIEW_SEVERITIES,
+  type ReviewFinding,
+  type ReviewSeverity,
+} from "./review/finding";
+export { readReviewDiff, MAX_DIFF_BYTES, type ReviewDiff, type ReviewTarget } from "./review/reviewSource";
+export { DiffIndex, numberHunk, type NumberedHunk } from "./review/diffLines";
+export { withCommitFiles } from "./review/reviewCheckout";
+export { REPORT_FINDING } from "./review/reviewMiddleware";
+export { type SkippedFile } from "./review/reviewChunks";

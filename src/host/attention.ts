@@ -73,6 +73,7 @@ export class AttentionNotifier implements vscode.Disposable {
         message.type === "itemAppended"
       )
         this.onChange(session, watched);
+      else if (message.type === "changes") this.update();
     });
     this.watched.set(session, watched);
     this.update();
@@ -167,13 +168,15 @@ export class AttentionNotifier implements vscode.Disposable {
     }
   }
 
-  /** The badge: approvals waiting, or ended tasks not seen yet. */
+  /** The badge: approvals waiting, ended tasks not seen yet, or else files in Changes lists not reviewed. */
   private update(): void {
     let waiting = 0;
+    let unreviewed = 0;
     const ended: string[] = [];
     for (const [session, watched] of this.watched) {
       if (!this.unseen(watched)) watched.ended = undefined;
       waiting += waitingItems(session.state).length;
+      unreviewed += session.state.changes?.files.length ?? 0;
       if (watched.ended !== undefined) ended.push(watched.ended);
     }
     if (waiting > 0 && this.unseen()) {
@@ -186,6 +189,11 @@ export class AttentionNotifier implements vscode.Disposable {
       });
     } else if (ended.length > 0) {
       this.o.view.setBadge({ value: ended.length, tooltip: `Fathom's task ended: ${ended.join(", ")}` });
+    } else if (unreviewed > 0) {
+      this.o.view.setBadge({
+        value: unreviewed,
+        tooltip: `${unreviewed} file${unreviewed === 1 ? "" : "s"} changed by Fathom to review (Changes: Keep or Undo)`,
+      });
     } else {
       this.o.view.setBadge(undefined);
     }

@@ -15,6 +15,7 @@ import { HostSandbox } from "./terminal/hostSandbox";
 import { TaskManager } from "./tasks/taskManager";
 import { parallelTasks } from "./tasks/parallelTasks";
 import { registerTaskCommands } from "./tasks/taskCommands";
+import { registerChangeLenses } from "./tasks/changeLenses";
 import { HostMcp } from "./mcp/hostMcp";
 import { registerMcpCommands } from "./mcp/mcpCommands";
 import { HostHooks } from "./hooks/hostHooks";
@@ -25,6 +26,7 @@ import { registerContextCommands } from "./context/contextCommands";
 import { TerminalHistory } from "./context/terminalHistory";
 import { registerCommitMessage } from "./editor/commitMessage";
 import { registerEditSelection } from "./editor/editSelection";
+import { registerReview } from "./codeReview/registerReview";
 import { isDemoWindow } from "./demo/demoFolders";
 import { createDemoModelSetup } from "./demo/demoModelSetup";
 import { registerTryDemo } from "./demo/tryDemo";
@@ -174,8 +176,11 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
 
   // The person's terminals: their last commands, for chips and the `terminal_output` tool.
   const personTerminals = new TerminalHistory();
+  // Findings as comments; Apply fix goes to the task that reviewed (the task window is made below).
+  const reviews = registerReview({ tasks: () => tasks(), showChat: () => view.reveal(), log });
   const window = taskWindow(
     {
+      review: reviews.review,
       context,
       keys,
       log,
@@ -222,11 +227,13 @@ export function activate(context: vscode.ExtensionContext): FathomApi {
     personTerminals,
     registerContextCommands({ view, tasks, log, terminals: personTerminals }),
     registerCommitMessage({ models, log }),
+    reviews.disposable,
     registerEditSelection({ start: (text, o) => tasks().startTask(text, o), showChat: () => view.reveal(), log }),
     registerTryDemo({ context, log, demo }),
     registerGettingStarted({ context, view, vscodeModels, lm, log, demo }),
     registerChatView(view),
     registerTaskCommands(tasks),
+    registerChangeLenses(tasks),
     registerMcpCommands(mcp),
     registerSetupCommands({ context, keys, channel, log, tasks, lm, slots }),
   );

@@ -3,6 +3,7 @@ import { SentAttachmentSchema } from "./attachments";
 import { ImageThumbnailSchema } from "./models";
 import { initialParallelView, ParallelViewSchema } from "./parallel";
 import { TaskStatusSchema } from "./taskStatus";
+import { ChangesViewSchema } from "./changes";
 
 /**
  * The chat's view model, as the host sends it to the webview. The host owns the truth (the
@@ -131,6 +132,19 @@ export const UserItemSchema = z.object({
   /** Sent while the task ran ("Send now"): shown where the model read it. */
   steered: z.boolean().optional(),
 });
+/** A review's finding as the chat lists it: a link to its place in the editor (`path` absent outside the workspace). */
+export const ReviewFindingViewSchema = z.object({
+  path: z.string().optional(),
+  /** As people read it: `src/a.ts:12-14`. */
+  place: z.string(),
+  line: z.number().int().min(1),
+  severity: z.enum(["bug", "risk", "nit"]),
+  title: z.string(),
+  /** A fix is suggested (Apply fix on its comment in the editor). */
+  fix: z.boolean(),
+});
+export type ReviewFindingView = z.infer<typeof ReviewFindingViewSchema>;
+
 export const AssistantItemSchema = z.object({
   ...baseItem,
   kind: z.literal("assistant"),
@@ -140,6 +154,8 @@ export const AssistantItemSchema = z.object({
   reasoning: z.string().optional(),
   /** This answer is the task's plan (plan mode). */
   plan: PlanViewSchema.optional(),
+  /** This answer sums up a review (`/review`): its findings, each a link to its lines. */
+  review: z.object({ findings: z.array(ReviewFindingViewSchema) }).optional(),
 });
 export const NoticeItemSchema = z.object({
   ...baseItem,
@@ -279,6 +295,8 @@ export const ChatStateSchema = z.object({
   agent: z.string().max(64).nullable().default(null),
   /** Rules files in force for the task ("Rules (N)"), as they started to apply. */
   rules: z.array(z.string()).default([]),
+  /** The task's Changes list: its changes the person has not reviewed (null: none, or not read yet). */
+  changes: ChangesViewSchema.nullable().default(null),
 });
 export type ChatState = z.infer<typeof ChatStateSchema>;
 
@@ -310,5 +328,6 @@ export function initialChatState(): ChatState {
     mode: "act",
     agent: null,
     rules: [],
+    changes: null,
   };
 }

@@ -18,6 +18,7 @@ import { AttachmentSchema, MAX_CHIPS } from "./attachments";
 import { AttachedImageSchema, MAX_IMAGES_PER_MESSAGE, ModelOptionSchema } from "./models";
 import { AgentChoiceSchema, TeamFilesViewSchema } from "./teamFiles";
 import { MemoriesMessageSchema, MemoryActionSchema } from "./memories";
+import { ChangesActionSchema, ChangesMessageSchema } from "./changes";
 
 /**
  * Messages of the full chat (agent runs). Host → webview: a whole `state` on every (re)load,
@@ -52,6 +53,7 @@ export const HostToWebviewChatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mode"), mode: TaskModeSchema }),
   z.object({ type: z.literal("mcpServers"), servers: z.array(McpServerViewSchema) }),
   MemoriesMessageSchema,
+  ChangesMessageSchema,
   z.object({ type: z.literal("banner"), banner: BannerSchema.nullable() }),
   z.object({ type: z.literal("history"), history: z.array(TaskSummarySchema) }),
   /** "Storage used" under the history: sent after the history, once the size is counted. */
@@ -151,6 +153,7 @@ export const WebviewToHostChatSchema = z.discriminatedUnion("type", [
     server: z.string(),
   }),
   MemoryActionSchema,
+  ChangesActionSchema,
   /** `@` mentions: fuzzy file search in the workspace. */
   z.object({ type: z.literal("searchFiles"), requestId: z.number().int(), query: z.string().max(500) }),
   z.object({

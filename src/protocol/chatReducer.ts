@@ -90,6 +90,8 @@ export function reduceChat(state: ChatState, message: HostToWebviewChat): ChatSt
       return { ...state, checkpointStorage: message.storage };
     case "restorePreview":
       return { ...state, restorePreview: message.preview };
+    case "changes":
+      return { ...state, changes: message.changes };
     case "parallel":
       return { ...state, parallel: message.parallel };
     // Answers to one request and the webview's own panels: not part of the chat state.

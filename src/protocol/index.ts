@@ -6,6 +6,7 @@ export * from "./parallel";
 export * from "./attachments";
 export * from "./teamFiles";
 export * from "./memories";
+export * from "./changes";
 export * from "./transcript";
 export * from "./chatReducer";
 export * from "./slashCommand";

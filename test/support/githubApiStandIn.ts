@@ -3,7 +3,8 @@
  * checked against GitHub's published OpenAPI description (@octokit/openapi): the route and
  * method exist, the path and query parameters and the JSON body are valid for them, the headers
  * GitHub asks for are there. Each is recorded with what was wrong with it, and answered from a
- * small in-memory model of the repository's pull requests and comments (or a scripted failure).
+ * small in-memory model of the repository's pull requests, comments and reviews (or a scripted
+ * failure).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,6 +40,8 @@ export interface GitHubApiStandIn {
   faults: ApiFault[];
   pulls: { number: number; head: string; base: string; title: string; body: string; state: "open" }[];
   comments: { issue: number; body: string }[];
+  /** Reviews posted (or put there by a test), per pull request, oldest first. */
+  reviews: { pull: number; id: number; commit_id: string; body: string; event: string; comments: unknown[] }[];
   close(): Promise<void>;
 }
 
@@ -150,7 +153,13 @@ export async function startGitHubApiStandIn(o: {
   repository: string;
   defaultBranch?: string;
 }): Promise<GitHubApiStandIn> {
-  const state: Omit<GitHubApiStandIn, "url" | "close"> = { requests: [], faults: [], pulls: [], comments: [] };
+  const state: Omit<GitHubApiStandIn, "url" | "close"> = {
+    requests: [],
+    faults: [],
+    pulls: [],
+    comments: [],
+    reviews: [],
+  };
   const htmlBase = `https://github.com/${o.repository}`;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -233,6 +242,44 @@ export async function startGitHubApiStandIn(o: {
           return send(201, {
             id: state.comments.length,
             html_url: `${htmlBase}/issues/${issue}#issuecomment-${state.comments.length}`,
+          });
+        }
+        case "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews": {
+          const pull = Number(url.pathname.split("/")[5]);
+          const perPage = Number(recorded.query.per_page ?? 30);
+          const page = Number(recorded.query.page ?? 1);
+          return send(
+            200,
+            state.reviews
+              .filter((r) => r.pull === pull)
+              .slice((page - 1) * perPage, page * perPage)
+              .map((r) => ({
+                id: r.id,
+                body: r.body,
+                commit_id: r.commit_id,
+                state: "COMMENTED",
+                user: { login: "github-actions[bot]" },
+                html_url: `${htmlBase}/pull/${pull}#pullrequestreview-${r.id}`,
+              })),
+          );
+        }
+        case "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews": {
+          const pull = Number(url.pathname.split("/")[5]);
+          const review = {
+            pull,
+            id: 9000 + state.reviews.length,
+            commit_id: b.commit_id ?? "",
+            body: b.body ?? "",
+            event: b.event ?? "",
+            comments: ((body as { comments?: unknown[] }).comments ?? []) as unknown[],
+          };
+          state.reviews.push(review);
+          return send(200, {
+            id: review.id,
+            body: review.body,
+            commit_id: review.commit_id,
+            state: "COMMENTED",
+            html_url: `${htmlBase}/pull/${pull}#pullrequestreview-${review.id}`,
           });
         }
         default:

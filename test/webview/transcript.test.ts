@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser.)
 // The transcript against a fake host: streaming, sanitized markdown, following output,
-// restore after reload, invalid messages, and the live region.
+// restore after reload, invalid messages, the live region, and a review's findings.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assistant, baseState, manyItems, richState, user } from "./fixtures";
@@ -53,6 +53,45 @@ describe("webview transcript", { timeout: 120_000 }, () => {
     await article.getByRole("button", { name: "Copy code" }).click();
     await article.getByRole("button", { name: "Copied" }).waitFor();
     assert.equal(await view.page.evaluate(() => navigator.clipboard.readText()), "const answer: number = 42;");
+    await view.page.context().close();
+  });
+
+  it("lists a review's findings under its summary, each place a link that opens it", async () => {
+    const view = await harness.open();
+    const summary = {
+      ...assistant("a1", "**Review of the uncommitted changes: 2 findings (1 bug, 1 nit).**"),
+      review: {
+        findings: [
+          {
+            path: "/src/slugify.js",
+            place: "src/slugify.js:10",
+            line: 10,
+            severity: "bug" as const,
+            title: "A trailing dash is kept",
+            fix: true,
+          },
+          { place: "../outside.js:3", line: 3, severity: "nit" as const, title: "Outside the workspace", fix: false },
+        ],
+      },
+    };
+    await view.send({ type: "state", state: baseState({ items: [user("u1", "/review"), summary] }) });
+    const list = view.page.getByRole("list", { name: "Findings" });
+    await list.waitFor();
+    const rows = list.getByRole("listitem");
+    assert.equal(await rows.count(), 2);
+    assert.match(
+      (await rows.nth(0).textContent()) ?? "",
+      /Bug\s*src\/slugify\.js:10\s*A trailing dash is kept\s*fix suggested/,
+    );
+    // A place outside the workspace is named, not a link.
+    assert.equal(await rows.nth(1).getByRole("button").count(), 0);
+    await view.clearPosted();
+    await list.getByRole("button", { name: "src/slugify.js:10" }).click();
+    assert.deepEqual(await view.waitForPosted("openAttachment"), {
+      type: "openAttachment",
+      path: "/src/slugify.js",
+      line: 10,
+    });
     await view.page.context().close();
   });
 

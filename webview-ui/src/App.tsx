@@ -1,5 +1,6 @@
 import { useMemo, useState } from "react";
 import { BannerView } from "./components/BannerView";
+import { ChangesList } from "./components/ChangesList";
 import { Composer } from "./components/Composer";
 import { EmptyState } from "./components/EmptyState";
 import { Header } from "./components/Header";
@@ -71,6 +72,7 @@ export function App() {
         <TodoList todos={chat.todos} />
         {body}
         {ownWorktree ? <WorktreeReview worktree={ownWorktree} /> : null}
+        {chat.changes ? <ChangesList changes={chat.changes} /> : null}
         {chat.restorePreview ? <RestorePanel key={chat.restorePreview.itemId} preview={chat.restorePreview} /> : null}
         <QueuedList
           queued={chat.queued}

@@ -1,17 +1,19 @@
-import type { AgentContext, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, ContentBlock, McpServer, StopReason } from "@agentclientprotocol/sdk";
 import { FilesystemBackend } from "../../core/backends/filesystem";
 import type { ApprovalPolicy } from "../../core/approval";
 import type { CommandSandbox } from "../../core/executor/sandbox";
 import { runHeadless } from "../../core/headless/headlessRun";
 import { noOneToAsk } from "../../core/question";
 import type { RunState } from "../../core/run/runState";
-import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir } from "../cliTasks";
+import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir, type CliTask } from "../cliTasks";
 import { cliAgentOptions, cliCodeIntel } from "../runAgent";
 import type { cliModels } from "../runModel";
 import type { CliOptions } from "../runOptions";
+import type { McpServerConfig } from "../../core/mcp/config";
 import { cliTeamRun } from "../teamFilesCli";
 import { startMcp } from "../workspaceMcp";
 import { AcpApprovalGate } from "./acpApprovalGate";
+import { editorMcpServers } from "./acpMcp";
 import { acpPromptInput } from "./acpPrompt";
 import { acpStopReason, acpUpdates } from "./acpUpdates";
 
@@ -26,30 +28,50 @@ export interface AcpSettings {
 
 /**
  * One ACP session: a Fathom task in the client's folder, saved as `fathom run`'s tasks are (so
- * `fathom tasks` lists it), each prompt one headless run continuing the last one's state.
+ * `fathom tasks` lists it, and `session/load` opens it again: the session id is the task's id),
+ * each prompt one headless run continuing the last one's state.
  */
 export class AcpSession {
-  readonly taskId = newTaskId();
+  readonly id: string;
   private readonly backend: FilesystemBackend;
   private readonly dataDir: string;
   private readonly checkpoints;
   private readonly gate: AcpApprovalGate;
   private state: RunState | undefined;
   private title: string | undefined;
-  private readonly createdAt = Date.now();
+  private readonly createdAt: number;
   private running: AbortController | undefined;
+  private readonly editorMcp: McpServerConfig[];
   private current: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly id: string,
     readonly root: string,
     private readonly client: AgentContext,
     private readonly settings: AcpSettings,
+    o: {
+      /** A task saved earlier (`session/load`): its conversation goes on. */
+      saved?: CliTask;
+      /** The MCP servers the editor passed for the session. */
+      mcpServers?: readonly McpServer[];
+    } = {},
   ) {
+    const { saved } = o;
+    const editorMcp = editorMcpServers(o.mcpServers ?? []);
+    for (const problem of editorMcp.problems) process.stderr.write(`fathom: ${problem}\n`);
+    this.editorMcp = editorMcp.servers;
+    this.id = saved?.id ?? newTaskId();
+    this.state = saved?.state;
+    this.title = saved?.title;
+    this.createdAt = saved?.createdAt ?? Date.now();
     this.backend = new FilesystemBackend({ rootDir: root });
     this.dataDir = workspaceDataDir(root);
     this.checkpoints = checkpointStoreFor(this.dataDir);
-    this.gate = new AcpApprovalGate(client, id, root);
+    this.gate = new AcpApprovalGate(client, this.id, root);
+  }
+
+  /** The conversation so far (a loaded task's). */
+  get messages(): RunState["messages"] {
+    return this.state?.messages ?? [];
   }
 
   get busy(): boolean {
@@ -98,7 +120,7 @@ export class AcpSession {
     });
     if ("error" in team) throw new Error(team.error);
     this.title ??= input.slice(0, 200);
-    await this.checkpoints.checkpoint(this.taskId, {
+    await this.checkpoints.checkpoint(this.id, {
       kind: "message",
       label: input.slice(0, 200),
       conversationLength: this.state?.messages.length ?? 0,
@@ -106,7 +128,7 @@ export class AcpSession {
     const model = makeModel(team.model ?? opts.model);
     const agent = cliAgentOptions({
       opts: { ...opts, cwd: this.root },
-      taskId: this.taskId,
+      taskId: this.id,
       task: { root: this.root, backend: this.backend, team, checkpoints: this.checkpoints },
       model,
       makeModel,
@@ -134,6 +156,7 @@ export class AcpSession {
           { cwd: this.root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp },
           sandbox ?? undefined,
           undefined,
+          { servers: this.editorMcp, from: "the editor" },
         ),
       onEvent: async (event) => {
         for (const update of updates(event)) await this.client.notify("session/update", { sessionId: this.id, update });
@@ -154,7 +177,7 @@ export class AcpSession {
     const now = Date.now();
     saveTask(this.dataDir, {
       version: 1,
-      id: this.taskId,
+      id: this.id,
       title: this.title,
       createdAt: this.createdAt,
       updatedAt: now,

@@ -4,7 +4,7 @@ import type { BackendProtocol } from "../backends/protocol";
 import { BlobStore } from "./blobStore";
 import { appendJournal, readJournal, type Content, type JournalEntry } from "./journal";
 
-export type { Content } from "./journal";
+export type { Content, JournalEntry } from "./journal";
 
 export interface CheckpointStoreOptions {
   /** Fathom's own storage for one workspace (never inside the workspace). */
@@ -142,6 +142,23 @@ export class CheckpointStore {
     const n = (this.inFlight.get(hash) ?? 0) - 1;
     if (n > 0) this.inFlight.set(hash, n);
     else this.inFlight.delete(hash);
+  }
+
+  /**
+   * A Keep or Undo in the Changes list: the file's reviewed `base` and Fathom's `agent` text from
+   * now on. `kept`: which of them were just kept (`keep`), released once the journal names them.
+   */
+  async recordReview(taskId: string, path: string, base: Content, agent: Content, kept: Content[]): Promise<void> {
+    try {
+      await this.append(taskId, { t: "rv", path, base, agent, at: Date.now() });
+    } finally {
+      this.release(...kept);
+    }
+  }
+
+  /** The task's journal, in order (the Changes list reads it). */
+  async journal(taskId: string): Promise<JournalEntry[]> {
+    return readJournal(this.journalOf(taskId));
   }
 
   async recordCommand(taskId: string, command: string): Promise<void> {
@@ -333,8 +350,8 @@ export class CheckpointStore {
     const keep = new Set<string>(this.inFlight.keys());
     for (const t of await this.tasks()) {
       for (const e of await readJournal(this.journalOf(t.taskId))) {
-        if (e.t !== "w") continue;
-        for (const c of [e.before, e.after]) if (typeof c === "string") keep.add(c);
+        const named = e.t === "w" ? [e.before, e.after] : e.t === "rv" ? [e.base, e.agent] : [];
+        for (const c of named) if (typeof c === "string") keep.add(c);
       }
     }
     await this.blobs.removeAllBut(keep);
@@ -346,6 +363,6 @@ export function sizeText(bytes: number): string {
   return bytes < 1048576 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
 }
 
-function isNotKept(c: Content): c is { notKept: number } {
+export function isNotKept(c: Content): c is { notKept: number } {
   return typeof c === "object" && c !== null;
 }

@@ -7,7 +7,9 @@ export type Content = string | null | { notKept: number };
  * One task's checkpoint journal, a line of JSON per entry, appended as the task goes:
  * - `cp`: a checkpoint (the start of a person's message, or just before a write);
  * - `w`: a file Fathom changed (`before` and `after` as blobs; `after` null: deleted by a restore);
- * - `cmd`: a command that ran (its changes are not recorded, so a restore lists it).
+ * - `cmd`: a command that ran (its changes are not recorded, so a restore lists it);
+ * - `rv`: the person reviewed a file in the Changes list (Keep or Undo): from here on its changes
+ *   are those from `base` (what they accepted) to `agent` (what Fathom's changes make it).
  */
 export type JournalEntry =
   | {
@@ -20,7 +22,8 @@ export type JournalEntry =
       meta?: Record<string, unknown>;
     }
   | { t: "w"; path: string; before: Content; after: Content; at: number; by?: "restore" }
-  | { t: "cmd"; command: string; at: number };
+  | { t: "cmd"; command: string; at: number }
+  | { t: "rv"; path: string; base: Content; agent: Content; at: number };
 
 export async function readJournal(file: string): Promise<JournalEntry[]> {
   const text = await fsp.readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {

@@ -19,7 +19,8 @@ export interface RepositoryChanges {
   subjects: string[];
 }
 
-const DIFF_FLAGS = [
+/** How Fathom asks git for a diff: no external diff programs or text conversions, fixed prefixes. */
+export const DIFF_FLAGS = [
   "--no-ext-diff",
   "--no-textconv",
   "--no-color",

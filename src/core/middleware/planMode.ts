@@ -1,12 +1,15 @@
 import type { RunState, Todo } from "../run/runState";
 import type { Tool } from "../tools/tool";
-import { toolError, type Middleware } from "./types";
+import { toolError, type Middleware, type RunContext } from "./types";
 
 /** A plan longer than this is cut (a model that writes a megabyte of plan). */
 export const MAX_PLAN_CHARS = 64_000;
 const MAX_PLAN_TODOS = 30;
-/** Tools of kind "other" that change nothing; `task` runs its subagent in Plan mode too. */
-const CHANGES_NOTHING = new Set(["write_todos", "ask_user", "task", "web_fetch"]);
+/**
+ * Tools of kind "other" that change nothing; `task` runs its subagent in Plan mode too, and
+ * `report_finding` (a review's, core/review/) only records a finding.
+ */
+const CHANGES_NOTHING = new Set(["write_todos", "ask_user", "task", "web_fetch", "report_finding"]);
 
 const PLAN_PROMPT = `# Plan mode
 You are in Plan mode: look around with the read-only tools, ask the person (ask_user) what you cannot find out, and change nothing. Writing, editing and running commands are not available. End with the plan as your final answer, in markdown:
@@ -24,18 +27,18 @@ export function changesNothing(tool: Pick<Tool, "name" | "kind">): boolean {
 }
 
 /**
- * Plan mode (`state.mode === "plan"`): each request offers only the tools that change nothing,
- * a call to any other (made up by the model) is refused, and the final answer is kept as the
- * task's plan (`plan_proposed`). `tools` is read per call (the agent's tools are built later).
+ * While `active`, each request offers only the tools that change nothing and a call to any other
+ * (made up by the model) is refused with `refusal`: Plan mode's guard, and a review's.
  */
-export function planModeMiddleware(tools: () => ReadonlyMap<string, Tool>): Middleware {
+export function changeNothingGuard(o: {
+  tools: () => ReadonlyMap<string, Tool>;
+  active: (ctx: RunContext) => boolean;
+  refusal: (toolName: string) => string;
+}): Pick<Middleware, "wrapModelCall" | "wrapToolCall"> {
   return {
-    name: "planMode",
-    systemPrompt: (ctx) =>
-      ctx.state.mode === "plan" ? (ctx.subagentType === undefined ? PLAN_PROMPT : SUBAGENT_PROMPT) : undefined,
     wrapModelCall(call, ctx, next) {
-      if (ctx.state.mode !== "plan") return next(call);
-      const all = tools();
+      if (!o.active(ctx)) return next(call);
+      const all = o.tools();
       return next({
         ...call,
         tools: call.tools.filter((spec) => {
@@ -45,13 +48,28 @@ export function planModeMiddleware(tools: () => ReadonlyMap<string, Tool>): Midd
       });
     },
     wrapToolCall(call, ctx, next) {
-      if (ctx.state.mode !== "plan" || changesNothing(call.tool)) return next(call);
-      return Promise.resolve(
-        toolError(
-          `Not run: the task is in Plan mode, where nothing may be changed (${call.name} is not available). Finish the plan as your final answer; the person starts it when they approve it.`,
-        ),
-      );
+      if (!o.active(ctx) || changesNothing(call.tool)) return next(call);
+      return Promise.resolve(toolError(o.refusal(call.name)));
     },
+  };
+}
+
+/**
+ * Plan mode (`state.mode === "plan"`): each request offers only the tools that change nothing,
+ * a call to any other (made up by the model) is refused, and the final answer is kept as the
+ * task's plan (`plan_proposed`). `tools` is read per call (the agent's tools are built later).
+ */
+export function planModeMiddleware(tools: () => ReadonlyMap<string, Tool>): Middleware {
+  return {
+    name: "planMode",
+    systemPrompt: (ctx) =>
+      ctx.state.mode === "plan" ? (ctx.subagentType === undefined ? PLAN_PROMPT : SUBAGENT_PROMPT) : undefined,
+    ...changeNothingGuard({
+      tools,
+      active: (ctx) => ctx.state.mode === "plan",
+      refusal: (name) =>
+        `Not run: the task is in Plan mode, where nothing may be changed (${name} is not available). Finish the plan as your final answer; the person starts it when they approve it.`,
+    }),
     beforeFinish(ctx) {
       if (ctx.state.mode !== "plan" || ctx.subagentType !== undefined) return undefined;
       const last = ctx.state.messages.at(-1);

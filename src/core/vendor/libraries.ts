@@ -3,9 +3,9 @@
  * Libraries Fathom loads the first time it needs them, not when it starts. Together they are
  * most of its code (the model SDKs, the OS sandbox runtime, the MCP client, the bash parser, the YAML parser, the language server protocol), and
  * loading them at activation cost every window their parse and memory, used or not. The
- * extension's build (scripts/build.mjs) ships each `*Lib.ts` here as a bundle of its own in
- * dist/vendor/ and turns these `require`s into loads of those files; everywhere else (tests,
- * the CLI, dist/core.js) they are ordinary requires.
+ * build (scripts/build.mjs) ships each `*Lib.ts` here as a bundle of its own in dist/vendor/ and
+ * turns these `require`s in the extension's and the CLI's bundles into loads of those files (a
+ * `fathom acp` process idles in an editor); elsewhere (tests, dist/core.js) they are ordinary requires.
  *
  * Only third-party code lives in those bundles: Fathom's own classes stay in the one bundle, so
  * `instanceof` and module state are never split in two.

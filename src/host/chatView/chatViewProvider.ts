@@ -232,6 +232,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return session.restoring?.compare(message.path);
       case "editMessage":
         return session.restoring?.editMessage(message.itemId);
+      case "changesAction": {
+        const target = message.path === undefined ? {} : { path: message.path };
+        if (message.action === "open") return message.path ? session.changes?.open(message.path) : undefined;
+        return message.action === "keep" ? session.changes?.keep(target) : session.changes?.undo(target);
+      }
       case "listTeamFiles":
         if (this.team) this.post({ type: "teamFiles", teamFiles: await this.team.view() });
         return;

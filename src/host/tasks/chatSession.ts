@@ -1,4 +1,4 @@
-import type { Attachment, InlineEditRequest, TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, TaskMode, ReviewTarget } from "../../core";
 import {
   findToolItem,
   initialChatState,
@@ -12,11 +12,13 @@ import { modelView } from "../wiring/agentOptions";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import { ChatViewModel } from "../viewModel/chatViewModel";
 import type { RestoreActions } from "./restoreActions";
-import { restoreActionsFor } from "./sessionRestore";
+import type { ChangesActions } from "./changesActions";
+import { changesActionsFor, restoreActionsFor } from "./sessionRestore";
 import { compactOpenTask, startPlanOf } from "./openTaskActions";
 import { SaveSchedule } from "./saveSchedule";
 import { reopened, toSavedTask } from "./taskRecord";
 import type { MessageExtras, OpenTask, TaskParts } from "./openTask";
+import type { FixCall } from "../codeReview/fixModel";
 import { TaskRun } from "./taskRun";
 
 export type { SessionEnv } from "../wiring/sessionEnv";
@@ -47,6 +49,8 @@ export class ChatSession {
 
   /** Restore and Edit and resend (absent without a checkpoint store). */
   readonly restoring: RestoreActions | undefined;
+  /** The Changes list: Keep and Undo of the task's changes (absent without a checkpoint store). */
+  readonly changes: ChangesActions | undefined;
 
   /** `reopen`: load the task that was open when the window last closed (the window's first session). */
   constructor(
@@ -83,6 +87,10 @@ export class ChatSession {
             () => env.restoreBackend!(this.task.root),
             () => this.running?.done ?? Promise.resolve(),
           )
+        : undefined;
+    this.changes =
+      env.checkpoints && env.restoreBackend
+        ? changesActionsFor(this.parts, env.checkpoints, () => env.restoreBackend!(this.task.root))
         : undefined;
     this.ready = this.restore().catch((err: unknown) =>
       env.log.error(`Could not load saved tasks: ${(err as Error).message}`),
@@ -131,17 +139,19 @@ export class ChatSession {
       inlineEdit?: InlineEditRequest;
       mode?: TaskMode;
       queue?: boolean;
+      review?: ReviewTarget;
     } = {},
   ): Promise<void> {
     const extras: MessageExtras = {
+      ...(options.review ? { review: options.review } : {}),
       ...(images?.length ? { images } : {}),
       ...(options.attachments?.length ? { attachments: options.attachments } : {}),
       ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}),
       ...(options.mode ? { mode: options.mode } : {}),
     };
     await this.ready;
-    // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run.
-    if (this.running && !options.queue && !extras.images && !extras.attachments && text.trim())
+    // Send now (the default while a task runs): the model reads it at its next step. Images and chips wait for the next run, as does a review.
+    if (this.running && !options.queue && !extras.images && !extras.attachments && !extras.review && text.trim())
       return this.running.steer(text);
     if (!this.state.taskId && !this.running) this.task.wantWorktree = options.worktree;
     if (this.running || this.state.setupProblem) {
@@ -227,6 +237,18 @@ export class ChatSession {
     await this.ready;
     const input = startPlanOf(this.parts, this.isRunning, itemId, text);
     if (input !== undefined) this.start(input, false, { mode: "act" });
+  }
+
+  /**
+   * "Apply fix" on one of this task's review findings: a turn whose one call is the fix's edit,
+   * asked, shown and written as any agent edit (../codeReview/fixModel.ts). Refused while the task
+   * runs (the answer says so), since the call would wait behind whatever runs.
+   */
+  async applyFix(fix: FixCall): Promise<string | undefined> {
+    await this.ready;
+    if (this.running) return "The review's task is running. Apply the fix once it has stopped.";
+    this.start(`Apply the fix: ${fix.title}`, true, { fix, mode: "act" });
+    return undefined;
   }
 
   /** `/compact`: the conversation summarized now (./compactTask.ts). */
@@ -366,6 +388,7 @@ export class ChatSession {
     this.disposed = true;
     this.saves.cancel();
     this.running?.dispose();
+    this.changes?.dispose();
     this.listeners.clear();
   }
 
@@ -403,6 +426,8 @@ export class ChatSession {
       mcpServers: keep.mcpServers,
     });
     if (state.taskId === null) Object.assign(this.task, { runState: null, root: undefined, inlineEdit: undefined });
+    // What was undone in the Changes list is told to that task's model only.
+    if (state.taskId !== keep.taskId) this.task.reviewNotes = undefined;
     this.viewModel.reset(state);
     this.postState();
   }
@@ -461,6 +486,7 @@ export class ChatSession {
 
   private post(message: HostToWebviewChat): void {
     if (this.disposed) return;
+    this.changes?.follow(message);
     for (const listener of this.listeners) listener(message);
   }
 }

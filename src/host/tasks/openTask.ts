@@ -1,5 +1,6 @@
-import type { Attachment, InlineEditRequest, RunState, TaskMode } from "../../core";
+import type { Attachment, InlineEditRequest, RunState, TaskMode, ReviewTarget } from "../../core";
 import type { AttachedImage, ChatState } from "../../protocol";
+import type { FixCall } from "../codeReview/fixModel";
 import type { ChatViewModel } from "../viewModel/chatViewModel";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import type { SaveSchedule } from "./saveSchedule";
@@ -16,6 +17,8 @@ export interface OpenTask {
   wantWorktree: boolean | undefined;
   /** The inline edit the latest message asked for: its runs (a resume, a retry) are that edit's. */
   inlineEdit?: InlineEditRequest;
+  /** What the person undid in the Changes list, for the model's next request. */
+  reviewNotes?: string[];
 }
 
 /** What a person's message carries besides its text. */
@@ -27,6 +30,10 @@ export interface MessageExtras {
   inlineEdit?: InlineEditRequest;
   /** Plan or Act (absent: the task's own mode). */
   mode?: TaskMode;
+  /** `/review`: the run reviews this diff (read-only) instead of answering a message (../codeReview/reviewRun.ts). */
+  review?: ReviewTarget;
+  /** "Apply fix" on a review's finding: the run's one call is this edit (../codeReview/fixModel.ts). */
+  fix?: FixCall;
 }
 
 /** What a run tells the session that started it: its only way back (the person's messages come in by `steer`). */

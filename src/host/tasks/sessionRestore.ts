@@ -1,4 +1,5 @@
 import type { BackendProtocol, CheckpointStore } from "../../core";
+import { ChangesActions } from "./changesActions";
 import { RestoreActions } from "./restoreActions";
 import type { TaskParts } from "./openTask";
 
@@ -37,6 +38,33 @@ export function restoreActionsFor(
       setPreview: (preview) => viewModel.emit({ type: "restorePreview", preview }),
       notice: (level, text) => viewModel.notice(level, text),
       fillComposer: (text) => viewModel.emit({ type: "composerText", text }),
+    },
+  );
+}
+
+/** The Changes list of a chat session: Undo writes where the task worked; what was undone waits for the model's next turn. */
+export function changesActionsFor(
+  parts: TaskParts,
+  store: CheckpointStore,
+  backend: () => BackendProtocol,
+): ChangesActions {
+  const { env, task, viewModel } = parts;
+  return new ChangesActions(
+    {
+      store,
+      backend,
+      compare: (path, base, created) => env.compareChanges?.(path, base, created, task.root) ?? Promise.resolve(),
+      log: env.log,
+    },
+    {
+      get state() {
+        return viewModel.state;
+      },
+      setChanges: (changes) => viewModel.emit({ type: "changes", changes }),
+      rawIdOf: (itemId) => viewModel.rawIdOf(itemId),
+      inWorktree: () => task.root !== undefined,
+      notice: (level, text) => viewModel.notice(level, text),
+      tellModel: (note) => (task.reviewNotes ??= []).push(note),
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport } from "../../core";
+import type { ApplyResult, Attachment, InlineEditRequest, WorktreeSupport, ReviewTarget } from "../../core";
 import {
   noRemoteBranches,
   type ChatState,
@@ -107,20 +107,26 @@ export class TaskManager {
   }
 
   /**
-   * Starts a task from outside the chat (a quick fix, an inline edit): in a new task (beside a
+   * Starts a task from outside the chat (a quick fix, an inline edit, a review): in a new task (beside a
    * running one, or in place of a finished one), or added to the shown task (queued while it
    * runs). The chat shows it. Returns the session it went to. An inline edit (`inlineEdit`) works on
    * the person's own file, never in a worktree.
    */
   async startTask(
     text: string,
-    options: { attachments?: Attachment[]; where: "new" | "current"; inlineEdit?: InlineEditRequest },
+    options: {
+      attachments?: Attachment[];
+      where: "new" | "current";
+      inlineEdit?: InlineEditRequest;
+      review?: ReviewTarget;
+    },
   ): Promise<ChatSession> {
     if (options.where === "new" && this.shown.state.taskId !== null) await this.newTask();
     const session = this.shown;
     await session.send(text, undefined, {
       ...(options.attachments?.length ? { attachments: options.attachments } : {}),
       ...(options.inlineEdit ? { inlineEdit: options.inlineEdit } : {}),
+      ...(options.review ? { review: options.review } : {}),
     });
     return session;
   }

@@ -8,8 +8,9 @@ import {
   type ChatModel,
   type ImagePart,
   type RunState,
+  type ReviewTarget,
 } from "../../core";
-import type { SentAttachment } from "../../protocol";
+import type { AssistantItem, SentAttachment } from "../../protocol";
 import { latency } from "../latency";
 import { agentOptions, modelInfo, modelView } from "../wiring/agentOptions";
 import { errorBanner } from "../viewModel/errorBanner";
@@ -23,6 +24,8 @@ import { loggedModel } from "../wiring/loggedModel";
 import type { SessionEnv } from "../wiring/sessionEnv";
 import { taskTitle } from "./taskRecord";
 import { planTeamRun } from "./teamRun";
+import { fixApplyingModel } from "../codeReview/fixModel";
+import { reviewInPanel, reviewRefused } from "../codeReview/reviewRun";
 
 type Setup = Awaited<ReturnType<SessionEnv["readSetup"]>>;
 
@@ -101,7 +104,10 @@ export class TaskRun {
       return;
     }
     const restricted = !env.isTrusted();
-    const model = new SwitchableModel(loggedModel(env.createModel(setup.settings, setup.apiKey), env.log));
+    const created = env.createModel(setup.settings, setup.apiKey);
+    const model = new SwitchableModel(
+      extras.fix ? fixApplyingModel(created, extras.fix) : loggedModel(created, env.log),
+    );
     this.switchable = model;
     const isNew = !state.taskId;
     if (isNew) {
@@ -160,18 +166,21 @@ export class TaskRun {
       : () => undefined;
     mark("slot taken");
     try {
-      await this.runAgent(
-        input,
-        setup,
-        model,
-        restricted,
-        {
-          ...(images ? { images } : {}),
-          ...(attachments ? { attachments } : {}),
-          ...(extras.mode ? { mode: extras.mode } : {}),
-        },
-        isNew,
-      );
+      if (extras.review) await this.review(input, extras.review, setup, model);
+      else
+        await this.runAgent(
+          input,
+          setup,
+          model,
+          restricted,
+          {
+            ...(images ? { images } : {}),
+            ...(attachments ? { attachments } : {}),
+            ...(extras.mode ? { mode: extras.mode } : {}),
+            ...(extras.fix ? { fix: extras.fix } : {}),
+          },
+          isNew,
+        );
     } finally {
       release();
     }
@@ -182,7 +191,7 @@ export class TaskRun {
     setup: Setup,
     model: SwitchableModel,
     restricted: boolean,
-    { images, attachments, mode }: MessageExtras,
+    { images, attachments, mode, fix }: MessageExtras,
     isNew: boolean,
   ): Promise<void> {
     const { env, task, viewModel, notify } = this.parts;
@@ -210,9 +219,10 @@ export class TaskRun {
     }
     task.root = place.root;
     latency(env.log, "message", "placed");
-    // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no rules).
+    // Rules, skills, custom agents and `/name args` (not for an inline edit: it has one tool and no
+    // rules; nor for a fix, whose one call is known).
     const team =
-      env.teamFiles && !task.inlineEdit
+      env.teamFiles && !task.inlineEdit && !fix
         ? await planTeamRun(env.teamFiles, { input, chosenAgent: state.agent, provider: model.provider })
         : undefined;
     for (const note of team?.notes ?? []) viewModel.notice("warning", note);
@@ -229,6 +239,7 @@ export class TaskRun {
         alwaysAllowed: () => state.alwaysAllowed,
         onLiveState: (live) => (this.live = live),
         onWrite: (id, proposal) => viewModel.recordProposal(id, proposal),
+        reviewNotes: () => task.reviewNotes?.splice(0) ?? [],
       }),
       ...(task.inlineEdit ? { inlineEdit: task.inlineEdit } : {}),
       questions: this.questions,
@@ -287,12 +298,18 @@ export class TaskRun {
     early: EarlyDiffs | undefined,
     kinds: ReadonlyMap<string, string>,
   ): Promise<void> {
+    const handle = this.eventHandler(early, kinds);
+    for await (const event of events) handle(event);
+  }
+
+  /** What each of the run's events does: into the view, the task's status and its saves. */
+  private eventHandler(early: EarlyDiffs | undefined, kinds: ReadonlyMap<string, string>): (event: AgentEvent) => void {
     const { env, saves, viewModel, notify } = this.parts;
     const now = env.now ?? Date.now;
     let pendingApprovals = 0;
     const startedTools = new Map<string, number>();
-    for await (const event of events) {
-      if (this.disposed) continue;
+    return (event) => {
+      if (this.disposed) return;
       early?.onEvent(event);
       if (event.type === "approval_requested") latency(env.log, event.toolCallId, "approval event");
       viewModel.onEvent(event);
@@ -316,7 +333,42 @@ export class TaskRun {
         saves.soon();
       // Streaming: keep what the person already saw, at most once a second.
       else saves.soon();
-    }
+    };
+  }
+
+  /**
+   * `/review`: the diff reviewed part by part (read-only), each part's events shown as the task's,
+   * then the summary with its findings' links, and the findings as comments in the editor.
+   */
+  private async review(input: string, target: ReviewTarget, setup: Setup, model: ChatModel): Promise<void> {
+    const { env, task, viewModel } = this.parts;
+    const dir = env.review?.dir();
+    const handle = this.eventHandler(undefined, new Map());
+    if (!env.review || !dir)
+      return handle(reviewRefused(task.runState, "Open a folder in a git repository to review its changes."));
+    const review = env.review;
+    const outcome = await reviewInPanel({
+      target,
+      dir,
+      model,
+      secretFiles: setup.settings.secretFiles,
+      signal: this.controller.signal,
+      state: task.runState,
+      request: input,
+      onEvent: handle,
+      notice: (level, text) => viewModel.notice(level, text),
+      virtualPath: (root, file) => review.virtualPath(root, file),
+    });
+    const answer = [...viewModel.state.items].reverse().find((i): i is AssistantItem => i.kind === "assistant");
+    if (answer && outcome.findings)
+      viewModel.emit({ type: "itemUpdated", item: { ...answer, review: { findings: outcome.view } } });
+    if (outcome.findings && !this.disposed)
+      review.show({
+        taskId: viewModel.state.taskId!,
+        repoRoot: outcome.findings.root,
+        findings: outcome.findings.items,
+      });
+    handle(outcome.done);
   }
 
   private finish(done: Extract<AgentEvent, { type: "done" }>): void {

@@ -95,6 +95,13 @@ export function toolTitle(toolName: string, rawArgs: unknown): string {
       const url = str(args, "url");
       return url ? `Fetching ${code(oneLine(url, 100))}` : "Fetching a web page";
     }
+    case "report_finding": {
+      // A review's finding (core/review/): its place and title, as the summary lists it.
+      const [file, title] = [str(args, "file"), str(args, "title")];
+      const place = file && typeof args.line === "number" ? `${file}:${args.line}` : file;
+      const what = typeof args.severity === "string" ? `a ${args.severity}` : "a finding";
+      return place ? `Reporting ${what} at ${place}${title ? `: ${oneLine(title, 60)}` : ""}` : "Reporting a finding";
+    }
     case "ask_user": {
       const question = str(args, "question");
       return question ? `Asking you: ${oneLine(question, 80)}` : "Asking you a question";

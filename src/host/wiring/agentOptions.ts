@@ -1,4 +1,4 @@
-import { emptyUsage, type ChatModel, type FileChangeProposal, type RunState } from "../../core";
+import { emptyUsage, reviewNotesMiddleware, type ChatModel, type FileChangeProposal, type RunState } from "../../core";
 import type { ChatState } from "../../protocol";
 import { approvalFor } from "../settings";
 import type { SessionEnv } from "./sessionEnv";
@@ -18,6 +18,8 @@ export function agentOptions(o: {
   alwaysAllowed: () => readonly string[];
   onLiveState: (state: RunState) => void;
   onWrite: (id: string, proposal: FileChangeProposal) => void;
+  /** What the person undid in the Changes list since the model's last request. */
+  reviewNotes?: () => string[];
 }): Parameters<SessionEnv["createAgent"]>[0] {
   const { env, setup, restricted } = o;
   const { policy, commands } = approvalFor(setup.settings, restricted, env.sandboxState?.(setup.settings) ?? "off");
@@ -40,7 +42,10 @@ export function agentOptions(o: {
     sandbox: setup.settings.sandbox,
     executeTimeoutMs: setup.settings.commands.timeoutSeconds * 1000,
     ...(setup.settings.testCommand ? { testCommand: setup.settings.testCommand } : {}),
-    middleware: [sessionMiddleware({ onLiveState: o.onLiveState, onWrite: o.onWrite })],
+    middleware: [
+      sessionMiddleware({ onLiveState: o.onLiveState, onWrite: o.onWrite }),
+      ...(o.reviewNotes ? [reviewNotesMiddleware(o.reviewNotes)] : []),
+    ],
     ...(restricted ? { systemPrompt: RESTRICTED_PROMPT } : {}),
   };
 }

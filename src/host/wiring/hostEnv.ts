@@ -65,6 +65,8 @@ export interface HostEnvOptions {
   teamFiles?: SessionTeamFiles;
   /** The person's hooks, and a workspace's once approved. */
   hooks?: HostHooks;
+  /** `/review`'s window side (../codeReview/registerReview.ts). */
+  review?: SessionEnv["review"];
 }
 
 /** The folder tasks are saved in: the workspace's storage, or a shared one without a workspace. */
@@ -141,6 +143,18 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
       // Beside the chat, not in its place, and without taking the focus from it.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: true, preserveFocus: true });
     },
+    async compareChanges(virtualPath, base, created, root) {
+      const uri = root ? worktreeUris(root)(virtualPath) : workspaceFileUri(virtualPath);
+      if (!uri) return;
+      // Left: the file at the task's start (read-only); right: the file itself, so Keep and Undo lenses show on it.
+      const left = checkpointTexts.put(
+        virtualPath,
+        base,
+        created ? "absent at the task's start" : "at the task's start",
+      );
+      const name = path.posix.basename(virtualPath);
+      await vscode.commands.executeCommand("vscode.diff", left, uri, `${name} (task start ↔ now)`, { preview: true });
+    },
     gate: o.gate,
     log: o.log,
     isTrusted: o.isTrusted ?? (() => vscode.workspace.isTrusted),
@@ -151,6 +165,7 @@ export function createHostEnv(o: HostEnvOptions): SessionEnv {
     sandboxState: (settings) => (o.sandbox ? o.sandbox.state(settings.sandbox) : "off"),
     ...(o.slots ? { slots: o.slots } : {}),
     ...(o.teamFiles ? { teamFiles: o.teamFiles } : {}),
+    ...(o.review ? { review: o.review } : {}),
     ...(o.worktrees ? { taskRoot: async (taskId: string) => (await o.worktrees!.get(taskId))?.root } : {}),
     ...(o.worktrees
       ? {

@@ -1,3 +1,4 @@
+import type { ReviewedFindings } from "../codeReview/findingComments";
 import type { SessionTeamFiles } from "../tasks/teamRun";
 import type {
   Agent,
@@ -72,6 +73,8 @@ export interface SessionEnv {
   taskRoot?(taskId: string): Promise<string | undefined>;
   /** A diff of a file now (null: absent) beside what restoring makes it (null: deleted). */
   compareCheckpoint?(path: string, now: string | null, restored: string | null): Promise<void>;
+  /** The Changes list's diff: the file at the task's start (or as last kept) beside the file now (in `root`: its worktree). */
+  compareChanges?(path: string, base: string, created: boolean, root?: string): Promise<void>;
   /**
    * "Always allow" on an MCP tool's card: remembered in the person's own MCP file when that
    * file defines the server (a workspace's file is never written); the task allows it either way.
@@ -95,8 +98,20 @@ export interface SessionEnv {
   taskEnded?(taskId: string, reason: DoneReason): void;
   /** The window's tasks at once: a run waits here for a free slot (`onWait` says it waits). */
   slots?: { acquire(signal: AbortSignal, onWait: (running: number) => void): Promise<() => void> };
+  /** `/review` (absent: the chat cannot review, and says so). */
+  review?: SessionReview;
   store: TaskStore;
   gate: SessionGate;
   log: Logger;
   now?(): number;
+}
+
+/** What a task's `/review` needs of the window (../codeReview/). */
+export interface SessionReview {
+  /** The folder whose repository is reviewed (undefined: no folder is open). */
+  dir(): string | undefined;
+  /** A repository's file as the chat names it (`/src/a.ts`), or undefined outside the workspace. */
+  virtualPath(root: string, file: string): string | undefined;
+  /** The findings as comments in the editor, in place of the last review's. */
+  show(review: ReviewedFindings): void;
 }

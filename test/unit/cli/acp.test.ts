@@ -1,98 +1,11 @@
 // `fathom acp` as a child process, driven by the ACP SDK's own client against the scripted model server.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import {
-  client,
-  ndJsonStream,
-  type RequestPermissionRequest,
-  type SessionNotification,
-} from "@agentclientprotocol/sdk";
-import {
-  startScriptedModelServer,
-  type ScriptedModelServer,
-  type ScriptedTurn,
-} from "../../support/scriptedModelServer";
-
-const ROOT = path.resolve(__dirname, "../../..");
-const MAIN = path.join(ROOT, "src/cli/main.ts");
-const servers: ScriptedModelServer[] = [];
-const children: ChildProcessWithoutNullStreams[] = [];
-after(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(turns: ScriptedTurn[]) {
-  const s = await startScriptedModelServer(turns);
-  servers.push(s);
-  return s;
-}
-
-const workspace = () => mkdtempSync(path.join(tmpdir(), "fathom-acp-"));
-
-function startAgent(s: ScriptedModelServer) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    FATHOM_RETRY_BASE_DELAY_MS: "1",
-    XDG_DATA_HOME: mkdtempSync(path.join(tmpdir(), "fathom-acp-data-")),
-  };
-  delete env.OPENAI_API_KEY;
-  delete env.ANTHROPIC_API_KEY;
-  const args = [
-    "acp",
-    "--provider",
-    "openai-compatible",
-    "--base-url",
-    s.baseUrlOpenAI,
-    "--model",
-    "m",
-    "--no-sandbox",
-  ];
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: ROOT, env });
-  children.push(child);
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
-}
-
-type Decide = (request: RequestPermissionRequest) => string;
-
-/** The SDK's client connected to a `fathom acp` child: its updates and permission requests kept. */
-function connect(s: ScriptedModelServer, decide: Decide = () => "allow_once") {
-  const agentProcess = startAgent(s);
-  const updates: SessionNotification[] = [];
-  const permissions: RequestPermissionRequest[] = [];
-  const app = client({ name: "fathom-test" })
-    .onRequest("session/request_permission", ({ params }) => {
-      permissions.push(params);
-      return { outcome: { outcome: "selected", optionId: decide(params) } };
-    })
-    .onNotification("session/update", ({ params }) => {
-      updates.push(params);
-    });
-  const connection = app.connect(
-    ndJsonStream(
-      Writable.toWeb(agentProcess.child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(agentProcess.child.stdout) as ReadableStream<Uint8Array>,
-    ),
-  );
-  const agent = connection.agent;
-  const open = async (cwd: string) => {
-    const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = await agent.request("session/new", { cwd, mcpServers: [] });
-    return { init, sessionId };
-  };
-  return { ...agentProcess, connection, agent, updates, permissions, open };
-}
-
-const kinds = (updates: SessionNotification[]) => updates.map((u) => u.update.sessionUpdate);
+import type { ScriptedTurn } from "../../support/scriptedModelServer";
+import { alive, connect, kinds, server, sleep, startAgent, until, workspace } from "./acpClientKit";
 
 test("hello: message chunks, then stopReason end_turn", async () => {
   const s = await server([{ text: "Hello from Fathom" }]);
@@ -223,15 +136,6 @@ test("closing stdin while a command runs stops the command (checked by pid)", as
   await until(() => !alive(pid), 5_000);
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test("a resource link is attached as a file and an embedded resource given as text", async () => {
   const s = await server([{ text: "Read them." }]);
   const c = connect(s);
@@ -324,15 +228,3 @@ test("malformed JSON and an unknown method get JSON-RPC errors", async () => {
   child.stdin.end();
   assert.equal(await exited, 0);
 });
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function until(check: () => boolean, timeoutMs = 10_000) {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error("timed out waiting");
-    await sleep(20);
-  }
-}

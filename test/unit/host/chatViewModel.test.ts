@@ -40,6 +40,11 @@ describe("AgentEvent → chat state", () => {
       "Asking the general-purpose subagent: Find the bug",
     );
     assert.equal(toolTitle("read_file", {}), "Reading a file");
+    assert.equal(
+      toolTitle("report_finding", { file: "src/a.ts", line: 12, severity: "bug", title: "Off by one" }),
+      "Reporting a bug at src/a.ts:12: Off by one",
+    );
+    assert.equal(toolTitle("report_finding", {}), "Reporting a finding");
   });
 
   it("streams text into one assistant item and closes it at the next step", () => {

@@ -29,17 +29,29 @@ describe("one reading of a leading slash", () => {
     const session = {
       send: async (...a: unknown[]) => void calls.push(["send", ...a]),
       compact: async () => void calls.push(["compact"]),
+      notice: (...a: unknown[]) => void calls.push(["notice", ...a]),
     };
     await sendWithCommand(session, { type: "sendMessage", text: "/compact" });
     await sendWithCommand(session, { type: "sendMessage", text: "/compact now" });
     await sendWithCommand(session, { type: "sendMessage", text: "/plan fix it" });
     await sendWithCommand(session, { type: "sendMessage", text: "/Plan fix it" });
     await sendWithCommand(session, { type: "sendMessage", text: "/plan" });
-    assert.deepEqual(calls, [
+    await sendWithCommand(session, { type: "sendMessage", text: "/review" });
+    await sendWithCommand(session, { type: "sendMessage", text: "/review staged" });
+    await sendWithCommand(session, { type: "sendMessage", text: "/review two words" });
+    assert.deepEqual(calls.slice(0, 6), [
       ["compact"],
       ["send", "/compact now", undefined, {}],
       ["send", "fix it", undefined, { mode: "plan" }],
       ["send", "/Plan fix it", undefined, {}],
+      ["send", "/review", undefined, { review: { kind: "uncommitted" } }],
+      ["send", "/review staged", undefined, { review: { kind: "staged" } }],
     ]);
+    assert.equal(calls.length, 7);
+    assert.deepEqual(
+      (calls[6] as unknown[]).slice(0, 2),
+      ["notice", "warning"],
+      "a target it cannot read is said, not sent",
+    );
   });
 });

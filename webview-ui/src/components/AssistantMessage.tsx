@@ -1,6 +1,7 @@
 import type { AssistantItem } from "../../../src/protocol";
 import { Markdown } from "./Markdown";
 import { PlanCard } from "./PlanCard";
+import { ReviewFindings } from "./ReviewFindings";
 
 export function AssistantMessage({ item }: { item: AssistantItem }) {
   if (item.plan && !item.streaming) return <PlanCard item={{ ...item, plan: item.plan }} />;
@@ -22,6 +23,7 @@ export function AssistantMessage({ item }: { item: AssistantItem }) {
         </details>
       ) : null}
       {item.text ? <Markdown text={item.text} /> : null}
+      {item.review ? <ReviewFindings findings={item.review.findings} /> : null}
       {item.streaming ? <span className="cursor" aria-hidden="true" /> : null}
     </article>
   );

@@ -32,6 +32,7 @@ const TOOL_ICONS: Record<string, string> = {
   get_problems: "warning",
   rename_symbol: "symbol-key",
   rename_in_file: "edit",
+  report_finding: "comment-discussion",
 };
 
 function isActive(item: ToolItem): boolean {

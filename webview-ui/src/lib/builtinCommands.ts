@@ -33,6 +33,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
     description: "Summarize the conversation now, to free context (says how many tokens it freed)",
     run: () => postToHost({ type: "sendMessage", text: "/compact" }),
   },
+  {
+    name: "review",
+    description: "Review the uncommitted changes (or staged, or against a branch): findings as comments in the editor",
+    argumentHint: "staged | BRANCH",
+    run: (args) => postToHost({ type: "sendMessage", text: args ? `/review ${args}` : "/review" }),
+  },
 ];
 
 /** The built-in command a message's `/name args` runs (`/new`, any case), or undefined: a prompt file's command or text, sent as it is. */
