@@ -30,6 +30,7 @@ export const LAZY_LIBRARIES = [
   "mcpLib",
   "yamlLib",
   "webPageLib",
+  "lspLib",
 ];
 export const lazyLibraries = {
   name: "lazy-libraries",

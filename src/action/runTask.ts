@@ -117,6 +117,9 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
       },
       input: o.prompt,
       sandbox,
+      // A language server the repository's tools installed (node_modules/.bin after npm ci) or the
+      // workflow did (on PATH): started at the first code intelligence call, in the sandbox.
+      codeIntel: { log: (line) => o.log(line) },
       onEvent: (event) => record(event, transcript, o.secrets, note),
     });
     if (!done)

@@ -11,7 +11,7 @@ import { subcommand } from "./subcommands";
 import { cliModels } from "./runModel";
 import { runTrust, terminalPeople } from "./runPeople";
 import { prepareTask } from "./runPlace";
-import { cliAgentOptions } from "./runAgent";
+import { cliAgentOptions, cliCodeIntel } from "./runAgent";
 import { taskEvents } from "./runEvents";
 import { runExit } from "./runExit";
 
@@ -105,6 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       },
       signal: interrupt.signal,
       sandbox,
+      codeIntel: cliCodeIntel(opts),
       startMcp: () =>
         startMcp(
           { cwd: root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp },

@@ -1,5 +1,5 @@
 import type { ApprovalGate, ApprovalPolicy } from "../core/approval";
-import type { HeadlessAgentOptions } from "../core/headless/headlessRun";
+import type { HeadlessAgentOptions, HeadlessRunOptions } from "../core/headless/headlessRun";
 import type { CommandSandbox } from "../core/executor/sandbox";
 import type { createModel } from "../core/model/createModel";
 import { memoryFolders } from "../core/memory/memoryStore";
@@ -29,6 +29,14 @@ interface AgentParts {
   gate: ApprovalGate;
   questions: QuestionAsker;
   promptIo?: Parameters<typeof cliHooks>[1];
+}
+
+/**
+ * The run's code intelligence (a language server started at the first use), unless
+ * --no-code-intel; what it says (a server missing, started, crashed) goes to stderr.
+ */
+export function cliCodeIntel(opts: Pick<CliOptions, "codeIntel">): HeadlessRunOptions["codeIntel"] {
+  return opts.codeIntel ? { log: (line) => process.stderr.write(`fathom: ${line}\n`) } : undefined;
 }
 
 /** The agent's options for the run, built when the run starts (the hook files are read then). */

@@ -38,6 +38,8 @@ export interface CliOptions {
   allowWorkspaceMcp: boolean;
   allowWorkspaceHooks: boolean;
   allowMemoryWrites: boolean;
+  /** Code intelligence tools from a language server the run starts (off with --no-code-intel). */
+  codeIntel: boolean;
   /** A saved task to continue. */
   task?: string;
   /** --agent NAME: run as this custom agent. */
@@ -73,6 +75,7 @@ const RUN_OPTIONS = {
   "allow-workspace-mcp": { type: "boolean" },
   "allow-workspace-hooks": { type: "boolean" },
   "allow-memory-writes": { type: "boolean" },
+  "no-code-intel": { type: "boolean" },
   task: { type: "string" },
   agent: { type: "string" },
   record: { type: "string" },
@@ -171,6 +174,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     allowWorkspaceMcp: values["allow-workspace-mcp"] === true,
     allowWorkspaceHooks: values["allow-workspace-hooks"] === true,
     allowMemoryWrites: values["allow-memory-writes"] === true,
+    codeIntel: values["no-code-intel"] !== true,
     ...(values.task !== undefined ? { task: values.task } : {}),
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(worktree ? { worktree } : {}),

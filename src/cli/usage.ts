@@ -70,6 +70,11 @@ Options:
                         terminal you are asked, showing them; they run in the OS sandbox and may
                         block or add context, never approve a call). Your own
                         ~/.claude/settings.json and ~/.config/fathom/hooks.json always run
+  --no-code-intel       do not offer the code intelligence tools (find_references,
+                        rename_symbol, get_problems, …). By default a language server the
+                        workspace calls for (typescript-language-server, pyright-langserver or
+                        pylsp, from node_modules/.bin or PATH) starts at their first use, in the
+                        OS sandbox, and stops with the task
   --allow-memory-writes let the agent write /memories/ without asking (memory reaches every
                         later task; without this each write is asked, even with --yes)
   --record FILE.jsonl   write every model request and streamed response to FILE (no keys)

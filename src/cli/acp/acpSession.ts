@@ -7,7 +7,7 @@ import { runHeadless } from "../../core/headless/headlessRun";
 import { noOneToAsk } from "../../core/question";
 import type { RunState } from "../../core/run/runState";
 import { checkpointStoreFor, newTaskId, saveTask, workspaceDataDir, type CliTask } from "../cliTasks";
-import { cliAgentOptions } from "../runAgent";
+import { cliAgentOptions, cliCodeIntel } from "../runAgent";
 import type { cliModels } from "../runModel";
 import type { CliOptions } from "../runOptions";
 import type { McpServerConfig } from "../../core/mcp/config";
@@ -159,6 +159,7 @@ export class AcpSession {
       keepSandbox: true,
       // The process runs from a folder of its own already (acpCommand.ts); sessions may run at once.
       neutralWorkingDirectory: false,
+      codeIntel: cliCodeIntel(opts),
       startMcp: () =>
         startMcp(
           { cwd: this.root, mcpConfigs: opts.mcpConfigs, allowWorkspaceMcp: opts.allowWorkspaceMcp },

@@ -3,8 +3,8 @@ import type { ProblemEntry } from "./problems";
 /**
  * What a language server knows about the code, as plain values: the interface the code
  * intelligence tools (../middleware/codeIntelligence.ts) stand on. The host answers from VS
- * Code's providers (`src/host/codeIntel/`); the CLI and the Action have none yet (a language
- * server they start is the next step), so they do not offer the tools.
+ * Code's providers (`src/host/codeIntel/`); the CLI, the ACP agent and the Action from language
+ * servers the run starts (`./lsp/`), where one is installed.
  *
  * Positions are 1-based lines and 1-based columns counted in UTF-16 code units (a JavaScript
  * string's index plus one), as everywhere else in Fathom. Paths are the agent's virtual paths
@@ -25,6 +25,8 @@ export interface CodeIntelligence {
   rename(at: CodePosition, newName: string, signal?: AbortSignal): Promise<Answer<RenameEdits>>;
   /** The workspace's current errors, warnings, information and hints (what the Problems view lists). */
   problems(signal?: AbortSignal): Promise<Answer<ProblemEntry[]>>;
+  /** What `problems()` covers when it is not the whole workspace (a server that checks only the files it was given). */
+  problemsScope?(): string;
 }
 
 /** A value, or an error written for the model (a provider failed, no provider for the language). */
@@ -73,6 +75,39 @@ export interface RenameEdits {
   /** What the server asked for that is not done (renaming or creating files). */
   skipped?: string[];
 }
+
+/**
+ * Symbol kinds' names in their order: index `kind` of VS Code's 0-based `SymbolKind`, index
+ * `kind - 1` of LSP's 1-based one.
+ */
+export const SYMBOL_KIND_NAMES: readonly string[] = [
+  "file",
+  "module",
+  "namespace",
+  "package",
+  "class",
+  "method",
+  "property",
+  "field",
+  "constructor",
+  "enum",
+  "interface",
+  "function",
+  "variable",
+  "constant",
+  "string",
+  "number",
+  "boolean",
+  "array",
+  "object",
+  "key",
+  "null",
+  "enum member",
+  "struct",
+  "event",
+  "operator",
+  "type parameter",
+];
 
 export function isAnswerError<T>(value: Answer<T>): value is { error: string } {
   return typeof value === "object" && value !== null && typeof (value as { error?: unknown }).error === "string";

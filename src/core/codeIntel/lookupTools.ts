@@ -177,16 +177,17 @@ export function lookupTools(deps: CodeIntelDeps): Tool[] {
         else hidden++;
       }
       const place = scope === "/" ? "the workspace" : scope;
+      const covers = intel.problemsScope ? `\n(${intel.problemsScope()}.)` : "";
       if (shown.length === 0)
         return {
-          content: `No errors or warnings in ${place} right now${hidden ? ` (${hidden} in files you may not read)` : ""}. The editor checks files once they are open.`,
+          content: `No errors or warnings in ${place} right now${hidden ? ` (${hidden} in files you may not read)` : ""}. The editor checks files once they are open.${covers}`,
         };
       const lines = shown.map(problemLine);
       const left = inScope.length - shown.length - hidden;
       if (left > 0) lines.push(`(${left} more not listed: narrow with path.)`);
       if (hidden) lines.push(`(${hidden} in files you may not read without asking, not shown.)`);
       return {
-        content: `Problems in ${place} (${problemCounts(inScope)}):\n${lines.join("\n")}`,
+        content: `Problems in ${place} (${problemCounts(inScope)}):\n${lines.join("\n")}${covers}`,
         details: { count: inScope.length },
       };
     },

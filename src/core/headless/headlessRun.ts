@@ -5,8 +5,9 @@
  * gate, the hooks, the workspace root (a task's worktree is the caller's choice), the MCP
  * servers and where the events go. What is the same is here, in this order: the commands'
  * executor (inside the OS sandbox when there is one), the working directory, the MCP servers,
- * the agent, its events drained one at a time, and at the end, however it ends, the MCP
- * servers stopped, the executor and (unless shared) the sandbox disposed, the directory restored.
+ * the agent (with language servers for code intelligence, when asked for), its events drained
+ * one at a time, and at the end, however it ends, the language servers and the MCP servers
+ * stopped, the executor and (unless shared) the sandbox disposed, the directory restored.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
@@ -17,6 +18,8 @@ import { CommandSandbox, sandboxUnavailable } from "../executor/sandbox";
 import { SandboxedExecutor } from "../executor/sandboxedExecutor";
 import type { Executor } from "../executor/types";
 import type { McpHub } from "../mcp/mcpHub";
+import { headlessCodeIntelligence, type HeadlessCodeIntelOptions } from "../codeIntel/lsp/headlessCodeIntel";
+import type { LspCodeIntelligence } from "../codeIntel/lsp/lspCodeIntelligence";
 import type { AgentEvent, DoneEvent } from "../run/events";
 
 /** The agent's options but the executor, which the run makes (and the MCP tools, which it adds). */
@@ -56,6 +59,12 @@ export interface HeadlessRunOptions {
    * directory is process-wide: runs in parallel (an eval's trials) pass false.
    */
   neutralWorkingDirectory?: boolean;
+  /**
+   * Code intelligence from language servers (../codeIntel/lsp/): where the workspace calls for
+   * one that is installed, the tools are offered and its server starts at their first use, in
+   * the sandbox when there is one, and stops with the run. Undefined: none (`fathom eval`).
+   */
+  codeIntel?: HeadlessCodeIntelOptions;
   /** Starts the run's MCP servers, in the run's working directory (sandboxed servers are commands too); their tools are offered and they are stopped at the end. */
   startMcp?: () => Promise<McpHub | undefined>;
 }
@@ -90,10 +99,25 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<DoneEvent | un
       ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-"))
       : undefined;
   let mcp: McpHub | undefined;
+  let intel: LspCodeIntelligence | undefined;
   try {
     if (neutralCwd) process.chdir(neutralCwd);
     mcp = await o.startMcp?.();
-    const options = typeof o.agent === "function" ? await o.agent() : o.agent;
+    let options = typeof o.agent === "function" ? await o.agent() : o.agent;
+    const code =
+      o.codeIntel && options.backend && !options.codeIntelligence
+        ? headlessCodeIntelligence({
+            ...o.codeIntel,
+            root: options.workspaceRoot,
+            backend: options.backend,
+            sandbox,
+            ...(options.secretFiles ? { secretFiles: options.secretFiles } : {}),
+          })
+        : undefined;
+    if (code) {
+      intel = code.intel;
+      options = { ...options, backend: code.backend, codeIntelligence: code.intel };
+    }
     const agent = createAgent({
       ...options,
       executor,
@@ -113,6 +137,7 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<DoneEvent | un
     }
     return done;
   } finally {
+    await intel?.stop();
     await mcp?.stop();
     if (executor instanceof SandboxedExecutor) executor.dispose();
     if (sandbox && !o.keepSandbox) await sandbox.dispose();

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- these libraries are required on first use, on purpose (below) */
 /**
  * Libraries Fathom loads the first time it needs them, not when it starts. Together they are
- * most of its code (the model SDKs, the OS sandbox runtime, the MCP client, the bash parser, the YAML parser), and
+ * most of its code (the model SDKs, the OS sandbox runtime, the MCP client, the bash parser, the YAML parser, the language server protocol), and
  * loading them at activation cost every window their parse and memory, used or not. The
  * build (scripts/build.mjs) ships each `*Lib.ts` here as a bundle of its own in dist/vendor/ and
  * turns these `require`s in the extension's and the CLI's bundles into loads of those files (a
@@ -18,6 +18,7 @@ import type * as ShellLib from "./shellLib";
 import type * as McpLib from "./mcpLib";
 import type * as YamlLib from "./yamlLib";
 import type * as WebPageLib from "./webPageLib";
+import type * as LspLib from "./lspLib";
 
 function once<T>(load: () => T): () => T {
   let value: T | undefined;
@@ -31,6 +32,7 @@ export const shellLib = once(() => require("./shellLib") as typeof ShellLib);
 export const mcpLib = once(() => require("./mcpLib") as typeof McpLib);
 export const yamlLib = once(() => require("./yamlLib") as typeof YamlLib);
 export const webPageLib = once(() => require("./webPageLib") as typeof WebPageLib);
+export const lspLib = once(() => require("./lspLib") as typeof LspLib);
 
 /** The libraries a model request needs, loaded ahead (off the person's path) so a first request does not wait for them. */
 export function preloadModelLibraries(provider: string): void {

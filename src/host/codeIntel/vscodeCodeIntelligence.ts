@@ -9,39 +9,10 @@ import {
   type CodeSymbol,
   type ProblemEntry,
   type RenameEdits,
+  SYMBOL_KIND_NAMES,
 } from "../../core";
 import { problemEntry } from "../context/problems";
 import { virtualPathOf, workspaceFileUri, type VirtualPathToUri } from "../workspaceUris";
-
-/** SymbolKind's names, by value (the enum of the `vscode` API, 0-based). */
-const SYMBOL_KINDS = [
-  "file",
-  "module",
-  "namespace",
-  "package",
-  "class",
-  "method",
-  "property",
-  "field",
-  "constructor",
-  "enum",
-  "interface",
-  "function",
-  "variable",
-  "constant",
-  "string",
-  "number",
-  "boolean",
-  "array",
-  "object",
-  "key",
-  "null",
-  "enum member",
-  "struct",
-  "event",
-  "operator",
-  "type parameter",
-];
 
 const LABEL = "VS Code's language features";
 
@@ -182,7 +153,7 @@ function locationOf(l: vscode.Location | vscode.LocationLink): CodeLocation {
 
 /** A document symbol (its name's position, its whole range's end) or a symbol information (its range). */
 function symbolOf(s: vscode.DocumentSymbol | vscode.SymbolInformation, file?: CodeFile): CodeSymbol {
-  const kind = SYMBOL_KINDS[s.kind] ?? "symbol";
+  const kind = SYMBOL_KIND_NAMES[s.kind] ?? "symbol";
   if ("selectionRange" in s) {
     const name = rangeOf(s.selectionRange);
     return {
