@@ -11,6 +11,7 @@ import type { AgentEvent, DoneReason } from "../core/run/events";
 import type { RunState } from "../core/run/runState";
 import { approveAll, rejectAll, type ApprovalGate } from "../core/approval";
 import { FilesystemBackend } from "../core/backends/filesystem";
+import { headlessCodeIntelligence } from "../core/codeIntel/lsp/headlessCodeIntel";
 import { openSandbox, runHeadless } from "../core/headless/headlessRun";
 import { createModel, DEFAULT_MODELS, type Provider } from "../core/model/createModel";
 import type { ChatModel } from "../core/model/types";
@@ -119,7 +120,7 @@ export async function runTask(o: TaskOptions): Promise<TaskOutcome> {
       sandbox,
       // A language server the repository's tools installed (node_modules/.bin after npm ci) or the
       // workflow did (on PATH): started at the first code intelligence call, in the sandbox.
-      codeIntel: { log: (line) => o.log(line) },
+      codeIntel: (run) => headlessCodeIntelligence({ ...run, log: (line) => o.log(line) }),
       onEvent: (event) => record(event, transcript, o.secrets, note),
     });
     if (!done)

@@ -2,6 +2,7 @@ import type { ApprovalGate, ApprovalPolicy } from "../core/approval";
 import type { HeadlessAgentOptions, HeadlessRunOptions } from "../core/headless/headlessRun";
 import type { CommandSandbox } from "../core/executor/sandbox";
 import type { createModel } from "../core/model/createModel";
+import { headlessCodeIntelligence } from "../core/codeIntel/lsp/headlessCodeIntel";
 import { memoryFolders } from "../core/memory/memoryStore";
 import type { QuestionAsker } from "../core/question";
 import {
@@ -36,7 +37,9 @@ interface AgentParts {
  * --no-code-intel; what it says (a server missing, started, crashed) goes to stderr.
  */
 export function cliCodeIntel(opts: Pick<CliOptions, "codeIntel">): HeadlessRunOptions["codeIntel"] {
-  return opts.codeIntel ? { log: (line) => process.stderr.write(`fathom: ${line}\n`) } : undefined;
+  return opts.codeIntel
+    ? (run) => headlessCodeIntelligence({ ...run, log: (line) => process.stderr.write(`fathom: ${line}\n`) })
+    : undefined;
 }
 
 /** The agent's options for the run, built when the run starts (the hook files are read then). */

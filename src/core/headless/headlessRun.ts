@@ -18,8 +18,7 @@ import { CommandSandbox, sandboxUnavailable } from "../executor/sandbox";
 import { SandboxedExecutor } from "../executor/sandboxedExecutor";
 import type { Executor } from "../executor/types";
 import type { McpHub } from "../mcp/mcpHub";
-import { headlessCodeIntelligence, type HeadlessCodeIntelOptions } from "../codeIntel/lsp/headlessCodeIntel";
-import type { LspCodeIntelligence } from "../codeIntel/lsp/lspCodeIntelligence";
+import type { HeadlessCodeIntel } from "../codeIntel/lsp/headlessCodeIntel";
 import type { AgentEvent, DoneEvent } from "../run/events";
 
 /** The agent's options but the executor, which the run makes (and the MCP tools, which it adds). */
@@ -60,11 +59,12 @@ export interface HeadlessRunOptions {
    */
   neutralWorkingDirectory?: boolean;
   /**
-   * Code intelligence from language servers (../codeIntel/lsp/): where the workspace calls for
-   * one that is installed, the tools are offered and its server starts at their first use, in
-   * the sandbox when there is one, and stops with the run. Undefined: none (`fathom eval`).
+   * Code intelligence from language servers: the caller's starter (`headlessCodeIntelligence`
+   * in ../codeIntel/lsp/, passed in so a host that never uses it does not bundle it). Where the
+   * workspace calls for a server that is installed, the tools are offered and it starts at their
+   * first use, in the sandbox when there is one, and stops with the run. Undefined: none (`fathom eval`).
    */
-  codeIntel?: HeadlessCodeIntelOptions;
+  codeIntel?: HeadlessCodeIntel;
   /** Starts the run's MCP servers, in the run's working directory (sandboxed servers are commands too); their tools are offered and they are stopped at the end. */
   startMcp?: () => Promise<McpHub | undefined>;
 }
@@ -99,15 +99,14 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<DoneEvent | un
       ? mkdtempSync(path.join(os.tmpdir(), "fathom-cwd-"))
       : undefined;
   let mcp: McpHub | undefined;
-  let intel: LspCodeIntelligence | undefined;
+  let intel: { stop(): Promise<void> } | undefined;
   try {
     if (neutralCwd) process.chdir(neutralCwd);
     mcp = await o.startMcp?.();
     let options = typeof o.agent === "function" ? await o.agent() : o.agent;
     const code =
       o.codeIntel && options.backend && !options.codeIntelligence
-        ? headlessCodeIntelligence({
-            ...o.codeIntel,
+        ? o.codeIntel({
             root: options.workspaceRoot,
             backend: options.backend,
             sandbox,

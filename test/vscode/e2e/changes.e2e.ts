@@ -1,5 +1,5 @@
 // Review after (issue 42, item 2) in the real VS Code: a task whose edits land without a card
-// (`fathom.autoApprove.edit`) writes 3 files; the Changes list shows them with +/− counts and the
+// (the "Edits auto" level, `fathom.approvals: "editsAuto"`) writes 3 files; the Changes list shows them with +/− counts and the
 // view's badge counts them; a file's row opens its diff against the task's start; the Undo
 // CodeLens of one hunk in the editor puts back exactly that hunk on disk; Keep all clears the
 // list and the badge.
@@ -13,7 +13,7 @@ import type { E2ETest } from "../harness/e2e.js";
 export const tests: E2ETest[] = [
   {
     name: "Changes: auto-approved writes are listed with counts; Undo of one hunk restores exactly it; Keep all clears the list and the badge",
-    settings: { "fathom.autoApprove.edit": true },
+    settings: { "fathom.approvals": "editsAuto" },
     timeoutMs: 240_000,
     async run(ctx) {
       const { page } = ctx;

@@ -51,6 +51,14 @@ class ChangeNotifyingBackend extends WrappingBackend {
  * the agent should write through so get_problems covers what it changed. Undefined when no
  * server is found: the run offers no code intelligence tools.
  */
+/** What a headless run gives the starter, and what it gets back (see runHeadless's `codeIntel`). */
+export type HeadlessCodeIntel = (run: {
+  root: string;
+  backend: BackendProtocol;
+  sandbox: CommandSandbox | undefined;
+  secretFiles?: readonly string[];
+}) => { intel: LspCodeIntelligence; backend: BackendProtocol } | undefined;
+
 export function headlessCodeIntelligence(
   o: HeadlessCodeIntelOptions & {
     root: string;
