@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createModel, type Provider } from "../core/model/createModel";
 import type { ChatModel } from "../core/model/types";
+import { EXIT } from "./exitCodes";
 
 type UsageErrorClass = new (message: string) => Error;
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -105,4 +106,44 @@ export function commandModel(
     surface: "cli",
   });
   return { model, apiKey };
+}
+
+/** What a subcommand reads and writes: the process's, or a test's. */
+export interface CommandIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  /** Ends the command's work (Ctrl+C). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A subcommand as the process runs it: Ctrl+C or SIGTERM cancels it (through `signal`), and its
+ * own usage error is printed with its usage and exits 2.
+ */
+export async function runAsProcess(
+  command: (io: CommandIo) => Promise<number>,
+  usage: { error: UsageErrorClass; text: string },
+): Promise<number> {
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.on("SIGINT", cancel);
+  process.on("SIGTERM", cancel);
+  try {
+    return await command({
+      cwd: process.cwd(),
+      env: process.env,
+      out: process.stdout,
+      err: process.stderr,
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof usage.error)) throw error;
+    process.stderr.write(`fathom: ${error.message}\n${usage.text}\n`);
+    return EXIT.usage;
+  } finally {
+    process.off("SIGINT", cancel);
+    process.off("SIGTERM", cancel);
+  }
 }

@@ -7,7 +7,15 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { readRepositoryChanges } from "../core/commitMessage/repositoryChanges";
 import { writeCommitMessage } from "../core/commitMessage/writeCommitMessage";
-import { commandModel, HELP_OPTION, MODEL_OPTIONS, parseCommandArgs, SERVER_OPTIONS } from "./commandArgs";
+import {
+  commandModel,
+  HELP_OPTION,
+  MODEL_OPTIONS,
+  parseCommandArgs,
+  runAsProcess,
+  SERVER_OPTIONS,
+  type CommandIo,
+} from "./commandArgs";
 
 export const COMMIT_MESSAGE_USAGE = `Usage: fathom commit-message [--cwd DIR] [--all] [--provider NAME] [--model ID] [--base-url URL]
                              [--context-window N]
@@ -29,16 +37,7 @@ error, 130 cancelled.`;
 
 export class CommitMessageUsageError extends Error {}
 
-interface Io {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
-  /** Ends the request (Ctrl+C). */
-  signal?: AbortSignal;
-}
-
-export async function commitMessageCommand(argv: readonly string[], io: Io): Promise<number> {
+export async function commitMessageCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -98,25 +97,9 @@ export async function commitMessageCommand(argv: readonly string[], io: Io): Pro
 }
 
 /** `fathom commit-message` as the process runs it: Ctrl+C cancels, a usage error exits 2. */
-export async function commitMessageMain(argv: readonly string[]): Promise<number> {
-  const controller = new AbortController();
-  const cancel = () => controller.abort();
-  process.on("SIGINT", cancel);
-  process.on("SIGTERM", cancel);
-  try {
-    return await commitMessageCommand(argv, {
-      cwd: process.cwd(),
-      env: process.env,
-      out: process.stdout,
-      err: process.stderr,
-      signal: controller.signal,
-    });
-  } catch (error) {
-    if (!(error instanceof CommitMessageUsageError)) throw error;
-    process.stderr.write(`fathom: ${error.message}\n${COMMIT_MESSAGE_USAGE}\n`);
-    return 2;
-  } finally {
-    process.off("SIGINT", cancel);
-    process.off("SIGTERM", cancel);
-  }
+export function commitMessageMain(argv: readonly string[]): Promise<number> {
+  return runAsProcess((io) => commitMessageCommand(argv, io), {
+    error: CommitMessageUsageError,
+    text: COMMIT_MESSAGE_USAGE,
+  });
 }

@@ -10,7 +10,15 @@ import { findingPlace, REVIEW_SEVERITIES, type ReviewSeverity } from "../core/re
 import { withCommitFiles } from "../core/review/reviewCheckout";
 import { readReviewDiff, type ReviewTarget } from "../core/review/reviewSource";
 import { runReview, type ReviewPart, type ReviewResult } from "../core/review/runReview";
-import { commandModel, HELP_OPTION, MODEL_OPTIONS, parseCommandArgs, SERVER_OPTIONS } from "./commandArgs";
+import {
+  commandModel,
+  HELP_OPTION,
+  MODEL_OPTIONS,
+  parseCommandArgs,
+  runAsProcess,
+  SERVER_OPTIONS,
+  type CommandIo,
+} from "./commandArgs";
 import { EXIT } from "./exitCodes";
 
 export const REVIEW_USAGE = `Usage: fathom review [--staged | --base REF | --pr N [--remote NAME]] [--cwd DIR] [--json]
@@ -46,14 +54,6 @@ export class ReviewUsageError extends Error {}
 /** Findings at `--fail-on` or above: the review's exit code 3. */
 export const EXIT_FINDINGS = 3;
 
-interface Io {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
-  signal?: AbortSignal;
-}
-
 function target(values: { staged?: boolean; base?: string; pr?: string; remote?: string }): ReviewTarget {
   const chosen = [
     values.staged && "--staged",
@@ -78,7 +78,7 @@ function target(values: { staged?: boolean; base?: string; pr?: string; remote?:
   return { kind: "staged" };
 }
 
-export async function reviewCommand(argv: readonly string[], io: Io): Promise<number> {
+export async function reviewCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -207,25 +207,6 @@ export function formatReview(result: ReviewResult): string {
 }
 
 /** `fathom review` as the process runs it: Ctrl+C cancels, a usage error exits 2. */
-export async function reviewMain(argv: readonly string[]): Promise<number> {
-  const controller = new AbortController();
-  const cancel = () => controller.abort();
-  process.on("SIGINT", cancel);
-  process.on("SIGTERM", cancel);
-  try {
-    return await reviewCommand(argv, {
-      cwd: process.cwd(),
-      env: process.env,
-      out: process.stdout,
-      err: process.stderr,
-      signal: controller.signal,
-    });
-  } catch (error) {
-    if (!(error instanceof ReviewUsageError)) throw error;
-    process.stderr.write(`fathom: ${error.message}\n${REVIEW_USAGE}\n`);
-    return EXIT.usage;
-  } finally {
-    process.off("SIGINT", cancel);
-    process.off("SIGTERM", cancel);
-  }
+export function reviewMain(argv: readonly string[]): Promise<number> {
+  return runAsProcess((io) => reviewCommand(argv, io), { error: ReviewUsageError, text: REVIEW_USAGE });
 }
