@@ -91,6 +91,12 @@ export const tests: E2ETest[] = [
           await ctx.screenshot(`e2e-code-intel-card-${i + 1}`);
           await card.getByRole("button", { name: "Approve" }).click();
           await until(`${file} written`, () => !/\bgreet\b/.test(fs.readFileSync(path.join(ws, file), "utf8")), 30_000);
+          // Its card has shown the decision before the next card is looked for (else the same card,
+          // still painted with its button, would be found again).
+          await chat
+            .getByRole("region", { name: `Proposed change to ${file}` })
+            .getByRole("button", { name: "Approve" })
+            .waitFor({ state: "hidden", timeout: 30_000 });
           approved.push(file);
         }
         assert.deepEqual(approved.sort(), ["/src/app.ts", "/src/greeter.ts"]);
