@@ -11,6 +11,8 @@
 #                                the log's tail, then returns 1
 #   install_python MIN MAX       the first python3.X on PATH within MIN..MAX (e.g. 3.10 3.12): PY
 #   install_venv                 a venv made with PY in DIR/venv
+#   install_pinned WHAT REQS     pip installs REQS (every wheel pinned with its hash) into the venv;
+#                                on failure removes the venv and says why (a hash that does not match)
 #   install_finish VAR BIN       writes the marker, prints VAR=BIN
 set -euo pipefail
 CACHE="${FATHOM_CACHE:-$HOME/.cache/fathom}"
@@ -60,6 +62,19 @@ install_python() {
 install_venv() {
   log "making a venv with $("$PY" --version) in $DIR/venv"
   "$PY" -m venv "$DIR/venv" >"$DIR/install.log" 2>&1 || { tail -n 20 "$DIR/install.log" >&2; fail "could not make a venv (Debian/Ubuntu: sudo apt-get install python3-venv)."; }
+}
+
+install_pinned() {
+  local what="$1" requirements="$2"
+  if install_step "installing $what and $(($(grep -c '^[A-Za-z]' "$requirements") - 1)) pinned packages from PyPI, hashes checked" "$DIR/install.log" \
+    "$DIR/venv/bin/python" -m pip install --require-hashes --only-binary :all: --disable-pip-version-check --no-input --progress-bar off -r "$requirements"; then
+    return 0
+  fi
+  rm -rf "$DIR/venv"
+  if grep -qE 'THESE PACKAGES DO NOT MATCH THE HASHES' "$DIR/install.log"; then
+    fail "a package from PyPI does not match its pinned hash (see above): check pip's index (PIP_INDEX_URL) serves the real PyPI files."
+  fi
+  fail "installing $what failed (see above and $DIR/install.log); run this again once fixed."
 }
 
 install_finish() {

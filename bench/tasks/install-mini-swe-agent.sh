@@ -22,14 +22,7 @@ install_start MINI "$BIN"
 # The hashes are those of the CPython 3.11 wheels.
 install_python 3.11 3.11 || fail "mini-swe-agent's pinned wheels (bench/tasks/mini-swe-agent-requirements.txt) are for Python 3.11, and none was found: install it (Debian/Ubuntu: sudo apt-get install python3.11-venv)."
 install_venv
-if ! install_step "installing mini-swe-agent==$MINI_VERSION and $(grep -c '^[A-Za-z]' "$REQUIREMENTS") pinned packages from PyPI, hashes checked (about 2 minutes)" "$DIR/install.log" \
-  "$DIR/venv/bin/python" -m pip install --require-hashes --only-binary :all: --disable-pip-version-check --no-input --progress-bar off -r "$REQUIREMENTS"; then
-  rm -rf "$DIR/venv"
-  if grep -qE 'THESE PACKAGES DO NOT MATCH THE HASHES' "$DIR/install.log"; then
-    fail "a package from PyPI does not match its pinned hash (see above): check pip's index (PIP_INDEX_URL) serves the real PyPI files."
-  fi
-  fail "installing mini-swe-agent==$MINI_VERSION failed (see above and $DIR/install.log); run this again once fixed."
-fi
+install_pinned "mini-swe-agent==$MINI_VERSION" "$REQUIREMENTS"
 "$DIR/venv/bin/python" -m pip freeze >"$DIR/freeze.txt" 2>/dev/null || true
 # Its first start prints a banner and reads a global .env; nothing is written outside $DIR here.
 MSWEA_GLOBAL_CONFIG_DIR="$DIR/config" "$DIR/venv/bin/python" -c 'import minisweagent; print(minisweagent.__version__)' >"$DIR/version.txt" 2>&1 \

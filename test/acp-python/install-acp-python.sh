@@ -17,14 +17,7 @@ install_start ACP_PYTHON "$BIN"
 
 install_python 3.11 3.11 || fail "the Python ACP SDK's pinned wheels (test/acp-python/requirements.txt) are for Python 3.11, and none was found: install it (Debian/Ubuntu: sudo apt-get install python3.11-venv)."
 install_venv
-if ! install_step "installing agent-client-protocol==$ACP_PY_VERSION and $(($(grep -c '^[A-Za-z]' "$REQUIREMENTS") - 1)) pinned packages from PyPI, hashes checked" "$DIR/install.log" \
-  "$DIR/venv/bin/python" -m pip install --require-hashes --only-binary :all: --disable-pip-version-check --no-input --progress-bar off -r "$REQUIREMENTS"; then
-  rm -rf "$DIR/venv"
-  if grep -qE 'THESE PACKAGES DO NOT MATCH THE HASHES' "$DIR/install.log"; then
-    fail "a package from PyPI does not match its pinned hash (see above): check pip's index (PIP_INDEX_URL) serves the real PyPI files."
-  fi
-  fail "installing agent-client-protocol==$ACP_PY_VERSION failed (see above and $DIR/install.log); run this again once fixed."
-fi
+install_pinned "agent-client-protocol==$ACP_PY_VERSION" "$REQUIREMENTS"
 "$DIR/venv/bin/python" -c 'import importlib.metadata as m; print("agent-client-protocol", m.version("agent-client-protocol"))' >"$DIR/version.txt" 2>&1 \
   || fail "the installed ACP SDK does not import (see $DIR/version.txt)."
 install_finish ACP_PYTHON "$BIN"
